@@ -1,0 +1,105 @@
+"""Commands: what people ask for. They are what the stream holds (DESIGN: 'Why the
+stream holds commands'); outcomes are derived by the reducer.
+
+Each command names the roles that may send it (`roles`); the server checks it
+before appending and the reducer checks it again when folding.
+"""
+
+from typing import ClassVar
+
+import msgspec
+from msgspec import UNSET, Struct, UnsetType
+
+from rules.actions import Action
+from rules.model import Combatant, Weapon
+
+GM = frozenset({"gm"})
+TABLE = frozenset({"gm", "player"})
+SYSTEM = frozenset({"system"})
+
+
+class CommandBase(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
+    roles: ClassVar[frozenset[str]] = GM
+
+
+class CreateEncounter(CommandBase, tag="create"):
+    """Always the first event: pins the profile, options, rules version and seed."""
+
+    roles: ClassVar[frozenset[str]] = SYSTEM
+    id: str
+    profile: str
+    seed: bytes
+    rules_version: int
+    options: dict[str, int | bool | str] = {}
+
+
+class AddCombatant(CommandBase, tag="add_combatant"):
+    combatant: Combatant  # an empty id gets a fresh one ('c1', 'c2', ...)
+
+
+class EditCombatant(CommandBase, tag="edit_combatant"):
+    id: str
+    name: str | UnsetType = UNSET
+    side: str | UnsetType = UNSET
+    ac: int | UnsetType = UNSET
+    hp: int | UnsetType = UNSET
+    hp_max: int | UnsetType = UNSET
+    attack_bonus: int | UnsetType = UNSET
+    weapons: list[Weapon] | UnsetType = UNSET
+    dex: int | UnsetType = UNSET
+    int_: int | UnsetType = msgspec.field(default=UNSET, name="int")
+    x: int | UnsetType = UNSET
+    y: int | UnsetType = UNSET
+    move: int | UnsetType = UNSET
+    hidden: bool | UnsetType = UNSET
+    notes: str | UnsetType = UNSET
+    down: bool | UnsetType = UNSET
+    conditions: list[str] | UnsetType = UNSET
+
+
+class RemoveCombatant(CommandBase, tag="remove_combatant"):
+    id: str
+
+
+class Start(CommandBase, tag="start"):
+    """Roll surprise (003) and open the first round's declarations."""
+
+
+class Declare(CommandBase, tag="declare"):
+    roles: ClassVar[frozenset[str]] = TABLE
+    actor: str
+    action: Action
+
+
+class Advance(CommandBase, tag="advance"):
+    """Close declarations and resolve the round's phases in Dexterity order."""
+
+
+class ForceRolls(CommandBase, tag="force_rolls"):
+    """Queue die results; each is used by the next die rolled (if it fits that die)."""
+
+    values: list[int]
+
+
+class Answer(CommandBase, tag="answer"):
+    roles: ClassVar[frozenset[str]] = TABLE
+    awaiting: str
+    choice: str
+
+
+class End(CommandBase, tag="end"):
+    """End the fight and reveal the seed."""
+
+
+Command = (
+    CreateEncounter
+    | AddCombatant
+    | EditCombatant
+    | RemoveCombatant
+    | Start
+    | Declare
+    | Advance
+    | ForceRolls
+    | Answer
+    | End
+)

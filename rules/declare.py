@@ -1,0 +1,93 @@
+"""Declarations (003): 'Everyone states what they're doing, including specifying the
+targets of their attacks, attack options, movement, any spells to be cast.'
+"""
+
+from rules.actions import Attack, Hold, Move, tag
+from rules.combat import distance
+from rules.commands import Declare
+from rules.context import Context, lookup
+from rules.errors import Rejected
+from rules.events import Actor
+from rules.model import Combatant, Declaration, Encounter
+from rules.round import declaration_order, may_act
+
+MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
+
+
+def controls(by: Actor, cid: str) -> bool:
+    return by.role == "gm" or cid in by.combatants
+
+
+def awaited(state: Encounter) -> list[Combatant]:
+    """Who may still declare this round, in the order they are asked."""
+    declared = {d.actor for d in state.declarations}
+    waiting = [c for c in state.combatants if may_act(state, c) and c.id not in declared]
+    if state.options.get("formal_declarations"):
+        return declaration_order(waiting)
+    return waiting
+
+
+def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
+    if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
+        raise Rejected("declare/not-now", f"declarations are not open (phase: {state.phase})")
+    actor = lookup(state, cmd.actor)
+    if actor is None:
+        raise Rejected("declare/unknown-combatant", f"there is no combatant {cmd.actor!r}")
+    if not controls(by, actor.id):
+        raise Rejected("declare/not-your-combatant", f"you do not control {actor.name}")
+    if not may_act(state, actor):
+        why = "is down" if actor.down else "is surprised this round"
+        raise Rejected("declare/cannot-act", f"{actor.name} {why}")
+    if state.options.get("formal_declarations"):
+        turn = awaited(state)
+        if turn and turn[0].id != actor.id and all(d.actor != actor.id for d in state.declarations):
+            raise Rejected("declare/not-your-turn", f"{turn[0].name} declares first (reversed INT order)")
+    check_action(state, actor, cmd)
+
+
+def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
+    match cmd.action:
+        case Attack() as a:
+            target = lookup(state, a.target)
+            if target is None:
+                raise Rejected("declare/unknown-target", f"there is no combatant {a.target!r}")
+            if target.id == actor.id:
+                raise Rejected("declare/self-target", f"{actor.name} cannot attack itself")
+            if not 0 <= a.weapon < len(actor.weapons):
+                raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {a.weapon}")
+            if not 0 <= a.called_shots <= MAX_CALLED_SHOTS:
+                raise Rejected("declare/called-shots", f"called shots are 0 to {MAX_CALLED_SHOTS}")
+        case Move() as m:
+            if m.x < 0 or m.y < 0 or m.x % 5 or m.y % 5:
+                raise Rejected("declare/off-grid", f"({m.x}, {m.y}) is not a square of the 5-ft grid")
+            dest = Combatant(id="", name="", side="", x=m.x, y=m.y)
+            if distance(actor, dest) > actor.move:
+                raise Rejected("declare/too-far", f"{actor.name} moves at most {actor.move} ft a round")
+        case Hold():
+            pass
+
+
+def describe(state: Encounter, action) -> str:
+    match action:
+        case Attack() as a:
+            target = lookup(state, a.target)
+            extra = f", {a.called_shots} called shot(s)" if a.called_shots else ""
+            return f"attack {target.name if target else a.target}{extra}"
+        case Move() as m:
+            return f"move to ({m.x}, {m.y})"
+        case _:
+            return tag(action)
+
+
+def declare(ctx: Context, cmd: Declare) -> None:
+    state = ctx.state
+    actor = ctx.combatant(cmd.actor)
+    state.declarations = [d for d in state.declarations if d.actor != actor.id]
+    state.declarations.append(Declaration(actor=actor.id, action=cmd.action, seq=state.seq))
+    sealed = state.options.get("sealed_declarations")
+    ctx.log(
+        "declare",
+        f"{actor.name} declares: {describe(state, cmd.action)}.",
+        actor=actor.id,
+        audience=f"side:{actor.side}" if sealed else "all",
+    )

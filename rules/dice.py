@@ -1,0 +1,72 @@
+"""Counter-based dice: a roll is a pure function of (seed, event position, draw index).
+
+Each draw hashes the triple with BLAKE2b keyed by the encounter seed and takes
+the first 8 bytes; values that would bias the die are rejected and the draw is
+re-hashed with an attempt counter. Python's `random` is never used: its
+algorithms are not a stable contract, and replays must last forever.
+"""
+
+import hashlib
+import re
+
+from rules.model import Roll
+
+_SPAN = 1 << 64
+_DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
+
+
+def draw(seed: bytes, position: int, index: int, sides: int) -> int:
+    """The unbiased result in 1..sides of draw `index` of the event at `position`."""
+    assert sides >= 1
+    limit = _SPAN - _SPAN % sides
+    attempt = 0
+    while True:
+        message = f"{position}:{index}:{attempt}".encode()
+        value = int.from_bytes(hashlib.blake2b(message, key=seed, digest_size=8).digest(), "big")
+        if value < limit:
+            return value % sides + 1
+        attempt += 1
+
+
+def parse(expression: str) -> tuple[int, int, int]:
+    """'2d6+1' -> (2, 6, 1). Raises ValueError naming the expression."""
+    match = _DICE.match(expression.replace(" ", "").lower())
+    if not match:
+        raise ValueError(f"{expression!r} is not dice like '1d6' or '2d4+1'")
+    count = int(match.group(1) or 1)
+    sides = int(match.group(2))
+    bonus = int(match.group(3) or 0)
+    if not (1 <= count <= 100 and 1 <= sides <= 1000):
+        raise ValueError(f"{expression!r}: 1-100 dice of 1-1000 sides")
+    return count, sides, bonus
+
+
+class Dice:
+    """The dice of one event. Forced results (the GM's queue) are used first, in order."""
+
+    def __init__(self, seed: bytes, position: int, forced: list[int]) -> None:
+        self.seed = seed
+        self.position = position
+        self.forced = forced  # the encounter's queue, consumed in place
+        self.index = 0
+        self.rolls: list[Roll] = []
+
+    def roll(self, sides: int, purpose: str) -> int:
+        forced = False
+        if self.forced:
+            value = self.forced.pop(0)
+            forced = 1 <= value <= sides
+        if not forced:
+            value = draw(self.seed, self.position, self.index, sides)
+            self.index += 1
+        self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=forced))
+        return value
+
+    def roll_dice(self, expression: str, purpose: str) -> int:
+        count, sides, bonus = parse(expression)
+        return sum(self.roll(sides, purpose) for _ in range(count)) + bonus
+
+    def take(self) -> list[Roll]:
+        """The rolls made since the last take, for a log entry."""
+        rolls, self.rolls = self.rolls, []
+        return rolls

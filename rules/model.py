@@ -1,0 +1,118 @@
+"""Encounter state: plain msgspec Structs, nouns, encoded to canonical bytes.
+
+Armor Class is held ascending inside Fray (000's convention); profiles that
+speak descending AC convert at their edge: descending = 19 - ascending.
+Positions are in feet on a 5-ft grid.
+"""
+
+import msgspec
+from msgspec import Struct, field
+
+from rules.actions import Action
+
+
+class Roll(Struct, frozen=True):
+    sides: int
+    value: int
+    purpose: str
+    forced: bool = False
+
+
+class Mod(Struct, frozen=True):
+    """One named term of a sum shown in the log: ('combat bonus', 1)."""
+
+    name: str
+    value: int
+
+
+class Entry(Struct):
+    """One line of the derived combat log."""
+
+    seq: int  # position of the event that produced it (0 = first event)
+    kind: str  # 'attack', 'damage', 'surprise', 'rejected', 'phase', ...
+    text: str
+    actor: str | None = None
+    target: str | None = None
+    rolls: list[Roll] = []
+    mods: list[Mod] = []
+    total: int | None = None
+    need: int | None = None
+    code: str | None = None  # namespaced rejection code, e.g. 'declare/not-your-combatant'
+    command_id: str | None = None
+    audience: str = "all"  # 'all', 'gm', or 'side:<name>'
+
+
+class Weapon(Struct, frozen=True):
+    name: str = "sword"
+    damage: str = "1d6"
+    bonus: int = 0  # magical pluses, weapon-vs-armour adjustments
+    length: int = 3  # feet; longer strikes first in mutual melee (003)
+    weight: int = 3  # relative heft; heavier disarms a parrier, lighter counters (003)
+    reach: int = 5  # feet
+    range: int = 0  # feet; 0 = melee only
+    material: str = "steel"
+
+
+class Combatant(Struct):
+    id: str
+    name: str
+    side: str
+    ac: int = 10  # ascending
+    hp: int = 4
+    hp_max: int = 4
+    attack_bonus: int = 0
+    weapons: list[Weapon] = field(default_factory=lambda: [Weapon()])
+    dex: int = 10
+    int_: int = msgspec.field(default=10, name="int")
+    x: int = 0
+    y: int = 0
+    move: int = 120  # feet per round
+    hidden: bool = False  # GM hides HP/AC from non-GM viewers
+    notes: str = ""  # GM only
+    down: bool = False
+    conditions: list[str] = []
+    subdual: int = 0
+
+
+class Declaration(Struct):
+    actor: str
+    action: Action
+    seq: int  # when it was declared
+
+
+class Awaiting(Struct):
+    """The step queue is parked: `who` must answer with one of `options`."""
+
+    id: str
+    who: str  # combatant id, or 'gm'
+    kind: str
+    prompt: str
+    options: list[str]
+
+
+class Step(Struct, frozen=True):
+    phase: str
+    actor: str
+    kind: str = "act"
+
+
+class Encounter(Struct):
+    id: str
+    profile: str
+    options: dict[str, int | bool | str]
+    seed: bytes
+    seed_hash: str
+    rules_version: int
+    seq: int = 0  # events applied so far; the dice position of the next one
+    status: str = "setup"  # setup | running | ended
+    round: int = 0
+    phase: str = "setup"  # setup | declaration | attack | movement | magic | end
+    combatants: list[Combatant] = []
+    declarations: list[Declaration] = []
+    surprised: list[str] = []  # sides that lose this round to surprise
+    steps: list[Step] = []
+    awaiting: Awaiting | None = None
+    forced: list[int] = []  # the GM's forced-roll queue
+    recent: list[Entry] = []  # log entries made by the last event
+    next_id: int = 1
+

@@ -1,0 +1,62 @@
+"""Rule profiles and their options, fixed in an encounter's first event.
+
+A profile changes how steps resolve (to-hit, damage, criticals, death), never
+the shape of the round, which is always that of 003.
+"""
+
+from msgspec import Struct
+
+from rules.model import Encounter
+
+
+class Option(Struct, frozen=True):
+    name: str
+    default: int | bool | str
+    help: str
+    choices: tuple[int | bool | str, ...] = ()
+
+
+class Profile(Struct, frozen=True):
+    name: str
+    document: str
+    title: str
+    ac_style: str  # 'descending' or 'ascending': how the player is shown AC
+    options: tuple[Option, ...]
+
+
+# Options every profile shares: the table's procedure around the rules.
+COMMON = (
+    Option("weapon_damage", False, "Hits roll the weapon's damage dice instead of 1-6 (003: 'except when otherwise noted')."),
+    Option("formal_declarations", False, "Declarations are taken in reversed INT order, lowest first (003)."),
+    Option("sealed_declarations", True, "Nobody outside a side sees its declarations until all are in."),
+)
+
+PROFILES = {
+    "holmes-phases": Profile(
+        name="holmes-phases",
+        document="003_cb9b2e9cfc85c0a5.txt",
+        title="Holmes Basic round with phases (003)",
+        ac_style="descending",
+        options=COMMON,
+    ),
+}
+
+
+def validate_options(profile: str, options: dict) -> dict:
+    """The full option set with defaults filled in. Raises ValueError naming what is wrong."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
+    known = {o.name: o for o in PROFILES[profile].options}
+    for name, value in options.items():
+        if name not in known:
+            raise ValueError(f"profile {profile!r} has no option {name!r}; known: {', '.join(sorted(known))}")
+        default = known[name].default
+        if type(value) is not type(default):
+            raise ValueError(f"option {name!r} takes a {type(default).__name__}, not {value!r}")
+        if known[name].choices and value not in known[name].choices:
+            raise ValueError(f"option {name!r} must be one of {list(known[name].choices)}")
+    return {o.name: options.get(o.name, o.default) for o in PROFILES[profile].options}
+
+
+def option(state: Encounter, name: str):
+    return state.options[name]

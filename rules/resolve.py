@@ -1,0 +1,116 @@
+"""Running the round: close declarations, work the step queue phase by phase,
+park it on an `awaiting` record when a person must choose, end the round."""
+
+from collections.abc import Callable
+
+from rules.actions import Attack, Hold, Move
+from rules.combat import attack
+from rules.commands import Advance, Answer, Start
+from rules.context import Context, lookup
+from rules.declare import controls
+from rules.errors import Rejected
+from rules.events import Actor
+from rules.model import Awaiting, Encounter, Step
+from rules.round import may_act, plan
+from rules.surprise import roll_surprise, sides
+
+# What resumes a parked queue, by awaiting kind: later rules register here.
+RESUME: dict[str, Callable[[Context, Awaiting, str], None]] = {}
+
+
+def check_start(state: Encounter, cmd: Start) -> None:
+    if state.status != "setup":
+        raise Rejected("start/already-started", "the fight has already started")
+    live = {c.side for c in state.combatants if not c.down}
+    if len(live) < 2:
+        raise Rejected("start/one-side", "a fight needs combatants on at least two sides")
+
+
+def start(ctx: Context, cmd: Start) -> None:
+    state = ctx.state
+    state.status = "running"
+    state.round = 1
+    roll_surprise(ctx)
+    state.phase = "declaration"
+    ctx.log("round", "Round 1: declarations are open.")
+
+
+def check_advance(state: Encounter, cmd: Advance) -> None:
+    if state.status != "running":
+        raise Rejected("advance/not-running", "the fight is not running")
+    if state.awaiting is not None:
+        raise Rejected("advance/awaiting", f"waiting for an answer: {state.awaiting.prompt}")
+    if state.phase != "declaration":
+        raise Rejected("advance/not-now", f"the round is resolving (phase: {state.phase})")
+
+
+def advance(ctx: Context, cmd: Advance) -> None:
+    state = ctx.state
+    ctx.log("round", f"Round {state.round}: declarations close.")
+    state.steps = plan(state)
+    run(ctx)
+
+
+def run(ctx: Context) -> None:
+    state = ctx.state
+    while state.steps and state.awaiting is None and state.status == "running":
+        step = state.steps.pop(0)
+        if step.phase != state.phase:
+            state.phase = step.phase
+            ctx.log("phase", f"{step.phase.capitalize()} phase.")
+        resolve(ctx, step)
+
+
+def resolve(ctx: Context, step: Step) -> None:
+    state = ctx.state
+    if step.kind == "end_of_round":
+        end_of_round(ctx)
+        return
+    actor = lookup(state, step.actor)
+    declaration = next((d for d in state.declarations if d.actor == step.actor), None)
+    if actor is None or declaration is None:
+        return
+    if not may_act(state, actor):
+        ctx.log("skip", f"{actor.name} cannot act ({'down' if actor.down else 'surprised'}).", actor=actor.id)
+        return
+    match declaration.action:
+        case Attack() as a:
+            if lookup(state, a.target) is None:
+                ctx.log("attack", f"{actor.name}'s target has left the fight.", actor=actor.id)
+            else:
+                attack(ctx, actor, a)
+        case Move() as m:
+            actor.x, actor.y = m.x, m.y
+            ctx.log("move", f"{actor.name} moves to ({m.x}, {m.y}).", actor=actor.id)
+        case Hold():
+            pass
+
+
+def end_of_round(ctx: Context) -> None:
+    state = ctx.state
+    standing = [s for s in sides(ctx) if any(c.side == s and not c.down for c in state.combatants)]
+    if len(standing) == 1:
+        ctx.log("round", f"Only {standing[0]} is left standing.")
+    state.declarations = []
+    state.surprised = []  # 003: 'Those surprised may act normally in the second combat round.'
+    state.round += 1
+    state.phase = "declaration"
+    ctx.log("round", f"Round {state.round}: declarations are open.")
+
+
+def check_answer(state: Encounter, by: Actor, cmd: Answer) -> None:
+    waiting = state.awaiting
+    if waiting is None or waiting.id != cmd.awaiting:
+        raise Rejected("answer/not-awaited", "nothing is waiting for that answer")
+    if waiting.who != "gm" and not controls(by, waiting.who) or waiting.who == "gm" and by.role != "gm":
+        raise Rejected("answer/not-yours", "that choice is not yours to make")
+    if cmd.choice not in waiting.options:
+        raise Rejected("answer/bad-choice", f"choose one of: {', '.join(waiting.options)}")
+
+
+def answer(ctx: Context, cmd: Answer) -> None:
+    waiting = ctx.state.awaiting
+    assert waiting is not None
+    ctx.state.awaiting = None
+    RESUME[waiting.kind](ctx, waiting, cmd.choice)
+    run(ctx)

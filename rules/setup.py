@@ -1,0 +1,165 @@
+"""The GM's commands around the fight: create, combatants, forced dice, end."""
+
+import hashlib
+
+import msgspec
+
+from rules.commands import AddCombatant, CreateEncounter, EditCombatant, End, ForceRolls, RemoveCombatant
+from rules.context import Context, lookup
+from rules.dice import parse
+from rules.errors import Rejected
+from rules.model import Combatant, Encounter, Weapon
+from rules.profiles import validate_options
+
+MAX_COMBATANTS = 200
+MAX_FORCED = 100
+GRID = 5  # feet
+
+
+def create(cmd: CreateEncounter) -> Encounter:
+    options = validate_options(cmd.profile, cmd.options)
+    return Encounter(
+        id=cmd.id,
+        profile=cmd.profile,
+        options=options,
+        seed=cmd.seed,
+        seed_hash=hashlib.sha256(cmd.seed).hexdigest(),
+        rules_version=cmd.rules_version,
+    )
+
+
+def check_create(cmd: CreateEncounter) -> None:
+    try:
+        validate_options(cmd.profile, cmd.options)
+    except ValueError as e:
+        raise Rejected("create/bad-options", str(e)) from None
+    if len(cmd.seed) < 16:
+        raise Rejected("create/weak-seed", "the seed must be at least 16 bytes")
+
+
+def check_weapons(weapons: list[Weapon], code: str) -> None:
+    if not 1 <= len(weapons) <= 8:
+        raise Rejected(code, "a combatant carries 1 to 8 weapons")
+    for w in weapons:
+        try:
+            parse(w.damage)
+        except ValueError as e:
+            raise Rejected(code, f"weapon {w.name!r}: {e}") from None
+        if w.reach < 0 or w.range < 0 or w.length < 0 or w.weight < 0:
+            raise Rejected(code, f"weapon {w.name!r}: reach, range, length and weight cannot be negative")
+
+
+def check_figures(c: Combatant, code: str) -> None:
+    """Figures a combatant must have, whether added or edited."""
+    if not c.name.strip() or len(c.name) > 60:
+        raise Rejected(code, "a combatant needs a name of 1 to 60 characters")
+    if not c.side.strip() or len(c.side) > 40:
+        raise Rejected(code, "a combatant needs a side of 1 to 40 characters")
+    if not -20 <= c.ac <= 40:
+        raise Rejected(code, f"AC {c.ac} is outside -20..40 (ascending)")
+    if not 1 <= c.hp_max <= 10_000 or not -10_000 <= c.hp <= c.hp_max:
+        raise Rejected(code, f"HP {c.hp}/{c.hp_max}: need 1 <= max HP <= 10000 and HP <= max HP")
+    if not -20 <= c.attack_bonus <= 40:
+        raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
+    if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
+        raise Rejected(code, "DEX and INT are 1 to 25")
+    if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:
+        raise Rejected(code, f"position ({c.x}, {c.y}) must be on the 5-ft grid, 0 to 5000 ft")
+    if not 0 <= c.move <= 1000:
+        raise Rejected(code, f"move {c.move} ft is outside 0..1000")
+    check_weapons(c.weapons, code)
+
+
+def check_add(state: Encounter, cmd: AddCombatant) -> None:
+    if state.status == "ended":
+        raise Rejected("combatant/ended", "the fight has ended")
+    if len(state.combatants) >= MAX_COMBATANTS:
+        raise Rejected("combatant/too-many", f"an encounter holds at most {MAX_COMBATANTS} combatants")
+    c = cmd.combatant
+    if c.id and lookup(state, c.id) is not None:
+        raise Rejected("combatant/duplicate-id", f"there is already a combatant {c.id!r}")
+    if c.id and (len(c.id) > 40 or not c.id.replace("-", "").replace("_", "").isalnum()):
+        raise Rejected("combatant/bad-id", "a combatant id is 1-40 letters, digits, '-' or '_'")
+    check_figures(c, "combatant/invalid")
+
+
+def add(ctx: Context, cmd: AddCombatant) -> None:
+    state = ctx.state
+    c = msgspec.structs.replace(cmd.combatant)
+    while not c.id or lookup(state, c.id) is not None:
+        c.id = f"c{state.next_id}"
+        state.next_id += 1
+    c.weapons = list(c.weapons)
+    c.conditions = list(c.conditions)
+    state.combatants.append(c)
+    ctx.log("setup", f"{c.name} joins the {c.side} side.", actor=c.id)
+
+
+def _edits(cmd: EditCombatant) -> dict:
+    return {f: getattr(cmd, f) for f in cmd.__struct_fields__ if f != "id" and getattr(cmd, f) is not msgspec.UNSET}
+
+
+def check_edit(state: Encounter, cmd: EditCombatant) -> None:
+    c = lookup(state, cmd.id)
+    if c is None:
+        raise Rejected("combatant/unknown", f"there is no combatant {cmd.id!r}")
+    edits = _edits(cmd)
+    if not edits:
+        raise Rejected("combatant/no-change", "an edit must change at least one field")
+    if "hp_max" in edits and "hp" not in edits:
+        edits["hp"] = min(c.hp, edits["hp_max"])
+    check_figures(msgspec.structs.replace(c, **edits), "combatant/invalid")
+
+
+def edit(ctx: Context, cmd: EditCombatant) -> None:
+    c = ctx.combatant(cmd.id)
+    edits = _edits(cmd)
+    if "hp_max" in edits and "hp" not in edits:
+        edits["hp"] = min(c.hp, edits["hp_max"])
+    for name, value in edits.items():
+        setattr(c, name, list(value) if isinstance(value, list) else value)
+    if "hp" in edits and "down" not in edits:
+        c.down = c.hp <= 0
+    shown = ", ".join(f"{k} {v}" for k, v in edits.items() if k not in ("weapons", "notes"))
+    ctx.log("gm", f"GM edits {c.name}: {shown or 'details'}.", actor=c.id, audience="gm" if c.hidden else "all")
+
+
+def check_remove(state: Encounter, cmd: RemoveCombatant) -> None:
+    if lookup(state, cmd.id) is None:
+        raise Rejected("combatant/unknown", f"there is no combatant {cmd.id!r}")
+
+
+def remove(ctx: Context, cmd: RemoveCombatant) -> None:
+    state = ctx.state
+    c = ctx.combatant(cmd.id)
+    state.combatants = [x for x in state.combatants if x.id != cmd.id]
+    state.declarations = [d for d in state.declarations if d.actor != cmd.id]
+    ctx.log("setup", f"{c.name} leaves the fight.", actor=c.id)
+
+
+def check_force(state: Encounter, cmd: ForceRolls) -> None:
+    if not cmd.values:
+        raise Rejected("dice/empty", "give at least one value to force")
+    if any(not 1 <= v <= 1000 for v in cmd.values):
+        raise Rejected("dice/out-of-range", "forced results are 1 to 1000")
+    if len(state.forced) + len(cmd.values) > MAX_FORCED:
+        raise Rejected("dice/queue-full", f"at most {MAX_FORCED} forced results may wait")
+
+
+def force(ctx: Context, cmd: ForceRolls) -> None:
+    ctx.state.forced.extend(cmd.values)
+    ctx.log("gm", f"GM forces the next rolls: {', '.join(map(str, cmd.values))}.", audience="gm")
+
+
+def check_end(state: Encounter, cmd: End) -> None:
+    if state.status == "ended":
+        raise Rejected("end/already-ended", "the fight has already ended")
+
+
+def end(ctx: Context, cmd: End) -> None:
+    state = ctx.state
+    state.status = "ended"
+    state.phase = "ended"
+    state.steps = []
+    state.awaiting = None
+    ctx.log("end", f"The fight ends. Seed revealed: {state.seed.hex()} (sha256 {state.seed_hash}).")

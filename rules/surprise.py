@@ -1,0 +1,34 @@
+"""Surprise (003): 'each side must check to see if they were surprised. That side is
+surprised if 1 or 2 is rolled on a 6-sided die. If one side is surprised and the
+other isn't, the active side gains one free round ... and attacks at +2 to-hit.'
+"""
+
+from rules.context import Context
+
+SURPRISED_ON = 2  # 003: 1 or 2 on a d6
+
+
+def sides(ctx: Context) -> list[str]:
+    seen: list[str] = []
+    for c in ctx.state.combatants:
+        if c.side not in seen:
+            seen.append(c.side)
+    return seen
+
+
+def roll_surprise(ctx: Context) -> None:
+    surprised = []
+    for side in sides(ctx):
+        roll = ctx.dice.roll(6, f"surprise for {side}")
+        caught = roll <= SURPRISED_ON
+        if caught:
+            surprised.append(side)
+        ctx.log("surprise", f"{side} rolls d6 {roll}: {'surprised' if caught else 'not surprised'}.")
+    everyone = sides(ctx)
+    if surprised and len(surprised) < len(everyone):
+        ctx.state.surprised = surprised
+        active = [s for s in everyone if s not in surprised]
+        ctx.log("surprise", f"{', '.join(active)} gain a free round and attack at +2; {', '.join(surprised)} cannot act until round 2.")
+    else:
+        ctx.state.surprised = []
+        ctx.log("surprise", "No free round: " + ("every side is surprised." if surprised else "no side is surprised."))

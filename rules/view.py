@@ -1,0 +1,173 @@
+"""view(state, viewer): what one viewer may see, and what they may do now.
+
+The server never sends an unfiltered state to anyone but the GM. Non-GM viewers
+never get the seed before the end, GM notes, hidden figures, the forced-roll
+queue, or another side's sealed declarations. `actions` lists, for each
+combatant the viewer controls, the declarations legal now with their options,
+so the client builds its controls from data.
+"""
+
+from msgspec import Struct
+
+from rules.actions import tag
+from rules.combat import descending
+from rules.declare import MAX_CALLED_SHOTS, awaited, describe
+from rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
+from rules.profiles import PROFILES
+from rules.round import may_act
+
+
+class Viewer(Struct, frozen=True):
+    role: str  # 'gm' | 'player' | 'spectator'
+    combatants: tuple[str, ...] = ()
+
+
+class Choice(Struct):
+    type: str
+    targets: list[str] = []
+    options: dict[str, list[int | bool | str]] = {}
+
+
+class CombatantView(Struct):
+    id: str
+    name: str
+    side: str
+    x: int
+    y: int
+    move: int
+    dex: int
+    down: bool
+    conditions: list[str]
+    condition: str  # 'unhurt' | 'wounded' | 'badly wounded' | 'down'
+    weapons: list[Weapon] | None = None
+    hp: int | None = None
+    hp_max: int | None = None
+    ac: int | None = None  # ascending
+    ac_shown: int | None = None  # in the profile's own convention
+    attack_bonus: int | None = None
+    hidden: bool = False
+    notes: str | None = None
+    subdual: int | None = None
+
+
+class DeclarationView(Struct):
+    actor: str
+    text: str
+    type: str | None = None  # None when sealed from this viewer
+
+
+class View(Struct):
+    id: str
+    profile: str
+    options: dict[str, int | bool | str]
+    status: str
+    round: int
+    phase: str
+    seq: int
+    seed_hash: str
+    combatants: list[CombatantView]
+    declarations: list[DeclarationView]
+    awaited: list[str]  # who may still declare, in the order they are asked
+    surprised: list[str]
+    you: Viewer
+    actions: dict[str, list[Choice]]
+    awaiting: Awaiting | None = None
+    seed: str | None = None  # revealed at the end (the GM sees it throughout)
+    forced: list[int] | None = None  # the GM's queue
+
+
+def condition(c: Combatant) -> str:
+    if c.down:
+        return "down"
+    if c.hp * 2 < c.hp_max:
+        return "badly wounded"
+    return "wounded" if c.hp < c.hp_max else "unhurt"
+
+
+def sides_of(state: Encounter, viewer: Viewer) -> set[str]:
+    return {c.side for c in state.combatants if c.id in viewer.combatants}
+
+
+def sees(entry: Entry, viewer: Viewer, sides: set[str]) -> bool:
+    if entry.audience == "all" or viewer.role == "gm":
+        return True
+    return entry.audience.startswith("side:") and entry.audience[5:] in sides
+
+
+def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
+    v = CombatantView(
+        id=c.id, name=c.name, side=c.side, x=c.x, y=c.y, move=c.move, dex=c.dex,
+        down=c.down, conditions=c.conditions, condition=condition(c), hidden=c.hidden,
+    )
+    if gm or not c.hidden:
+        v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, c.attack_bonus, c.weapons
+        v.ac_shown = descending(c.ac) if PROFILES[state.profile].ac_style == "descending" else c.ac
+        v.subdual = c.subdual
+    if gm:
+        v.notes = c.notes
+    return v
+
+
+def choices(state: Encounter, c: Combatant) -> list[Choice]:
+    targets = [t.id for t in state.combatants if t.id != c.id and not t.down]
+    return [
+        Choice(
+            type="attack",
+            targets=[t for t in targets if state_side(state, t) != c.side] + [t for t in targets if state_side(state, t) == c.side],
+            options={
+                "weapon": list(range(len(c.weapons))),
+                "called_shots": list(range(MAX_CALLED_SHOTS + 1)),
+                "from_behind": [False, True],
+                "subdue": [False, True],
+            },
+        ),
+        Choice(type="move", options={"max_feet": [c.move]}),
+        Choice(type="hold"),
+    ]
+
+
+def state_side(state: Encounter, cid: str) -> str:
+    return next(c.side for c in state.combatants if c.id == cid)
+
+
+def view(state: Encounter, viewer: Viewer) -> View:
+    gm = viewer.role == "gm"
+    mine = sides_of(state, viewer)
+    sealed = state.options.get("sealed_declarations") and state.phase == "declaration"
+    by_id = {c.id: c for c in state.combatants}
+    declarations = []
+    for d in state.declarations:
+        actor = by_id.get(d.actor)
+        if gm or not sealed or (actor is not None and actor.side in mine):
+            declarations.append(DeclarationView(actor=d.actor, text=describe(state, d.action), type=tag(d.action)))
+        else:
+            declarations.append(DeclarationView(actor=d.actor, text="has declared"))
+    actions = {}
+    if state.status == "running" and state.phase == "declaration" and state.awaiting is None:
+        for c in state.combatants:
+            if (gm or c.id in viewer.combatants) and may_act(state, c):
+                actions[c.id] = choices(state, c)
+    return View(
+        id=state.id,
+        profile=state.profile,
+        options=state.options,
+        status=state.status,
+        round=state.round,
+        phase=state.phase,
+        seq=state.seq,
+        seed_hash=state.seed_hash,
+        combatants=[combatant_view(state, c, gm) for c in state.combatants],
+        declarations=declarations,
+        awaited=[c.id for c in awaited(state)] if state.phase == "declaration" else [],
+        surprised=state.surprised,
+        you=viewer,
+        actions=actions,
+        awaiting=state.awaiting,
+        seed=state.seed.hex() if gm or state.status == "ended" else None,
+        forced=list(state.forced) if gm else None,
+    )
+
+
+def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
+    mine = sides_of(state, viewer)
+    return [e for e in entries if sees(e, viewer, mine)]

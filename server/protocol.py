@@ -1,0 +1,81 @@
+"""The wire protocol: msgspec Structs in tagged unions, JSON over the websocket.
+
+Client -> server: `command` (a client-chosen id and a rules Command).
+Server -> client: `welcome` (view + position), `update`, `ack`, `error`.
+`fray schema` prints the JSON Schema generated from these types.
+"""
+
+import msgspec
+from msgspec import Struct
+
+from rules.commands import Command
+from rules.model import Entry
+from rules.view import View, Viewer
+
+PROTOCOL_VERSION = 1
+
+
+class Message(Struct, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class CommandMessage(Message, tag="command"):
+    id: str  # client-chosen; a retry with the same id is applied once
+    command: Command
+
+
+class Ping(Message, tag="ping"):
+    id: str = ""
+
+
+ClientMessage = CommandMessage | Ping
+
+
+class Welcome(Message, tag="welcome"):
+    encounter: str
+    viewer: Viewer
+    position: str  # stream position the view reflects ("0-0" = before any event)
+    view: View
+    log: list[Entry]  # entries this viewer may see (after the `after` it asked for)
+    protocol: int = PROTOCOL_VERSION
+
+
+class Update(Message, tag="update"):
+    position: str
+    view: View
+    log: list[Entry]  # new entries this viewer may see
+
+
+class Ack(Message, tag="ack"):
+    id: str
+    position: str
+    duplicate: bool = False  # the id was seen before: this is the original position
+
+
+class Error(Message, tag="error"):
+    code: str  # stable, namespaced: 'protocol/bad-json', 'auth/forbidden', 'declare/not-now'
+    message: str  # a sentence a person understands
+    id: str = ""
+
+
+class Pong(Message, tag="pong"):
+    id: str = ""
+
+
+ServerMessage = Welcome | Update | Ack | Error | Pong
+
+encoder = msgspec.json.Encoder()
+client_decoder = msgspec.json.Decoder(ClientMessage)
+server_decoder = msgspec.json.Decoder(ServerMessage)
+
+
+def schema() -> dict:
+    (client, server), components = msgspec.json.schema_components(
+        [ClientMessage, ServerMessage], ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"Fray wire protocol v{PROTOCOL_VERSION}",
+        "$defs": components,
+        "properties": {"client": client, "server": server},
+    }

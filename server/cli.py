@@ -1,0 +1,116 @@
+"""`fray serve`, `fray schema`, `fray run`."""
+
+import argparse
+import ipaddress
+import json
+import os
+import pathlib
+import sys
+import tomllib
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fray", description="Fray: an event-sourced combat encounter server.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the server (embedded Redis unless REDIS_URL is set)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", type=pathlib.Path, default=None, help="folder for the embedded Redis (default: the user data dir)")
+    serve.add_argument("--redis-url", default=os.environ.get("REDIS_URL"), help="an external Redis instead of the embedded one")
+    serve.add_argument("--appendfsync", choices=["always", "everysec", "no"], default="everysec", help="embedded Redis durability (docs/operations.md)")
+    serve.add_argument("--no-demo", action="store_true", help="do not create a demo fight at start")
+    sub.add_parser("schema", help="print the JSON Schema of the wire protocol")
+    run = sub.add_parser("run", help="play a scenario file through the reducer, no server")
+    run.add_argument("scenario", type=pathlib.Path)
+    run.add_argument("--json", action="store_true", help="print the final state and the log as JSON")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve_command(args)
+    if args.command == "schema":
+        from server.protocol import schema
+
+        print(json.dumps(schema(), indent=2))
+        return 0
+    return run_command(args)
+
+
+def run_command(args) -> int:
+    import msgspec
+
+    from rules.scenario import play
+
+    path: pathlib.Path = args.scenario
+    try:
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode()) if path.suffix == ".toml" else json.loads(raw)
+        played = play(data)
+    except FileNotFoundError:
+        print(f"fray run: no such file: {path}", file=sys.stderr)
+        return 2
+    except (ValueError, tomllib.TOMLDecodeError) as e:
+        print(f"fray run: {path}: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        state = msgspec.to_builtins(played.state)
+        state["seed"] = played.state.seed.hex()
+        print(msgspec.json.encode({"state": state, "log": played.log}).decode())
+        return 0
+    for entry in played.log:
+        rolls = ", ".join(f"d{r.sides}={r.value}{'*' if r.forced else ''}" for r in entry.rolls)
+        print(f"[{entry.seq:>4}] {entry.text}" + (f"   ({rolls})" if rolls else ""))
+    return 0
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve_command(args) -> int:
+    import uvicorn
+
+    from server.app import create_app, create_encounter, CreateBody
+    from server.embedded import EmbeddedRedis, default_data_dir
+
+    embedded = None
+    url = args.redis_url
+    if not url:
+        data = args.data or default_data_dir()
+        embedded = EmbeddedRedis(data, appendfsync=args.appendfsync)
+        url = embedded.start()
+        print(f"fray: embedded Redis, data in {data}", flush=True)
+    else:
+        print("fray: using the Redis at REDIS_URL", flush=True)
+    base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
+
+    async def on_ready(app) -> None:
+        print(f"fray: serving on {base}", flush=True)
+        if not args.no_demo:
+            made = await create_encounter(app, CreateBody(), base)
+            print(f"fray: demo fight {made['id']}", flush=True)
+            print(f"  GM:        {made['links']['gm']}", flush=True)
+            print(f"  spectator: {made['links']['spectator']}", flush=True)
+            for name, link in made["links"]["players"].items():
+                print(f"  {name + ':':<10} {link}", flush=True)
+
+    try:
+        uvicorn.run(
+            create_app(url, on_ready=on_ready),
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            ws_ping_interval=20,
+        )
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""The hub: each encounter with viewers in this process is a Room that folds its
+stream with the pure reducer and fans each change out, encoded once per audience.
+
+Writes never touch a Room: a command is appended to Redis, and every replica
+(this one included) learns of it from its tail, so all fold the same order.
+"""
+
+import asyncio
+import logging
+from collections.abc import Iterable
+
+from rules.events import decode_event
+from rules.model import Encounter, Entry
+from rules.reducer import apply
+from rules.view import Viewer, log_for, view
+from server import protocol
+
+log = logging.getLogger("fray.hub")
+
+WELCOME_LOG = 500  # at most this many log entries in a welcome; the log endpoint has all
+
+
+def position_key(position: str) -> tuple[int, int]:
+    ms, _, seq = position.partition("-")
+    return int(ms), int(seq or 0)
+
+
+class Client:
+    """One websocket. A bounded outbox and one writer task: a slow client is
+    dropped with a reason instead of slowing the table."""
+
+    def __init__(self, viewer: Viewer, send_text, close, outbox: int = 256) -> None:
+        self.viewer = viewer
+        self._send_text = send_text
+        self._close = close
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(outbox)
+        self.dropped: str | None = None
+        self.writer = asyncio.create_task(self._write())
+
+    def push(self, text: str) -> None:
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.dropped = "too slow: the update queue filled up; reconnect to catch up"
+            self.outbox = asyncio.Queue(1)
+            self.outbox.put_nowait(None)
+
+    async def _write(self) -> None:
+        try:
+            while (text := await self.outbox.get()) is not None:
+                await self._send_text(text)
+        except Exception:  # the socket went away; the reader notices and leaves
+            return
+        if self.dropped:
+            await self._close(1008, self.dropped[:120])
+
+    async def stop(self) -> None:
+        self.writer.cancel()
+        try:
+            await self.writer
+        except (asyncio.CancelledError, Exception):
+            pass
+
+
+class Room:
+    def __init__(self, encounter: str) -> None:
+        self.id = encounter
+        self.state: Encounter | None = None
+        self.position = "0-0"
+        self.clients: set[Client] = set()
+        self.log: list[tuple[str, Entry]] = []
+        self.seen: dict[str, str] = {}  # event id -> position: retries are acknowledged, not re-appended
+
+    def fold(self, events: Iterable[tuple[str, bytes]]) -> list[Entry]:
+        new: list[Entry] = []
+        for position, payload in events:
+            event = decode_event(payload)
+            self.state = apply(self.state, event)
+            self.position = position
+            self.seen[event.id] = position
+            for entry in self.state.recent:
+                self.log.append((position, entry))
+                new.append(entry)
+        return new
+
+    def welcome(self, viewer: Viewer, after: str = "0-0") -> str:
+        assert self.state is not None
+        start = position_key(after)
+        entries = [e for p, e in self.log if position_key(p) > start][-WELCOME_LOG:]
+        return protocol.encoder.encode(
+            protocol.Welcome(
+                encounter=self.id,
+                viewer=viewer,
+                position=self.position,
+                view=view(self.state, viewer),
+                log=log_for(entries, self.state, viewer),
+            )
+        ).decode()
+
+    def fan_out(self, new: list[Entry]) -> None:
+        """Encode each update once per audience, not once per socket."""
+        assert self.state is not None
+        audiences: dict[Viewer, list[Client]] = {}
+        for client in self.clients:
+            audiences.setdefault(client.viewer, []).append(client)
+        for viewer, clients in audiences.items():
+            text = protocol.encoder.encode(
+                protocol.Update(position=self.position, view=view(self.state, viewer), log=log_for(new, self.state, viewer))
+            ).decode()
+            for client in clients:
+                client.push(text)
+
+
+class Hub:
+    def __init__(self, store) -> None:
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.tail = store.tail(self._on_events)
+
+    async def start(self) -> None:
+        await self.tail.start()
+
+    async def stop(self) -> None:
+        await self.tail.stop()
+        for room in self.rooms.values():
+            for client in list(room.clients):
+                await client.stop()
+
+    async def room(self, encounter: str) -> Room | None:
+        """The live room, loaded (folded from the stream) on first use; None if no such encounter."""
+        room = self.rooms.get(encounter)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(encounter, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(encounter)
+            if room is not None:
+                return room
+            room = Room(encounter)
+            room.fold(await self.store.read(encounter))
+            if room.state is None:
+                return None
+            self.rooms[encounter] = room
+            self.tail.watch(encounter, room.position)
+            return room
+
+    async def fold_from_scratch(self, encounter: str) -> Room | None:
+        """A private Room folded from the whole stream (log endpoint, replays, checks)."""
+        room = Room(encounter)
+        room.fold(await self.store.read(encounter))
+        return room if room.state is not None else None
+
+    def join(self, room: Room, client: Client) -> None:
+        room.clients.add(client)
+
+    async def leave(self, room: Room, client: Client) -> None:
+        room.clients.discard(client)
+        await client.stop()
+
+    def _on_events(self, encounter: str, events: list[tuple[str, bytes]]) -> None:
+        room = self.rooms.get(encounter)
+        if room is None:
+            return
+        start = position_key(room.position)
+        events = [(p, e) for p, e in events if position_key(p) > start]
+        if not events:
+            return
+        new = room.fold(events)
+        room.fan_out(new)

@@ -5,6 +5,7 @@ store, and leaves every game decision to the reducer.
 """
 
 import contextlib
+import hashlib
 import logging
 import os
 import pathlib
@@ -26,7 +27,7 @@ from rules.commands import AddCombatant, CreateEncounter
 from rules.events import Actor, Event, encode_event
 from rules.model import Combatant
 from rules.profiles import validate_options
-from rules.reducer import apply, check
+from rules.reducer import apply, canonical, check
 from rules.view import log_for
 from server import demo, protocol
 from server.hub import Client, Hub
@@ -89,6 +90,7 @@ def create_app(redis_url: str, *, on_ready=None) -> Starlette:
         Route("/healthz", healthz),
         Route("/api/encounters", create, methods=["POST"]),
         Route("/api/encounters/{id}/log", encounter_log),
+        Route("/api/encounters/{id}/digest", encounter_digest),
         Route("/e/{id}", page),
         WebSocketRoute("/ws/encounters/{id}", encounter_socket),
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
@@ -191,6 +193,25 @@ async def encounter_log(request: Request) -> Response:
     return Response(protocol.encoder.encode(entries), media_type="application/json", headers=SECURITY_HEADERS)
 
 
+async def encounter_digest(request: Request) -> Response:
+    """GM only: the hash of this replica's live state, to compare replicas and replays."""
+    encounter = request.path_params["id"]
+    try:
+        claims = claims_of(request.app, encounter, request.query_params.get("token"))
+    except BadToken as e:
+        return error(403, "auth/bad-token", str(e))
+    if claims.r != "gm":
+        return error(403, "auth/forbidden", "only the GM may read the state digest")
+    try:
+        room = await request.app.state.hub.room(encounter)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    if room is None:
+        return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+    digest = hashlib.sha256(canonical(room.state)).hexdigest()
+    return JSONResponse({"position": room.position, "seq": room.state.seq, "sha256": digest}, headers=SECURITY_HEADERS)
+
+
 async def encounter_socket(ws: WebSocket) -> None:
     app = ws.app
     encounter = ws.path_params["id"]
@@ -212,10 +233,14 @@ async def encounter_socket(ws: WebSocket) -> None:
     client.push(room.welcome(viewer, ws.query_params.get("after") or "0-0"))
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
+    last_ack = "0-0"
     try:
         while True:
             text = await ws.receive_text()
+            await room.reached(last_ack)
             reply = await handle(app, room, by, claims.i, text)
+            if isinstance(reply, protocol.Ack):
+                last_ack = reply.position
             client.push(protocol.encoder.encode(reply).decode())
     except WebSocketDisconnect:
         pass

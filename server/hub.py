@@ -72,6 +72,22 @@ class Room:
         self.clients: set[Client] = set()
         self.log: list[tuple[str, Entry]] = []
         self.seen: dict[str, str] = {}  # event id -> position: retries are acknowledged, not re-appended
+        self._folded = asyncio.Event()  # set and replaced on every fold
+
+    async def reached(self, position: str, timeout: float = 2.0) -> bool:
+        """Wait (bounded) until this room has folded `position`: a sender's next
+        command is checked against a state that includes its previous one."""
+        target = position_key(position)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while position_key(self.position) < target:
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self._folded.wait(), remaining)
+            except TimeoutError:
+                return False
+        return True
 
     def fold(self, events: Iterable[tuple[str, bytes]]) -> list[Entry]:
         new: list[Entry] = []
@@ -83,6 +99,8 @@ class Room:
             for entry in self.state.recent:
                 self.log.append((position, entry))
                 new.append(entry)
+        self._folded.set()
+        self._folded = asyncio.Event()
         return new
 
     def welcome(self, viewer: Viewer, after: str = "0-0") -> str:

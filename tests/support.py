@@ -1,0 +1,146 @@
+"""Real processes and real sockets for the end-to-end tests: `fray serve` in a
+subprocess on a loopback port, websocket clients from the `websockets` package."""
+
+import asyncio
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import uuid
+
+import httpx
+import websockets
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TIMEOUT = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class FrayServer:
+    """One `fray serve` process on the given Redis."""
+
+    def __init__(self, redis_url: str, log_dir: pathlib.Path, env: dict | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_dir / f"fray-{self.port}.log"
+        self._log = self.log_path.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--redis-url", redis_url, "--no-demo"],
+            cwd=ROOT,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "FRAY_SECRET": "test-secret-0123456789abcdef", **(env or {})},
+        )
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self._log.close()
+                raise RuntimeError(f"fray serve exited: {self.log_path.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"fray serve did not answer in 20 s: {self.log_path.read_text()}")
+
+    def create(self, body: dict | None = None) -> dict:
+        response = httpx.post(f"{self.url}/api/encounters", json=body or {}, timeout=TIMEOUT)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def ws_url(self, link: str, after: str | None = None) -> str:
+        parts = urllib.parse.urlparse(link)
+        encounter = parts.path.rsplit("/", 1)[-1]
+        token = urllib.parse.parse_qs(parts.query)["token"][0]
+        url = f"ws://127.0.0.1:{self.port}/ws/encounters/{encounter}?token={token}"
+        return url + (f"&after={after}" if after else "")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self._log.close()
+
+
+def token_of(link: str) -> str:
+    return urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["token"][0]
+
+
+def encounter_of(link: str) -> str:
+    return urllib.parse.urlparse(link).path.rsplit("/", 1)[-1]
+
+
+class Table:
+    """One websocket client: keeps the latest view and every message it got."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.view: dict = {}
+        self.position = "0-0"
+        self.log: list[dict] = []
+        self.frames: list[str] = []
+
+    @classmethod
+    async def join(cls, server: FrayServer, link: str, after: str | None = None) -> "Table":
+        ws = await websockets.connect(server.ws_url(link, after), open_timeout=TIMEOUT)
+        table = cls(ws)
+        welcome = await table.next()
+        assert welcome["type"] == "welcome", welcome
+        return table
+
+    async def next(self) -> dict:
+        text = await asyncio.wait_for(self.ws.recv(), TIMEOUT)
+        self.frames.append(text)
+        message = json.loads(text)
+        if message["type"] in ("welcome", "update"):
+            self.view = message["view"]
+            self.position = message["position"]
+            self.log.extend(message["log"])
+        return message
+
+    async def send(self, command: dict, command_id: str | None = None) -> dict:
+        """Send a command; return its ack or error (updates that arrive meanwhile are kept)."""
+        command_id = command_id or uuid.uuid4().hex
+        await self.ws.send(json.dumps({"type": "command", "id": command_id, "command": command}))
+        return await self.reply(command_id)
+
+    async def reply(self, command_id: str) -> dict:
+        for _ in range(100):
+            message = await self.next()
+            if message["type"] in ("ack", "error") and message.get("id") in (command_id, ""):
+                return message
+        raise AssertionError("no reply in 100 messages")
+
+    async def until(self, position: str) -> None:
+        """Read updates until the view reflects `position` (bounded)."""
+        for _ in range(100):
+            if key(self.position) >= key(position):
+                return
+            await self.next()
+        raise AssertionError(f"never reached {position}")
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def key(position: str) -> tuple[int, int]:
+    ms, _, seq = position.partition("-")
+    return int(ms), int(seq or 0)

@@ -1,0 +1,51 @@
+"""The `fray` command line: run, schema (serve is exercised by the end-to-end tests)."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "docs" / "scenarios" / "first-blood.toml"
+
+
+def fray(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_run_prints_the_log_with_forced_rolls():
+    out = fray("run", str(SCENARIO))
+    assert out.returncode == 0, out.stderr
+    # 003: d20 15 + combat bonus 1 + descending AC 6 (ascending 13) = 22 >= 19.
+    assert "Alda attacks Goblin 1: d20 15 + 1 combat bonus + AC 6 = 22 ≥ 19: hit." in out.stdout
+    assert "Goblin 1 takes 4 damage (1d6), 0 HP left." in out.stdout
+    assert "(d20=15*)" in out.stdout  # forced rolls are marked
+
+
+def test_run_json_gives_state_and_log():
+    out = fray("run", "--json", str(SCENARIO))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["state"]["round"] == 2
+    goblin = next(c for c in data["state"]["combatants"] if c["id"] == "gob1")
+    assert goblin["hp"] == 0 and goblin["down"] is True
+    assert data["log"][-1]["text"] == "Round 2: declarations are open."
+
+
+def test_run_names_a_bad_scenario(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"commands": [{"type": "fireball"}]}))
+    out = fray("run", str(bad))
+    assert out.returncode == 2
+    assert "command 1 (fireball)" in out.stderr
+    missing = fray("run", str(tmp_path / "nope.toml"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_schema_is_json_schema_of_both_directions():
+    out = fray("schema")
+    assert out.returncode == 0
+    schema = json.loads(out.stdout)
+    assert set(schema["properties"]) == {"client", "server"}
+    for name in ("CommandMessage", "Welcome", "Update", "Ack", "Error", "Declare", "View"):
+        assert name in schema["$defs"]

@@ -1,0 +1,208 @@
+"""End to end: real `fray serve` processes, a real Redis, real websocket clients."""
+
+import hashlib
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from rules.events import decode_event
+from rules.reducer import canonical, fold
+from server.store import events_key
+from support import Table, encounter_of, token_of
+
+pytestmark = pytest.mark.redis
+
+FIGHT = {
+    "combatants": [
+        {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
+        {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 4, "hp_max": 4, "dex": 9, "x": 15, "y": 10},
+    ]
+}
+
+
+async def stream_length(redis_url: str, encounter: str) -> int:
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        return await client.xlen(events_key(encounter))
+    finally:
+        await client.aclose()
+
+
+async def folded_from_stream(redis_url: str, encounter: str) -> bytes:
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        entries = await client.xrange(events_key(encounter))
+    finally:
+        await client.aclose()
+    return canonical(fold(decode_event(fields[b"e"]) for _, fields in entries))
+
+
+async def test_create_answers_links_for_every_role(fray_server):
+    made = fray_server.create(FIGHT)
+    assert set(made["links"]) == {"gm", "spectator", "players"}
+    assert set(made["links"]["players"]) == {"alda"}  # one link per combatant of the first side
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    assert gm.view["you"]["role"] == "gm"
+    assert [c["id"] for c in gm.view["combatants"]] == ["alda", "gob"]
+    assert gm.view["seed_hash"] == made["seed_hash"]
+    await gm.close()
+
+
+async def test_demo_fight_has_two_sides(fray_server):
+    made = fray_server.create()
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    sides = {c["side"] for c in gm.view["combatants"]}
+    assert sides == {"party", "goblins"} and len(gm.view["combatants"]) == 7
+    await gm.close()
+
+
+async def test_two_clients_see_the_same_state_after_every_command(fray_server):
+    made = fray_server.create(FIGHT)
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    player = await Table.join(fray_server, made["links"]["players"]["alda"])
+    # 003: surprise d6 for each side (5, 6: nobody surprised); Alda's d20 15 + 1 + AC 6 = 22 >= 19 hits; damage d6 3.
+    script = [
+        (gm, {"type": "force_rolls", "values": [5, 6, 15, 3, 2]}),
+        (gm, {"type": "start"}),
+        (player, {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}),
+        (gm, {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}}),
+        (gm, {"type": "advance"}),
+    ]
+    for table, command in script:
+        ack = await table.send(command)
+        assert ack["type"] == "ack", ack
+        await gm.until(ack["position"])
+        await player.until(ack["position"])
+        gm_gob = next(c for c in gm.view["combatants"] if c["id"] == "gob")
+        player_gob = next(c for c in player.view["combatants"] if c["id"] == "gob")
+        assert gm_gob["hp"] == player_gob["hp"]
+        assert (gm.view["round"], gm.view["phase"]) == (player.view["round"], player.view["phase"])
+    assert gm.view["round"] == 2
+    gob = next(c for c in player.view["combatants"] if c["id"] == "gob")
+    assert gob["hp"] == 1  # 4 - 3
+    attack = next(e for e in player.log if e["kind"] == "attack" and e["actor"] == "alda")
+    assert attack["total"] == 22 and attack["need"] == 19
+    assert attack["rolls"][0] == {"sides": 20, "value": 15, "purpose": "Alda attacks Goblin", "forced": True}
+    await gm.close()
+    await player.close()
+
+
+async def test_replay_from_scratch_is_byte_identical_on_two_replicas(fray_replicas, redis_url):
+    one, two = fray_replicas
+    made = one.create(FIGHT)
+    gm = await Table.join(one, made["links"]["gm"])
+    watcher = await Table.join(two, made["links"]["spectator"])
+    for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"}, {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+                    {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}, {"type": "advance"}):
+        ack = await gm.send(command)
+        assert ack["type"] == "ack", ack
+    await watcher.until(ack["position"])  # the command through one reached a client of the other
+    assert watcher.view["round"] == 2
+    expected = hashlib.sha256(await folded_from_stream(redis_url, made["id"])).hexdigest()
+    token = token_of(made["links"]["gm"])
+    for server in (one, two):
+        digest = httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token}).json()
+        assert digest["position"] == ack["position"]
+        assert digest["sha256"] == expected
+    await gm.close()
+    await watcher.close()
+
+
+async def test_duplicate_command_id_is_applied_once(fray_server, redis_url):
+    made = fray_server.create(FIGHT)
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    first = await gm.send({"type": "force_rolls", "values": [3]}, command_id="same-id")
+    before = await stream_length(redis_url, made["id"])
+    again = await gm.send({"type": "force_rolls", "values": [3]}, command_id="same-id")
+    assert again == {**first, "duplicate": True}
+    assert await stream_length(redis_url, made["id"]) == before
+    await gm.until(first["position"])
+    assert gm.view["forced"] == [3]
+    await gm.close()
+
+
+@pytest.mark.parametrize(
+    "who, frame, code",
+    [
+        ("gm", "{not json", "protocol/bad-json"),
+        ("gm", '{"type": "command", "id": "x", "command": {"type": "fireball"}}', "protocol/invalid"),
+        ("alda", '{"type": "command", "id": "x", "command": {"type": "declare", "actor": "gob", "action": {"type": "hold"}}}', "declare/not-your-combatant"),
+        ("spectator", '{"type": "command", "id": "x", "command": {"type": "start"}}', "auth/forbidden"),
+        ("alda", '{"type": "command", "id": "x", "command": {"type": "advance"}}', "auth/forbidden"),
+    ],
+)
+async def test_bad_input_gets_a_clear_error_and_changes_nothing(fray_server, redis_url, who, frame, code):
+    made = fray_server.create(FIGHT)
+    link = made["links"]["players"]["alda"] if who == "alda" else made["links"][who]
+    table = await Table.join(fray_server, link)
+    before = await stream_length(redis_url, made["id"])
+    state_before = await folded_from_stream(redis_url, made["id"])
+    await table.ws.send(frame)
+    error = await table.next()
+    assert error["type"] == "error" and error["code"] == code, error
+    assert len(error["message"]) > 10
+    assert await stream_length(redis_url, made["id"]) == before
+    assert await folded_from_stream(redis_url, made["id"]) == state_before
+    pong = await table.send({"type": "start"} if who == "gm" else {"type": "declare", "actor": "alda", "action": {"type": "hold"}})
+    assert pong["type"] in ("ack", "error")  # the connection stays usable
+    await table.close()
+
+
+async def test_player_and_spectator_never_receive_the_seed_or_hidden_figures(fray_server):
+    made = fray_server.create()  # the demo's goblins are hidden
+    player = await Table.join(fray_server, made["links"]["players"]["alda"])
+    spectator = await Table.join(fray_server, made["links"]["spectator"])
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    assert gm.view["seed"] is not None
+    for table in (player, spectator):
+        assert table.view["seed"] is None and table.view["forced"] is None
+        goblin = next(c for c in table.view["combatants"] if c["id"] == "gob1")
+        assert goblin["hp"] is None and goblin["ac"] is None and goblin["notes"] is None
+        assert gm.view["seed"] not in "".join(table.frames)
+    ack = await gm.send({"type": "end"})
+    await player.until(ack["position"])
+    assert player.view["seed"] == gm.view["seed"]  # revealed at the end
+    for t in (player, spectator, gm):
+        await t.close()
+
+
+async def test_log_endpoint_filters_per_viewer(fray_server):
+    made = fray_server.create()
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    ack = await gm.send({"type": "force_rolls", "values": [4, 4]})
+    assert ack["type"] == "ack"
+    await gm.until(ack["position"])
+    url = f"{fray_server.url}/api/encounters/{made['id']}/log"
+    gm_log = httpx.get(url, params={"token": token_of(made["links"]["gm"])}).json()
+    player_log = httpx.get(url, params={"token": token_of(made["links"]["players"]["alda"])}).json()
+    assert any("forces" in e["text"] for e in gm_log)
+    assert not any("forces" in e["text"] for e in player_log)
+    assert len(player_log) == len(gm_log) - 1
+    bad = httpx.get(url, params={"token": "nope.nope"})
+    assert bad.status_code == 403 and bad.json()["code"] == "auth/bad-token"
+
+
+async def test_resume_after_a_position_gets_only_what_was_missed(fray_server):
+    made = fray_server.create(FIGHT)
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    first = await gm.send({"type": "force_rolls", "values": [1]})
+    await gm.until(first["position"])
+    second = await gm.send({"type": "force_rolls", "values": [2]})
+    again = await Table.join(fray_server, made["links"]["gm"], after=first["position"])
+    texts = [e["text"] for e in again.log]
+    assert texts == ["GM forces the next rolls: 2."]
+    assert again.position == second["position"]
+    await gm.close()
+    await again.close()
+
+
+def test_unknown_encounter_and_bad_body_are_refused(fray_server):
+    r = httpx.post(f"{fray_server.url}/api/encounters", content=b"[1,2]")
+    assert r.status_code == 400 and r.json()["code"] == "request/invalid"
+    r = httpx.post(f"{fray_server.url}/api/encounters", json={"profile": "nope"})
+    assert r.status_code == 400 and "unknown profile" in r.json()["message"]
+    r = httpx.post(f"{fray_server.url}/api/encounters", json={"combatants": [{"name": "X", "side": "a", "hp": 5, "hp_max": 2}]})
+    assert r.status_code == 400 and "HP" in r.json()["message"]
+    r = httpx.get(f"{fray_server.url}/api/encounters/nope/log", params={"token": "a.b"})
+    assert r.status_code == 403

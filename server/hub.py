@@ -14,15 +14,11 @@ from rules.model import Encounter, Entry
 from rules.reducer import apply
 from rules.view import Viewer, log_for, view
 from server import protocol
+from server.store import position_key
 
 log = logging.getLogger("fray.hub")
 
 WELCOME_LOG = 500  # at most this many log entries in a welcome; the log endpoint has all
-
-
-def position_key(position: str) -> tuple[int, int]:
-    ms, _, seq = position.partition("-")
-    return int(ms), int(seq or 0)
 
 
 class Client:

@@ -33,7 +33,7 @@ def test_surprise_one_side_gets_a_free_round_at_plus_two():
         {"type": "start"},
         {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
         {"type": "advance"},
-        dice=[4, 2, 10, 3],
+        dice=[2, 4, 10, 3],
     )
     assert played.state.round == 2 and played.state.surprised == []
     attack = next(e for e in played.log if e.kind == "attack")

@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 from rules.events import decode_event
 from rules.reducer import canonical, fold
 from server.store import events_key
-from support import Table, encounter_of, token_of
+from support import token_of
 
 pytestmark = pytest.mark.redis
 
@@ -38,29 +38,27 @@ async def folded_from_stream(redis_url: str, encounter: str) -> bytes:
     return canonical(fold(decode_event(fields[b"e"]) for _, fields in entries))
 
 
-async def test_create_answers_links_for_every_role(fray_server):
+async def test_create_answers_links_for_every_role(fray_server, join):
     made = fray_server.create(FIGHT)
     assert set(made["links"]) == {"gm", "spectator", "players"}
     assert set(made["links"]["players"]) == {"alda"}  # one link per combatant of the first side
-    gm = await Table.join(fray_server, made["links"]["gm"])
+    gm = await join(fray_server, made["links"]["gm"])
     assert gm.view["you"]["role"] == "gm"
     assert [c["id"] for c in gm.view["combatants"]] == ["alda", "gob"]
     assert gm.view["seed_hash"] == made["seed_hash"]
-    await gm.close()
 
 
-async def test_demo_fight_has_two_sides(fray_server):
+async def test_demo_fight_has_two_sides(fray_server, join):
     made = fray_server.create()
-    gm = await Table.join(fray_server, made["links"]["gm"])
+    gm = await join(fray_server, made["links"]["gm"])
     sides = {c["side"] for c in gm.view["combatants"]}
     assert sides == {"party", "goblins"} and len(gm.view["combatants"]) == 7
-    await gm.close()
 
 
-async def test_two_clients_see_the_same_state_after_every_command(fray_server):
+async def test_two_clients_see_the_same_state_after_every_command(fray_server, join):
     made = fray_server.create(FIGHT)
-    gm = await Table.join(fray_server, made["links"]["gm"])
-    player = await Table.join(fray_server, made["links"]["players"]["alda"])
+    gm = await join(fray_server, made["links"]["gm"])
+    player = await join(fray_server, made["links"]["players"]["alda"])
     # 003: surprise d6 for each side (5, 6: nobody surprised); Alda's d20 15 + 1 + AC 6 = 22 >= 19 hits; damage d6 3.
     script = [
         (gm, {"type": "force_rolls", "values": [5, 6, 15, 3, 2]}),
@@ -84,15 +82,13 @@ async def test_two_clients_see_the_same_state_after_every_command(fray_server):
     attack = next(e for e in player.log if e["kind"] == "attack" and e["actor"] == "alda")
     assert attack["total"] == 22 and attack["need"] == 19
     assert attack["rolls"][0] == {"sides": 20, "value": 15, "purpose": "Alda attacks Goblin", "forced": True}
-    await gm.close()
-    await player.close()
 
 
-async def test_replay_from_scratch_is_byte_identical_on_two_replicas(fray_replicas, redis_url):
+async def test_replay_from_scratch_is_byte_identical_on_two_replicas(fray_replicas, redis_url, join):
     one, two = fray_replicas
     made = one.create(FIGHT)
-    gm = await Table.join(one, made["links"]["gm"])
-    watcher = await Table.join(two, made["links"]["spectator"])
+    gm = await join(one, made["links"]["gm"])
+    watcher = await join(two, made["links"]["spectator"])
     for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"}, {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
                     {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}, {"type": "advance"}):
         ack = await gm.send(command)
@@ -105,13 +101,11 @@ async def test_replay_from_scratch_is_byte_identical_on_two_replicas(fray_replic
         digest = httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token}).json()
         assert digest["position"] == ack["position"]
         assert digest["sha256"] == expected
-    await gm.close()
-    await watcher.close()
 
 
-async def test_duplicate_command_id_is_applied_once(fray_server, redis_url):
+async def test_duplicate_command_id_is_applied_once(fray_server, redis_url, join):
     made = fray_server.create(FIGHT)
-    gm = await Table.join(fray_server, made["links"]["gm"])
+    gm = await join(fray_server, made["links"]["gm"])
     first = await gm.send({"type": "force_rolls", "values": [3]}, command_id="same-id")
     before = await stream_length(redis_url, made["id"])
     again = await gm.send({"type": "force_rolls", "values": [3]}, command_id="same-id")
@@ -119,7 +113,6 @@ async def test_duplicate_command_id_is_applied_once(fray_server, redis_url):
     assert await stream_length(redis_url, made["id"]) == before
     await gm.until(first["position"])
     assert gm.view["forced"] == [3]
-    await gm.close()
 
 
 @pytest.mark.parametrize(
@@ -132,10 +125,10 @@ async def test_duplicate_command_id_is_applied_once(fray_server, redis_url):
         ("alda", '{"type": "command", "id": "x", "command": {"type": "advance"}}', "auth/forbidden"),
     ],
 )
-async def test_bad_input_gets_a_clear_error_and_changes_nothing(fray_server, redis_url, who, frame, code):
+async def test_bad_input_gets_a_clear_error_and_changes_nothing(fray_server, redis_url, who, frame, code, join):
     made = fray_server.create(FIGHT)
     link = made["links"]["players"]["alda"] if who == "alda" else made["links"][who]
-    table = await Table.join(fray_server, link)
+    table = await join(fray_server, link)
     before = await stream_length(redis_url, made["id"])
     state_before = await folded_from_stream(redis_url, made["id"])
     await table.ws.send(frame)
@@ -146,14 +139,13 @@ async def test_bad_input_gets_a_clear_error_and_changes_nothing(fray_server, red
     assert await folded_from_stream(redis_url, made["id"]) == state_before
     pong = await table.send({"type": "start"} if who == "gm" else {"type": "declare", "actor": "alda", "action": {"type": "hold"}})
     assert pong["type"] in ("ack", "error")  # the connection stays usable
-    await table.close()
 
 
-async def test_player_and_spectator_never_receive_the_seed_or_hidden_figures(fray_server):
+async def test_player_and_spectator_never_receive_the_seed_or_hidden_figures(fray_server, join):
     made = fray_server.create()  # the demo's goblins are hidden
-    player = await Table.join(fray_server, made["links"]["players"]["alda"])
-    spectator = await Table.join(fray_server, made["links"]["spectator"])
-    gm = await Table.join(fray_server, made["links"]["gm"])
+    player = await join(fray_server, made["links"]["players"]["alda"])
+    spectator = await join(fray_server, made["links"]["spectator"])
+    gm = await join(fray_server, made["links"]["gm"])
     assert gm.view["seed"] is not None
     for table in (player, spectator):
         assert table.view["seed"] is None and table.view["forced"] is None
@@ -163,13 +155,11 @@ async def test_player_and_spectator_never_receive_the_seed_or_hidden_figures(fra
     ack = await gm.send({"type": "end"})
     await player.until(ack["position"])
     assert player.view["seed"] == gm.view["seed"]  # revealed at the end
-    for t in (player, spectator, gm):
-        await t.close()
 
 
-async def test_log_endpoint_filters_per_viewer(fray_server):
+async def test_log_endpoint_filters_per_viewer(fray_server, join):
     made = fray_server.create()
-    gm = await Table.join(fray_server, made["links"]["gm"])
+    gm = await join(fray_server, made["links"]["gm"])
     ack = await gm.send({"type": "force_rolls", "values": [4, 4]})
     assert ack["type"] == "ack"
     await gm.until(ack["position"])
@@ -183,18 +173,16 @@ async def test_log_endpoint_filters_per_viewer(fray_server):
     assert bad.status_code == 403 and bad.json()["code"] == "auth/bad-token"
 
 
-async def test_resume_after_a_position_gets_only_what_was_missed(fray_server):
+async def test_resume_after_a_position_gets_only_what_was_missed(fray_server, join):
     made = fray_server.create(FIGHT)
-    gm = await Table.join(fray_server, made["links"]["gm"])
+    gm = await join(fray_server, made["links"]["gm"])
     first = await gm.send({"type": "force_rolls", "values": [1]})
     await gm.until(first["position"])
     second = await gm.send({"type": "force_rolls", "values": [2]})
-    again = await Table.join(fray_server, made["links"]["gm"], after=first["position"])
+    again = await join(fray_server, made["links"]["gm"], after=first["position"])
     texts = [e["text"] for e in again.log]
     assert texts == ["GM forces the next rolls: 2."]
     assert again.position == second["position"]
-    await gm.close()
-    await again.close()
 
 
 def test_unknown_encounter_and_bad_body_are_refused(fray_server):

@@ -1,0 +1,375 @@
+"""The event store: one Redis stream per encounter.
+
+Use: `store = RedisStore(url); await store.start()` ... `await store.close()`.
+Every append goes through one writer task that sends whatever has queued up
+as one pipeline, so a thousand concurrent appends cost a few round trips and
+one connection, not a thousand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+import secrets
+import urllib.parse
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger(__name__)
+
+Event = tuple[str, bytes]  # (stream position, payload)
+OnEvents = Callable[[str, list[Event]], Any]  # may return an awaitable
+
+ENCOUNTERS = "fray:encounters"
+UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+MAX_CONNECTIONS = 64  # for reads; appends use one connection at a time
+TAIL_BLOCK_MS = 5000
+TAIL_COUNT = 500
+BACKOFF_MIN, BACKOFF_MAX = 0.05, 1.0
+
+# KEYS: events stream, command ids hash. ARGV: command id, payload.
+# Returns {position, 1} for a new event, {original position, 0} for a retry.
+APPEND = """
+local pos = redis.call('HGET', KEYS[2], ARGV[1])
+if pos then return {pos, 0} end
+pos = redis.call('XADD', KEYS[1], '*', 'e', ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], pos)
+return {pos, 1}
+"""
+
+
+class StoreUnavailable(Exception):
+    pass
+
+
+def events_key(encounter: str) -> str:
+    # The braces are a Redis Cluster hash tag: one encounter, one slot.
+    return f"fray:{{{encounter}}}:events"
+
+
+def cmds_key(encounter: str) -> str:
+    return f"fray:{{{encounter}}}:cmds"
+
+
+def meta_key(encounter: str) -> str:
+    return f"fray:{{{encounter}}}:meta"
+
+
+def position_key(position: str) -> tuple[int, int]:
+    """Positions compare as (milliseconds, sequence), not as strings.
+
+    Raises ValueError for anything that is not a stream id."""
+    ms, _, seq = position.partition("-")
+    return int(ms), int(seq or 0)
+
+
+class _Append(NamedTuple):
+    encounter: str
+    command_id: str
+    payload: bytes
+    future: asyncio.Future[tuple[str, bool]]
+
+
+class RedisStore:
+    def __init__(self, url: str, *, max_batch: int = 256, timeout: float = 5.0) -> None:
+        self.url = url
+        self._max_batch = max_batch
+        self._timeout = timeout
+        self._redis: aioredis.Redis | None = None
+        self._sha = ""
+        self._queue: asyncio.Queue[_Append | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self._closing = False
+
+    async def start(self) -> None:
+        if self._redis is not None:
+            raise RuntimeError("RedisStore.start() was called twice.")
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=self._timeout,
+            socket_timeout=self._timeout,
+            socket_connect_timeout=self._timeout,
+            # A retry replaces a pooled connection that died with a restarted
+            # Redis; retrying an append is safe because the script is idempotent.
+            retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
+        )
+        self._redis = aioredis.Redis.from_pool(pool)
+        try:
+            with self._translate():
+                self._sha = await self._redis.script_load(APPEND)
+        except BaseException:
+            await self._redis.aclose()
+            self._redis = None
+            raise
+        self._writer = asyncio.create_task(self._write_loop(), name="fray-store-writer")
+
+    async def close(self) -> None:
+        if self._redis is None:
+            return
+        self._closing = True
+        if self._writer is not None:
+            self._queue.put_nowait(None)  # after every queued append: they get written first
+            await self._writer
+            self._writer = None
+        await self._redis.aclose()
+        self._redis = None
+
+    async def append(self, encounter: str, command_id: str, payload: bytes) -> tuple[str, bool]:
+        if self._writer is None or self._closing:
+            raise RuntimeError("RedisStore.append() needs start() first and cannot follow close().")
+        future: asyncio.Future[tuple[str, bool]] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Append(encounter, command_id, payload, future))
+        return await future
+
+    async def read(
+        self, encounter: str, after: str = "0-0", count: int | None = None
+    ) -> list[Event]:
+        position_key(after)  # ValueError for a malformed position, as in MemoryStore
+        with self._translate():
+            entries = await self._client().xrange(
+                events_key(encounter), f"({after}", "+", count=count
+            )
+        return [(pos.decode(), fields[b"e"]) for pos, fields in entries]
+
+    async def exists(self, encounter: str) -> bool:
+        with self._translate():
+            return await self._client().exists(events_key(encounter), meta_key(encounter)) > 0
+
+    async def set_meta(self, encounter: str, fields: dict[str, str]) -> None:
+        with self._translate():
+            async with self._client().pipeline(transaction=False) as pipe:
+                if fields:
+                    pipe.hset(meta_key(encounter), mapping=fields)
+                pipe.sadd(ENCOUNTERS, encounter)
+                await pipe.execute()
+
+    async def get_meta(self, encounter: str) -> dict[str, str]:
+        with self._translate():
+            raw = await self._client().hgetall(meta_key(encounter))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    async def list_encounters(self) -> list[str]:
+        with self._translate():
+            members = await self._client().smembers(ENCOUNTERS)
+        return sorted(m.decode() for m in members)
+
+    def tail(
+        self, on_events: OnEvents, *, block_ms: int = TAIL_BLOCK_MS, count: int = TAIL_COUNT
+    ) -> Tail:
+        return Tail(self, on_events, block_ms=block_ms, count=count)
+
+    def _client(self) -> aioredis.Redis:
+        if self._redis is None:
+            raise RuntimeError("RedisStore is not started; await store.start() first.")
+        return self._redis
+
+    def _unavailable(self, exc: BaseException) -> StoreUnavailable:
+        parts = urllib.parse.urlsplit(self.url)
+        where = self.url
+        if "@" in parts.netloc:  # never put a password in a message
+            where = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+        return StoreUnavailable(f"The event store (Redis at {where}) is unreachable: {exc}")
+
+    @contextlib.contextmanager
+    def _translate(self) -> Iterator[None]:
+        try:
+            yield
+        except UNAVAILABLE as exc:
+            raise self._unavailable(exc) from exc
+
+    async def _write_loop(self) -> None:
+        stop = False
+        while not stop:
+            item = await self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < self._max_batch and not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            error = await self._write(batch)
+            if error is not None:
+                # Redis is down: fail what is queued now rather than let each
+                # batch wait out its own timeout. Later appends try again.
+                while not self._queue.empty():
+                    item = self._queue.get_nowait()
+                    if item is None:
+                        stop = True
+                    elif not item.future.done():
+                        item.future.set_exception(self._unavailable(error))
+
+    async def _write(self, batch: list[_Append]) -> Exception | None:
+        """Write one batch and settle its futures; the error if Redis was unreachable."""
+        batch = [a for a in batch if not a.future.done()]  # skip cancelled callers
+        if not batch:
+            return None
+        try:
+            replies = await self._evalsha(batch)
+            # NOSCRIPT: the script cache was emptied (restart, failover, SCRIPT
+            # FLUSH). Those scripts did not run, so running them again is safe.
+            missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+            if missing:
+                self._sha = await self._client().script_load(APPEND)
+                again = await self._evalsha([batch[i] for i in missing])
+                for i, reply in zip(missing, again):
+                    replies[i] = reply
+        except UNAVAILABLE as exc:
+            for a in batch:
+                if not a.future.done():
+                    a.future.set_exception(self._unavailable(exc))
+            return exc
+        except Exception as exc:  # a bug here must not stop every later append
+            logger.exception("Appending a batch of %d events failed", len(batch))
+            for a in batch:
+                if not a.future.done():
+                    a.future.set_exception(exc)
+            return None
+        for a, reply in zip(batch, replies):
+            if a.future.done():
+                continue
+            if isinstance(reply, Exception):
+                a.future.set_exception(reply)
+            else:
+                a.future.set_result((reply[0].decode(), reply[1] == 1))
+        return None
+
+    async def _evalsha(self, batch: list[_Append]) -> list[Any]:
+        async with self._client().pipeline(transaction=False) as pipe:
+            for a in batch:
+                pipe.evalsha(
+                    self._sha, 2, events_key(a.encounter), cmds_key(a.encounter),
+                    a.command_id, a.payload,
+                )  # fmt: skip
+            return await pipe.execute(raise_on_error=False)
+
+
+class Tail:
+    """Delivers new events of every watched encounter from one blocking XREAD.
+
+    A private wake-up stream is part of every XREAD, so that `watch` can
+    interrupt a blocked read and the new stream is included at once.
+    """
+
+    def __init__(self, store: RedisStore, on_events: OnEvents, *, block_ms: int, count: int):
+        self._store = store
+        self._on_events = on_events
+        self._block_ms = block_ms
+        self._count = count
+        self._positions: dict[str, str] = {}
+        self._wake_key = f"fray:tail:{secrets.token_hex(8)}:wake"
+        self._wake_id = "0-0"  # an explicit id, not "$": a wake-up sent early still counts
+        self._wake_pending = False
+        self._wakers: set[asyncio.Task[None]] = set()
+        self._conn: aioredis.Redis | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def watch(self, encounter: str, after: str = "0-0") -> None:
+        position_key(after)  # a malformed position fails here, not in every later XREAD
+        self._positions[encounter] = after
+        if self._task is not None and not self._wake_pending:
+            self._wake_pending = True
+            waker = asyncio.get_running_loop().create_task(self._wake())
+            self._wakers.add(waker)
+            waker.add_done_callback(self._wakers.discard)
+
+    def unwatch(self, encounter: str) -> None:
+        # No wake-up needed: events of an unwatched stream are dropped on arrival.
+        self._positions.pop(encounter, None)
+
+    async def start(self) -> None:
+        if self._task is not None:
+            raise RuntimeError("Tail.start() was called twice.")
+        store = self._store
+        self._conn = aioredis.Redis.from_url(
+            store.url,
+            single_connection_client=True,
+            socket_timeout=self._block_ms / 1000 + store._timeout,
+            socket_connect_timeout=store._timeout,
+            retry=Retry(NoBackoff(), 0),  # the loop below retries, with backoff
+        )
+        self._task = asyncio.create_task(self._run(), name="fray-store-tail")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is None:
+            return
+        # Cancel until done: on Python 3.11, asyncio.wait_for (used inside
+        # redis-py) loses a cancel that lands just as its inner call finishes.
+        pending = {task, *self._wakers}
+        while pending:
+            for t in pending:
+                t.cancel()
+            _, pending = await asyncio.wait(pending, timeout=0.1)
+        assert self._conn is not None
+        await self._conn.aclose()
+        if self._store._redis is not None:
+            with contextlib.suppress(*UNAVAILABLE):
+                await self._store._redis.delete(self._wake_key)
+
+    async def _wake(self) -> None:
+        # Cleared before sending: a watch made from here on needs its own wake-up.
+        self._wake_pending = False
+        with contextlib.suppress(*UNAVAILABLE):  # the loop reconnects and sees the watch anyway
+            async with self._store._client().pipeline(transaction=False) as pipe:
+                pipe.xadd(self._wake_key, {"w": b""}, maxlen=10, approximate=True)
+                pipe.expire(self._wake_key, 86400)  # a crashed process's key goes away
+                await pipe.execute()
+
+    async def _run(self) -> None:
+        delay = BACKOFF_MIN
+        while True:
+            try:
+                await self._read_once()
+            except UNAVAILABLE as exc:
+                logger.warning("Tail lost Redis (%s); retrying in %.2f s", exc, delay)
+            except Exception:
+                logger.exception("Tail failed; retrying in %.2f s", delay)
+            else:
+                delay = BACKOFF_MIN
+                continue
+            # The positions stay where they were: nothing is skipped or repeated.
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, BACKOFF_MAX)
+
+    async def _read_once(self) -> None:
+        assert self._conn is not None
+        watched = dict(self._positions)
+        names = {events_key(e): e for e in watched}
+        streams = {key: watched[e] for key, e in names.items()}
+        streams[self._wake_key] = self._wake_id
+        reply = await self._conn.xread(streams, count=self._count, block=self._block_ms)
+        for key, entries in reply.items() if isinstance(reply, dict) else reply:
+            key = key.decode()
+            if key == self._wake_key:
+                self._wake_id = entries[-1][0].decode()
+                continue
+            encounter = names[key]
+            # Unwatched, or watched again from elsewhere, while the read was blocked.
+            if self._positions.get(encounter) != watched[encounter]:
+                continue
+            events = [(pos.decode(), fields[b"e"]) for pos, fields in entries]
+            self._positions[encounter] = events[-1][0]
+            await deliver_events(self._on_events, encounter, events)
+
+
+async def deliver_events(on_events: OnEvents, encounter: str, events: list[Event]) -> None:
+    # A failing subscriber must not stop delivery to every other encounter.
+    try:
+        result = on_events(encounter, events)
+        if inspect.isawaitable(result):
+            await result
+    except Exception:
+        logger.exception("on_events failed for encounter %s", encounter)

@@ -16,19 +16,123 @@ class Attack(ActionBase, tag="attack"):
     weapon: int = 0  # index into the attacker's weapons
     called_shots: int = 0  # 003: -5 to hit, +1d6 damage each, up to three
     from_behind: bool = False
-    subdue: bool = False
+    subdue: bool = False  # 003: subdual 'must be declared prior to the attack'
+    double: bool = False  # 003: a shorter, lighter weapon attacks the longer one's wielder twice
+    delay: str = ""  # a later phase to act in (003: 'possible, but usually pointless')
 
 
 class Move(ActionBase, tag="move"):
     x: int
     y: int
+    delay: str = ""
 
 
 class Hold(ActionBase, tag="hold"):
     """Do nothing this round (or wait, ready)."""
 
 
-Action = Attack | Move | Hold
+# --- 003: melee manoeuvres (resolved in rules.melee)
+
+
+class Charge(ActionBase, tag="charge"):
+    """003: move up to full movement in the movement phase, attack at +2, take a counter-attack."""
+
+    target: str
+    weapon: int = 0
+    called_shots: int = 0
+
+
+class Approach(ActionBase, tag="approach"):
+    """003: close in cautiously in the movement phase: no attack this round, no counter-attack."""
+
+    target: str
+
+
+class SetSpear(ActionBase, tag="set_spear"):
+    """003: set a spear or polearm against a charge; it readies in the attack phase."""
+
+    weapon: int = 0
+
+
+class Parry(ActionBase, tag="parry"):
+    """003: parry/fight defensively for the round with this weapon; attackers take -4."""
+
+    weapon: int = 0
+
+
+class Kill(ActionBase, tag="kill"):
+    """003: 'Any character that is truly helpless ... can simply be killed.'"""
+
+    target: str
+
+
+# --- 003: ranged, burning oil, grappling, spells (resolved in rules.ranged, oil, grapple, cast)
+
+
+class Shoot(ActionBase, tag="shoot"):
+    """A missile attack with a weapon whose `range` > 0 (003, ranged attacks; 002, range and cover)."""
+
+    target: str
+    weapon: int = 0
+    range_band: str = ""  # '' = from the distance; 'short' | 'medium' | 'long' (002)
+    cover: str = "none"  # 'none' | 'quarter' | 'half' | 'three-quarters' | 'full' (002)
+    cover_kind: str = "soft"  # 'soft' | 'hard' (002)
+    shots: int = 1  # 2: thrown daggers and bows, shooter stationary (003)
+    x: int | None = None  # move here too (bows and thrown weapons only)
+    y: int | None = None
+    move_first: bool = False  # move, then shoot in the movement phase
+    delay: str = ""
+
+    def steps(self) -> list[tuple[str, str]]:
+        """003: 'the first attack will take place during the first attack phase of the
+        round, the second during the movement phase'; or shoot then move, or move then shoot."""
+        if self.x is None:
+            return [("attack", "shoot"), ("movement", "shoot")][: self.shots]
+        if self.move_first:
+            return [("movement", "move_shoot")]
+        return [("attack", "shoot"), ("movement", "shoot_move")]
+
+
+class ThrowOil(ActionBase, tag="throw_oil"):
+    """A flask of oil, then (with `torch`) a lit torch at the splashed oil (003)."""
+
+    target: str
+    range_band: str = ""
+    cover: str = "none"
+    cover_kind: str = "soft"
+    torch: bool = True  # False: only the flask; someone may throw_torch later
+    delay: str = ""
+
+
+class ThrowTorch(ActionBase, tag="throw_torch"):
+    """A lit torch at oil already splashed on the target (AC 9, 003)."""
+
+    target: str
+    range_band: str = ""
+    cover: str = "none"
+    cover_kind: str = "soft"
+    delay: str = ""
+
+
+class Grapple(ActionBase, tag="grapple"):
+    target: str
+    target_unwilling: bool = False  # 003: 'wholly unarmed or ... unwilling to use lethal force': no hit needed
+    delay: str = ""
+
+
+class StopDropRoll(ActionBase, tag="stop_drop_roll"):
+    """003: a burning victim may 'stop, drop and roll' after the first round (movement phase)."""
+
+
+class Cast(ActionBase, tag="cast"):
+    """A spell, resolved in the magic phase; its effects are the GM's."""
+
+    spell: str
+    target: str = ""
+
+
+Action = Attack | Move | Hold | Shoot | ThrowOil | ThrowTorch | Grapple | StopDropRoll | Cast
+Action = Action | Charge | Approach | SetSpear | Parry | Kill  # rules.melee
 
 
 def tag(action: ActionBase) -> str:

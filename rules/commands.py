@@ -44,7 +44,15 @@ class EditCombatant(CommandBase, tag="edit_combatant"):
     ac: int | UnsetType = UNSET
     hp: int | UnsetType = UNSET
     hp_max: int | UnsetType = UNSET
-    attack_bonus: int | UnsetType = UNSET
+    attack_bonus: int | None | UnsetType = UNSET  # None: derive from klass/level/hd (002)
+    klass: str | UnsetType = UNSET
+    level: int | UnsetType = UNSET
+    hd: int | UnsetType = UNSET
+    hd_plus: int | UnsetType = UNSET
+    rank: str | UnsetType = UNSET
+    human: bool | UnsetType = UNSET
+    helmet: bool | UnsetType = UNSET
+    shield: bool | UnsetType = UNSET
     weapons: list[Weapon] | UnsetType = UNSET
     dex: int | UnsetType = UNSET
     int_: int | UnsetType = msgspec.field(default=UNSET, name="int")
@@ -55,6 +63,15 @@ class EditCombatant(CommandBase, tag="edit_combatant"):
     notes: str | UnsetType = UNSET
     down: bool | UnsetType = UNSET
     conditions: list[str] | UnsetType = UNSET
+    # 003: oil, subdual, grappling, morale
+    size: str | UnsetType = UNSET
+    pc: bool | UnsetType = UNSET
+    mindless: bool | UnsetType = UNSET
+    loyalty: int | UnsetType = UNSET
+    leader: bool | UnsetType = UNSET
+    caster: bool | UnsetType = UNSET
+    subdual: int | UnsetType = UNSET
+    morale: str | UnsetType = UNSET
 
 
 class RemoveCombatant(CommandBase, tag="remove_combatant"):
@@ -87,6 +104,18 @@ class Answer(CommandBase, tag="answer"):
     choice: str
 
 
+class CallMorale(CommandBase, tag="call_morale"):
+    """003: roll morale now for one combatant or a whole side (2d6 + modifier + loyalty).
+
+    Name `combatant` or `side`. During declarations the result governs the round
+    being declared; at any other time, the next round.
+    """
+
+    combatant: str = ""
+    side: str = ""
+    modifier: int = 0
+
+
 class End(CommandBase, tag="end"):
     """End the fight and reveal the seed."""
 
@@ -101,5 +130,6 @@ Command = (
     | Advance
     | ForceRolls
     | Answer
+    | CallMorale
     | End
 )

@@ -2,6 +2,8 @@
 targets of their attacks, attack options, movement, any spells to be cast.'
 """
 
+from rules import melee
+from rules import extras  # 003: delay, ranged, oil, grappling, spells
 from rules.actions import Attack, Hold, Move, tag
 from rules.combat import distance
 from rules.commands import Declare
@@ -9,7 +11,7 @@ from rules.context import Context, lookup
 from rules.errors import Rejected
 from rules.events import Actor
 from rules.model import Combatant, Declaration, Encounter
-from rules.round import declaration_order, may_act
+from rules.round import declaration_order, may_act, why_idle
 
 MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
 
@@ -28,15 +30,15 @@ def awaited(state: Encounter) -> list[Combatant]:
 
 
 def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
-    if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
-        raise Rejected("declare/not-now", f"declarations are not open (phase: {state.phase})")
     actor = lookup(state, cmd.actor)
     if actor is None:
         raise Rejected("declare/unknown-combatant", f"there is no combatant {cmd.actor!r}")
     if not controls(by, actor.id):
         raise Rejected("declare/not-your-combatant", f"you do not control {actor.name}")
+    if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
+        raise Rejected("declare/not-now", f"declarations are not open (phase: {state.phase})")
     if not may_act(state, actor):
-        why = "is down" if actor.down else "is surprised this round"
+        why = {"down": "is down", "surprised": "is surprised this round"}.get(why_idle(state, actor), f"is {why_idle(state, actor)}")
         raise Rejected("declare/cannot-act", f"{actor.name} {why}")
     if state.options.get("formal_declarations"):
         turn = awaited(state)
@@ -65,9 +67,15 @@ def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
                 raise Rejected("declare/too-far", f"{actor.name} moves at most {actor.move} ft a round")
         case Hold():
             pass
+    melee.check(state, actor, cmd.action)  # 003 melee: weapons, double attack, charge, set, kill, called shots
+    extras.check(state, actor, cmd.action)  # 003: delay, ranged, oil, grappling, spells
 
 
 def describe(state: Encounter, action) -> str:
+    return _describe(state, action) + extras.delay_text(action)
+
+
+def _describe(state: Encounter, action) -> str:
     match action:
         case Attack() as a:
             target = lookup(state, a.target)
@@ -76,7 +84,7 @@ def describe(state: Encounter, action) -> str:
         case Move() as m:
             return f"move to ({m.x}, {m.y})"
         case _:
-            return tag(action)
+            return melee.describe(state, action) or extras.describe(state, action) or tag(action)
 
 
 def declare(ctx: Context, cmd: Declare) -> None:

@@ -50,17 +50,29 @@ class Weapon(Struct, frozen=True):
     weight: int = 3  # relative heft; heavier disarms a parrier, lighter counters (003)
     reach: int = 5  # feet
     range: int = 0  # feet; 0 = melee only
-    material: str = "steel"
+    material: str = "steel"  # keys the crushing-blow save (rules/charts/weapon_saves.py)
+    polearm: bool = False  # a spear or polearm: may be set against a charge (003)
+    broken: bool = False  # failed its save after a natural 20 (003)
+    dropped: bool = False  # lost to a parry (003: 'the defender is disarmed')
+    missile: str = ""  # ranged kind (003): 'bow' | 'dagger' (thrown) | 'thrown' | '' (crossbow, sling...)
 
 
-class Combatant(Struct):
-    id: str
+class Combatant(Struct, kw_only=True):
+    id: str = ""  # empty when added: the reducer gives one
     name: str
     side: str
     ac: int = 10  # ascending
     hp: int = 4
     hp_max: int = 4
-    attack_bonus: int = 0
+    attack_bonus: int | None = None  # None: 19 - THAC0 from 002's hit table (klass, level, hd)
+    klass: str = "monster"  # fighter|cleric|thief|magic-user|dwarf|elf|halfling|monster|normal
+    level: int = 1  # class level (characters)
+    hd: int = 1  # Hit Dice (monsters); 'up to 1' reads THAC0 19, combat bonus 0
+    hd_plus: int = 0  # the +N of 'HD 4+1'
+    rank: str = ""  # a demi-human's attack rank, 'A'..'M' (002's D-H column)
+    human: bool = False  # 003: called shots at -3 against a human without a helmet
+    helmet: bool = False
+    shield: bool = False  # 1 point of `ac` is a shield (000: shield +1); ignored from behind (003)
     weapons: list[Weapon] = field(default_factory=lambda: [Weapon()])
     dex: int = 10
     int_: int = msgspec.field(default=10, name="int")
@@ -72,6 +84,18 @@ class Combatant(Struct):
     down: bool = False
     conditions: list[str] = []
     subdual: int = 0
+    # --- 003: oil, subdual, grappling, morale (rules.oil, subdual, grapple, morale)
+    size: str = "M"  # 'L' | 'M' | 'S': the oil flask's to-hit modifier (003)
+    pc: bool = False  # player characters never roll morale (003: 'monsters and NPCs')
+    mindless: bool = False  # 003: 'not entirely mindless like undead, slimes and oozes': no morale
+    loyalty: int = 0  # 003: retainers' morale 'is adjusted ... by their loyalty score'
+    leader: bool = False  # its fall may trigger its side's morale (option morale_leader_down)
+    caster: bool = False  # may declare 'cast'
+    morale: str = ""  # the last morale result: surrender | flee | hold | press | redouble
+    morale_round: int = 0  # the round that result governs
+    burning: int = 0  # burn rolls made since the oil caught (condition 'burning')
+    subdual_round: int = 0  # the last round in which subdual damage was sustained
+    no_grapple_until: int = 0  # thrown back: may not grapple up to this round (003)
 
 
 class Declaration(Struct):
@@ -94,6 +118,9 @@ class Step(Struct, frozen=True):
     phase: str
     actor: str
     kind: str = "act"
+    target: str = ""  # kind 'strike': one attack roll queued by rules.combat / rules.melee
+    weapon: int = 0
+    mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 
 
 class Encounter(Struct):
@@ -113,6 +140,7 @@ class Encounter(Struct):
     steps: list[Step] = []
     awaiting: Awaiting | None = None
     forced: list[int] = []  # the GM's forced-roll queue
+    morale_triggers: list[str] = []  # 'first_death:<side>' ...: automatic checks already made (003)
     recent: list[Entry] = []  # log entries made by the last event
     next_id: int = 1
 

@@ -6,6 +6,7 @@ the shape of the round, which is always that of 003.
 
 from msgspec import Struct
 
+from rules.charts import weapon_saves
 from rules.model import Encounter
 
 
@@ -29,6 +30,17 @@ COMMON = (
     Option("weapon_damage", False, "Hits roll the weapon's damage dice instead of 1-6 (003: 'except when otherwise noted')."),
     Option("formal_declarations", False, "Declarations are taken in reversed INT order, lowest first (003)."),
     Option("sealed_declarations", True, "Nobody outside a side sees its declarations until all are in."),
+    # 003: morale, burning oil (rules.morale, rules.oil)
+    Option("morale_first_death", False, "A side's first death calls its morale at the end of that round (003)."),
+    Option("morale_half_down", False, "Half a side out of the fight calls its morale at the end of that round (003)."),
+    Option("morale_leader_down", False, "A side's `leader` going down calls its morale at the end of that round (003)."),
+    Option("morale_per_creature", False, "Each creature rolls its own morale; off, one 2d6 serves the whole party (003)."),
+    # 003: melee (rules.combat, rules.melee)
+    Option("weapon_length", True, "In mutual melee the longer weapon strikes first, whatever the DEX (003)."),
+    Option("parry_counter", "ask", "A parrier's +3 counter-attack is offered as a choice, or made at once (003).", ("ask", "auto")),
+    Option("demihuman_thac0", "fighter", "002's D-H letters: attack ranks after fighter levels, or levels 1=A..13=M.", ("fighter", "letters")),
+    Option("weapon_saves", "", "Crushing-blow saves by material, overriding the defaults: 'steel=8,bronze=12' (003)."),
+    Option("oil_spell_loss", "damage", "A burning caster loses the spell when the fire does damage, or whenever still burning (003).", ("damage", "burning")),
 )
 
 PROFILES = {
@@ -53,6 +65,8 @@ def validate_options(profile: str, options: dict) -> dict:
         default = known[name].default
         if type(value) is not type(default):
             raise ValueError(f"option {name!r} takes a {type(default).__name__}, not {value!r}")
+        if name == "weapon_saves":
+            weapon_saves.parse(value)  # raises ValueError naming the fault
         if known[name].choices and value not in known[name].choices:
             raise ValueError(f"option {name!r} must be one of {list(known[name].choices)}")
     return {o.name: options.get(o.name, o.default) for o in PROFILES[profile].options}

@@ -10,11 +10,12 @@ from typing import assert_never
 
 import msgspec
 
-from rules import resolve, setup
+from rules import morale, resolve, setup
 from rules.commands import (
     AddCombatant,
     Advance,
     Answer,
+    CallMorale,
     Command,
     CreateEncounter,
     Declare,
@@ -73,6 +74,8 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
             resolve.check_advance(state, cmd)
         case Answer():
             resolve.check_answer(state, by, cmd)
+        case CallMorale():
+            morale.check_call(state, cmd)
         case _:
             assert_never(cmd)
 
@@ -97,6 +100,8 @@ def _perform(ctx: Context, cmd: Command) -> None:
             resolve.advance(ctx, cmd)
         case Answer():
             resolve.answer(ctx, cmd)
+        case CallMorale():
+            morale.call(ctx, cmd)
         case CreateEncounter():
             raise AssertionError("create is checked away above")
         case _:

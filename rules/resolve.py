@@ -4,6 +4,10 @@ park it on an `awaiting` record when a person must choose, end the round."""
 from collections.abc import Callable
 
 from rules.actions import Attack, Hold, Move
+from rules import combat, melee
+from rules.actions import Approach, Charge, Kill, SetSpear
+from rules import extras  # 003: ranged, oil, grappling, spells, subdual, morale
+from rules.actions import Cast, Grapple, Shoot, StopDropRoll, ThrowOil, ThrowTorch
 from rules.combat import attack
 from rules.commands import Advance, Answer, Start
 from rules.context import Context, lookup
@@ -11,11 +15,17 @@ from rules.declare import controls
 from rules.errors import Rejected
 from rules.events import Actor
 from rules.model import Awaiting, Encounter, Step
-from rules.round import may_act, plan
+from rules.round import may_act, plan, why_idle
 from rules.surprise import roll_surprise, sides
 
 # What resumes a parked queue, by awaiting kind: later rules register here.
 RESUME: dict[str, Callable[[Context, Awaiting, str], None]] = {}
+RESUME["riposte"] = combat.riposte  # 003: a parrier's counter-attack at +3
+
+# Steps queued mid-phase by the rules (kind -> handler), beside the declared ones.
+STEPS: dict[str, Callable[[Context, Step], None]] = {}
+STEPS["strike"] = combat.strike  # one attack roll (rules.combat)
+STEPS.update(extras.STEPS)  # 'burn': burning oil at the head of the magic phase (rules.oil)
 
 
 def check_start(state: Encounter, cmd: Start) -> None:
@@ -48,6 +58,7 @@ def advance(ctx: Context, cmd: Advance) -> None:
     state = ctx.state
     ctx.log("round", f"Round {state.round}: declarations close.")
     state.steps = plan(state)
+    extras.after_plan(state)
     run(ctx)
 
 
@@ -66,12 +77,15 @@ def resolve(ctx: Context, step: Step) -> None:
     if step.kind == "end_of_round":
         end_of_round(ctx)
         return
+    if step.kind in STEPS:
+        STEPS[step.kind](ctx, step)
+        return
     actor = lookup(state, step.actor)
     declaration = next((d for d in state.declarations if d.actor == step.actor), None)
     if actor is None or declaration is None:
         return
     if not may_act(state, actor):
-        ctx.log("skip", f"{actor.name} cannot act ({'down' if actor.down else 'surprised'}).", actor=actor.id)
+        ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
     match declaration.action:
         case Attack() as a:
@@ -84,10 +98,21 @@ def resolve(ctx: Context, step: Step) -> None:
             ctx.log("move", f"{actor.name} moves to ({m.x}, {m.y}).", actor=actor.id)
         case Hold():
             pass
+        case Charge() as a:
+            melee.charge(ctx, actor, a)
+        case Approach() as a:
+            melee.approach(ctx, actor, a)
+        case SetSpear() as a:
+            melee.set_spear(ctx, actor, a)
+        case Kill() as a:
+            melee.kill(ctx, actor, a)
+        case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast():
+            extras.resolve(ctx, actor, declaration.action, step)
 
 
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
+    extras.end_of_round(ctx)  # 003: subdual surrender, automatic morale
     standing = [s for s in sides(ctx) if any(c.side == s and not c.down for c in state.combatants)]
     if len(standing) == 1:
         ctx.log("round", f"Only {standing[0]} is left standing.")

@@ -6,6 +6,7 @@ phase beginning.'
 """
 
 from rules.actions import tag
+from rules.melee import by_length
 from rules.model import Combatant, Encounter, Step
 
 # 003: declaration, then the attack, movement and magic phases, then end of round.
@@ -16,7 +17,38 @@ PHASE_OF = {
     "attack": "attack",  # 'Attacks made while stationary are resolved.'
     "move": "movement",  # 'All declared movement occurs.'
     "hold": None,
+    "charge": "movement",  # 003: 'Both approaches are made in the Movement Phase'
+    "approach": "movement",
+    "set_spear": "attack",  # 003: the set 'will occur in the Attack phase of the round'
+    "parry": None,  # a stance for the whole round, read when the parrier is attacked
+    "kill": "attack",
+    "shoot": "attack",  # 'This includes most missile fire.' (Shoot.steps may add the movement phase)
+    "throw_oil": "attack",
+    "throw_torch": "attack",
+    "grapple": "attack",
+    "stop_drop_roll": "movement",  # 003: 'This is a Movement Phase action'
+    "cast": "magic",  # 'Magic spells cast ... now their effects are resolved.'
 }
+
+# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).
+CANNOT_ACT = ("fled", "surrendered", "pinned")
+
+
+def steps_of(action) -> list[tuple[str, str]]:
+    """(phase, step kind) of each step a declared action takes: one in its PHASE_OF
+    phase, unless the action lists its own (Shoot); `delay` moves them later (003)."""
+    own = getattr(action, "steps", None)
+    steps = own() if own else [(PHASE_OF[tag(action)], "act")] if PHASE_OF[tag(action)] else []
+    delay = getattr(action, "delay", "")
+    if delay:
+        steps = [(delay if PHASES.index(p) < PHASES.index(delay) else p, kind) for p, kind in steps]
+    return steps
+
+
+def natural_phase(action) -> str | None:
+    own = getattr(action, "steps", None)
+    steps = own() if own else [(PHASE_OF[tag(action)], "act")]
+    return steps[0][0] if steps else None
 
 
 def dex_order(combatants: list[Combatant]) -> list[Combatant]:
@@ -30,7 +62,15 @@ def declaration_order(combatants: list[Combatant]) -> list[Combatant]:
 
 
 def may_act(state: Encounter, c: Combatant) -> bool:
-    return not c.down and c.side not in state.surprised
+    return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in CANNOT_ACT)
+
+
+def why_idle(state: Encounter, c: Combatant) -> str:
+    """Why may_act is False: 'down', 'surprised', or the condition that stops it."""
+    if c.down:
+        return "down"
+    held = [x for x in CANNOT_ACT if x in c.conditions]
+    return held[0] if held else "surprised"
 
 
 def plan(state: Encounter) -> list[Step]:
@@ -40,7 +80,8 @@ def plan(state: Encounter) -> list[Step]:
     for phase in PHASES[1:-1]:
         for c in dex_order(state.combatants):
             d = by_actor.get(c.id)
-            if d is not None and PHASE_OF[tag(d.action)] == phase:
-                steps.append(Step(phase=phase, actor=c.id))
+            if d is not None:
+                steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(d.action) if p == phase]
+    steps = by_length(state, steps)  # 003: in mutual melee the longer weapon strikes first
     steps.append(Step(phase="end", actor="", kind="end_of_round"))
     return steps

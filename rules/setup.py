@@ -10,6 +10,8 @@ from rules.dice import parse
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Weapon
 from rules.profiles import validate_options
+from rules.traits import check_traits
+from rules.fighters import check_class
 
 MAX_COMBATANTS = 200
 MAX_FORCED = 100
@@ -59,8 +61,9 @@ def check_figures(c: Combatant, code: str) -> None:
         raise Rejected(code, f"AC {c.ac} is outside -20..40 (ascending)")
     if not 1 <= c.hp_max <= 10_000 or not -10_000 <= c.hp <= c.hp_max:
         raise Rejected(code, f"HP {c.hp}/{c.hp_max}: need 1 <= max HP <= 10000 and HP <= max HP")
-    if not -20 <= c.attack_bonus <= 40:
+    if c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
+    check_class(c, code)
     if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
     if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:
@@ -68,6 +71,7 @@ def check_figures(c: Combatant, code: str) -> None:
     if not 0 <= c.move <= 1000:
         raise Rejected(code, f"move {c.move} ft is outside 0..1000")
     check_weapons(c.weapons, code)
+    check_traits(c, code)
 
 
 def check_add(state: Encounter, cmd: AddCombatant) -> None:

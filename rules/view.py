@@ -9,8 +9,10 @@ so the client builds its controls from data.
 
 from msgspec import Struct
 
+from rules import extras  # 003: ranged, oil, grappling, spells, delay
 from rules.actions import tag
-from rules.combat import descending
+from rules import melee
+from rules.combat import combat_bonus, descending
 from rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from rules.profiles import PROFILES
@@ -48,6 +50,9 @@ class CombatantView(Struct):
     hidden: bool = False
     notes: str | None = None
     subdual: int | None = None
+    morale: str | None = None  # 003: the morale result governing `morale_round` (GM only)
+    morale_round: int | None = None
+    burning: int = 0  # 003: burn rolls made by the oil on it (condition 'burning')
 
 
 class DeclarationView(Struct):
@@ -100,11 +105,13 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
         down=c.down, conditions=c.conditions, condition=condition(c), hidden=c.hidden,
     )
     if gm or not c.hidden:
-        v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, c.attack_bonus, c.weapons
+        v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, combat_bonus(state, c), c.weapons
         v.ac_shown = descending(c.ac) if PROFILES[state.profile].ac_style == "descending" else c.ac
         v.subdual = c.subdual
+    v.burning = c.burning
     if gm:
         v.notes = c.notes
+        v.morale, v.morale_round = c.morale, c.morale_round
     return v
 
 
@@ -119,11 +126,23 @@ def choices(state: Encounter, c: Combatant) -> list[Choice]:
                 "called_shots": list(range(MAX_CALLED_SHOTS + 1)),
                 "from_behind": [False, True],
                 "subdue": [False, True],
+                "double": [False, True],  # 003: shorter, lighter weapon attacks twice
             },
         ),
         Choice(type="move", options={"max_feet": [c.move]}),
         Choice(type="hold"),
-    ]
+    ] + [Choice(**fields) for fields in melee.choices(state, c)]  # 003: charge, approach, set, parry, kill
+
+
+def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choice]:
+    """Add the 003 actions (ranged, oil, grappling, spells) and every action's `delay`."""
+    targets = next((ch.targets for ch in listed if ch.type == "attack"), [])
+    listed = listed + [Choice(**fields) for fields in extras.choices(state, c, targets)]
+    for ch in listed:
+        later = extras.delay_options(ch.type)
+        if later and "delay" not in ch.options:
+            ch.options = {**ch.options, "delay": ["", *later]}
+    return listed
 
 
 def state_side(state: Encounter, cid: str) -> str:
@@ -146,7 +165,7 @@ def view(state: Encounter, viewer: Viewer) -> View:
     if state.status == "running" and state.phase == "declaration" and state.awaiting is None:
         for c in state.combatants:
             if (gm or c.id in viewer.combatants) and may_act(state, c):
-                actions[c.id] = choices(state, c)
+                actions[c.id] = with_003(state, c, choices(state, c))
     return View(
         id=state.id,
         profile=state.profile,

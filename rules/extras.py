@@ -1,0 +1,131 @@
+"""Where the round's shared code reaches the 003 rules of ranged attacks, burning oil,
+grappling, spells, subdual, morale and delayed actions. Each shared module makes
+one call here; the rules live in their own modules."""
+
+from typing import get_args
+
+from rules import grapple, morale, oil, ranged, spells, subdual
+from rules.actions import Action, Cast, Grapple, Shoot, StopDropRoll, ThrowOil, ThrowTorch
+from rules.charts.range_cover import COVER, COVER_KINDS, RANGE
+from rules.context import Context, lookup
+from rules.errors import Rejected
+from rules.model import Combatant, Encounter, Step
+from rules.round import PHASE_OF, PHASES, natural_phase
+
+ACTING = PHASES[1:-1]  # attack, movement, magic
+
+
+def phases_after(first: str | None) -> list[str]:
+    return [p for p in ACTING if first in ACTING and ACTING.index(p) > ACTING.index(first)]
+
+
+def later_phases(action) -> list[str]:
+    """003: 'It is possible, but usually pointless, to delay actions to another phase'."""
+    return phases_after(natural_phase(action))
+
+
+def delay_options(kind: str) -> list[str]:
+    """The phases an action of this type may be delayed to ([] if it takes no `delay`)."""
+    cls = next((t for t in get_args(Action) if t.__struct_config__.tag == kind), None)
+    if cls is None or "delay" not in cls.__struct_fields__:
+        return []
+    return phases_after("attack" if kind == "shoot" else PHASE_OF.get(kind))
+
+
+def check(state: Encounter, actor: Combatant, action) -> None:
+    delay = getattr(action, "delay", "")
+    if delay and delay not in later_phases(action):
+        raise Rejected("declare/bad-delay", f"delay to a later phase: {', '.join(later_phases(action)) or 'none'}")
+    match action:
+        case Shoot():
+            ranged.check(state, actor, action)
+        case ThrowOil() | ThrowTorch():
+            oil.check_throw(state, actor, action)
+        case Grapple():
+            grapple.check(state, actor, action)
+        case StopDropRoll():
+            oil.check_roll(state, actor)
+        case Cast():
+            spells.check(state, actor, action)
+
+
+def describe(state: Encounter, action) -> str | None:
+    match action:
+        case Shoot():
+            return ranged.describe(state, action)
+        case ThrowOil() | ThrowTorch():
+            target = lookup(state, action.target)
+            what = "throw oil" + ("" if isinstance(action, ThrowTorch) or action.torch else " (no torch)")
+            return f"{'throw a torch' if isinstance(action, ThrowTorch) else what} at {target.name if target else action.target}"
+        case Grapple():
+            return grapple.describe(state, action)
+        case StopDropRoll():
+            return "stop, drop and roll"
+        case Cast():
+            return spells.describe(state, action)
+    return None
+
+
+def delay_text(action) -> str:
+    delay = getattr(action, "delay", "")
+    return f" (delayed to the {delay} phase)" if delay else ""
+
+
+def resolve(ctx: Context, actor: Combatant, action, step: Step) -> None:
+    match action:
+        case Shoot():
+            ranged.resolve(ctx, actor, action, step.kind)
+        case ThrowOil():
+            oil.throw_oil(ctx, actor, action)
+        case ThrowTorch():
+            oil.throw_torch(ctx, actor, action)
+        case Grapple():
+            grapple.resolve(ctx, actor, action, step)
+        case StopDropRoll():
+            oil.stop_drop_roll(ctx, actor)
+        case Cast():
+            spells.cast(ctx, actor, action)
+
+
+# Steps that are not a declared action: kind -> handler (see rules.resolve.STEPS).
+STEPS = {"burn": oil.burn}
+
+
+def after_plan(state: Encounter) -> None:
+    oil.schedule(state)
+
+
+def end_of_round(ctx: Context) -> None:
+    subdual.end_of_round(ctx)
+    morale.end_of_round(ctx)
+
+
+AIM = {"range_band": ["", *RANGE], "cover": list(COVER), "cover_kind": list(COVER_KINDS)}
+
+
+def choices(state: Encounter, c: Combatant, targets: list[str]) -> list[dict]:
+    """The 003 actions open to `c` now, as view.Choice fields. An empty option list
+    means free text (a spell's name)."""
+    out = []
+    shooting = ranged.ranged_weapons(c)
+    if shooting:
+        out.append(dict(type="shoot", targets=targets, options={
+            "weapon": shooting, **AIM,
+            "shots": [1, 2] if any(c.weapons[i].missile in ranged.TWICE for i in shooting) else [1],
+            "move_first": [False, True], "max_feet": [c.move],
+        }))
+    out.append(dict(type="throw_oil", targets=targets, options={**AIM, "torch": [True, False]}))
+    oiled = [t for t in targets if oil.OILED in state_conditions(state, t)]
+    out.append(dict(type="throw_torch", targets=oiled + [t for t in targets if t not in oiled], options={**AIM}))
+    if state.round > c.no_grapple_until:
+        out.append(dict(type="grapple", targets=targets, options={"target_unwilling": [False, True]}))
+    if oil.BURNING in c.conditions and c.burning >= 1:
+        out.append(dict(type="stop_drop_roll"))
+    if c.caster:
+        out.append(dict(type="cast", targets=[""] + targets, options={"spell": []}))
+    return out
+
+
+def state_conditions(state: Encounter, cid: str) -> list[str]:
+    c = lookup(state, cid)
+    return c.conditions if c else []

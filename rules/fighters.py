@@ -1,0 +1,59 @@
+"""Who fights with what: the combat bonus (002's hit table), the weapon in hand,
+and whether a combatant can still strike or be struck down without a roll (003)."""
+
+from rules.actions import Attack, Charge, Parry, SetSpear
+from rules.charts import thac0
+from rules.errors import Rejected
+from rules.model import Combatant, Encounter, Weapon
+
+HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless")  # 003: 'truly helpless'
+OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
+
+
+def combat_bonus(state: Encounter, c: Combatant) -> int:
+    """An explicit `attack_bonus` wins; else 19 - THAC0 from 002's hit table."""
+    if c.attack_bonus is not None:
+        return c.attack_bonus
+    demihuman = state.options.get("demihuman_thac0", "fighter")
+    return thac0.combat_bonus(c.klass, c.level, c.hd, c.hd_plus, c.rank, str(demihuman))
+
+
+def multi_attack_bonus(c: Combatant) -> int:
+    """003: 'Fighters must attack as though they are first level and monsters and
+    other character types must attack with a combat bonus of 0.'"""
+    return thac0.combat_bonus("fighter", 1, 0) if c.klass == "fighter" else 0
+
+
+def usable(w: Weapon) -> bool:
+    return not (w.broken or w.dropped)
+
+
+def declared(state: Encounter, c: Combatant):
+    return next((d.action for d in state.declarations if d.actor == c.id), None)
+
+
+def wielded(state: Encounter, c: Combatant) -> Weapon | None:
+    """The weapon a combatant fights with this round: its declared one, else its first usable."""
+    action = declared(state, c)
+    if isinstance(action, Attack | Charge | Parry | SetSpear) and usable(c.weapons[action.weapon]):
+        return c.weapons[action.weapon]
+    return next((w for w in c.weapons if usable(w)), None)
+
+
+def helpless(c: Combatant) -> bool:
+    return any(x in c.conditions for x in HELPLESS)
+
+
+def able(c: Combatant) -> bool:
+    """May still strike a blow: not down, not helpless, not out of the fight (003 morale)."""
+    return not c.down and not helpless(c) and not any(x in c.conditions for x in OUT_OF_FIGHT)
+
+
+def check_class(c: Combatant, code: str) -> None:
+    """Figures the combat bonus is read from (002's hit table)."""
+    if c.klass not in thac0.CLASSES:
+        raise Rejected(code, f"klass {c.klass!r} must be one of {', '.join(thac0.CLASSES)}")
+    if not 0 <= c.level <= 36 or not 0 <= c.hd <= 100 or not 0 <= c.hd_plus <= 20:
+        raise Rejected(code, "level is 0..36, hd 0..100 and hd_plus 0..20")
+    if c.rank and (len(c.rank) != 1 or c.rank not in thac0.RANKS):
+        raise Rejected(code, f"rank {c.rank!r} must be one letter A..M")

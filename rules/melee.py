@@ -1,0 +1,267 @@
+"""Melee manoeuvres of 003: approach (cautious or charging), setting a spear,
+weapon length, parrying, killing the helpless, and their declaration checks.
+
+The attack roll itself is rules.combat; this module decides who strikes whom,
+in what order, and queues the strikes.
+"""
+
+from rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
+from rules.combat import allowed_called_shots, check_called_shots, distance, double_refused, queue
+from rules.fighters import able, declared, helpless, usable
+from rules.context import Context, lookup
+from rules.errors import Rejected
+from rules.model import Combatant, Encounter, Step
+
+GRID = 5  # feet
+MELEE_ACTIONS = (Attack, Charge, Approach, SetSpear, Parry, Kill)
+
+
+def weapon_index(state: Encounter, c: Combatant) -> int | None:
+    """The weapon `c` fights with this round: its declared one, else its first usable."""
+    action = declared(state, c)
+    index = getattr(action, "weapon", None)
+    if isinstance(action, MELEE_ACTIONS) and index is not None and usable(c.weapons[index]):
+        return index
+    return next((i for i, w in enumerate(c.weapons) if usable(w)), None)
+
+
+def reach_of(c: Combatant, index: int | None) -> int:
+    return max(GRID, c.weapons[index].reach) if index is not None else GRID
+
+
+def toward(mover: Combatant, target: Combatant, reach: int) -> tuple[int, int, bool]:
+    """Step 5 ft at a time straight at the target, up to full movement, stopping
+    once within `reach`. Returns where the mover ends and whether it got there."""
+    x, y, left = mover.x, mover.y, mover.move
+    here = Combatant(id="", name="", side="", x=x, y=y)
+    while distance(here, target) > reach and left >= GRID:
+        here.x += GRID * ((target.x > here.x) - (target.x < here.x))
+        here.y += GRID * ((target.y > here.y) - (target.y < here.y))
+        left -= GRID
+    return here.x, here.y, distance(here, target) <= reach
+
+
+def can_reach(actor: Combatant, target: Combatant, reach: int) -> bool:
+    return distance(actor, target) <= actor.move + reach
+
+
+# --- declaration checks (called from rules.declare.check_action) -------------
+
+
+def check(state: Encounter, actor: Combatant, action) -> None:
+    """003's melee rules on a declaration; raises Rejected, changes nothing."""
+    index = getattr(action, "weapon", None)
+    if isinstance(action, MELEE_ACTIONS) and index is not None:
+        if not 0 <= index < len(actor.weapons):
+            raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {index}")
+        weapon = actor.weapons[index]
+        if not usable(weapon):
+            raise Rejected("melee/weapon-unusable", f"{actor.name}'s {weapon.name} is {'broken' if weapon.broken else 'dropped'}")
+    target = None
+    if hasattr(action, "target") and isinstance(action, MELEE_ACTIONS):
+        target = lookup(state, action.target)
+        if target is None:
+            raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
+        if target.id == actor.id:
+            raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
+        if target.down and not isinstance(action, Attack):
+            raise Rejected("melee/target-down", f"{target.name} is already down")
+    match action:
+        case Attack() if action.double:
+            why = double_refused(state, actor, target, action.weapon)
+            if why:
+                raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
+        case Charge():
+            if not can_reach(actor, target, reach_of(actor, action.weapon)):
+                raise Rejected("melee/charge-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} charges {actor.move} ft")
+            if not 0 <= action.called_shots <= 3:
+                raise Rejected("declare/called-shots", "called shots are 0 to 3")
+        case Approach():
+            if not can_reach(actor, target, reach_of(actor, weapon_index(state, actor))):
+                raise Rejected("melee/approach-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} moves {actor.move} ft")
+        case SetSpear():
+            if not actor.weapons[action.weapon].polearm:
+                raise Rejected("melee/not-a-polearm", f"only a spear or polearm may be set; the {actor.weapons[action.weapon].name} is neither")
+        case Kill():
+            if not helpless(target):
+                raise Rejected("melee/not-helpless", f"{target.name} is not helpless (bound, asleep, paralysed, pinned)")
+    check_called(state, actor, target, action)
+
+
+def check_called(state: Encounter, actor: Combatant, target: Combatant | None, action) -> None:
+    """Refuse called shots at declaration when the figures are public and already
+    make them raise the number needed to 20 or more (003). Parries are sealed and
+    hidden figures are secret, so neither counts here; resolution re-checks."""
+    wanted = getattr(action, "called_shots", 0)
+    if not wanted or target is None or target.hidden or not isinstance(action, Attack | Charge):
+        return
+    weapon = actor.weapons[action.weapon]
+    mode = "charge" if isinstance(action, Charge) else "double" if action.double else "attack"
+    need = check_called_shots(state, actor, target, weapon, mode, bool(getattr(action, "from_behind", False)), wanted)
+    if need is not None:
+        most = allowed_called_shots(need, target, wanted)
+        raise Rejected(
+            "melee/called-shot-refused",
+            f"{actor.name} needs {need} on the d20 already; {wanted} called shot(s) would make it 20 or more (at most {most})",
+        )
+
+
+# --- resolution (called from rules.resolve) -----------------------------------
+
+
+def charge(ctx: Context, actor: Combatant, action: Charge) -> None:
+    """003: 'A charging combatant may move up to his full movement and may attack at +2
+    to hit. He is also subject to an immediate counterattack, at the base attack value
+    of the defender ... the wielder of the longer weapon makes their attack first.'"""
+    state = ctx.state
+    target = lookup(state, action.target)
+    weapon = actor.weapons[action.weapon]
+    if target is None or target.down:
+        ctx.log("charge", f"{actor.name}'s charge has no target.", actor=actor.id)
+        return
+    if not usable(weapon):
+        ctx.log("charge", f"{actor.name} cannot charge: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", actor=actor.id)
+        return
+    actor.x, actor.y, arrived = toward(actor, target, reach_of(actor, action.weapon))
+    who = dict(actor=actor.id, target=target.id)
+    if not arrived:
+        ctx.log("charge", f"{actor.name} charges to ({actor.x}, {actor.y}) but cannot reach {target.name}.", **who)
+        return
+    ctx.log("charge", f"{actor.name} charges {target.name}, to ({actor.x}, {actor.y}).", **who)
+    blow = Step(phase=state.phase, actor=actor.id, kind="strike", target=target.id, weapon=action.weapon, mode="charge")
+    counter = counter_step(state, target, actor)
+    if counter is None:
+        queue(state, [blow])
+    elif target.weapons[counter.weapon].length > weapon.length:
+        queue(state, [counter, blow])  # the longer weapon strikes first
+    else:
+        queue(state, [blow, counter])
+
+
+def counter_step(state: Encounter, defender: Combatant, charger: Combatant) -> Step | None:
+    """The defender's counter-attack on a charger, with a set spear if one is set."""
+    if not able(defender) or defender.side in state.surprised:
+        return None
+    action = declared(state, defender)
+    mode = "counter"
+    index = weapon_index(state, defender)
+    if isinstance(action, SetSpear) and usable(defender.weapons[action.weapon]):
+        mode, index = "set", action.weapon
+    if index is None or distance(defender, charger) > reach_of(defender, index):
+        return None
+    return Step(phase=state.phase, actor=defender.id, kind="strike", target=charger.id, weapon=index, mode=mode)
+
+
+def approach(ctx: Context, actor: Combatant, action: Approach) -> None:
+    """003: 'A combatant who approaches cautiously may not attack until the next round,
+    but is subject to no counterattack.'"""
+    target = lookup(ctx.state, action.target)
+    if target is None or target.down:
+        ctx.log("move", f"{actor.name} has no one to approach.", actor=actor.id)
+        return
+    actor.x, actor.y, arrived = toward(actor, target, reach_of(actor, weapon_index(ctx.state, actor)))
+    how = "closes cautiously on" if arrived else "advances cautiously toward"
+    ctx.log("move", f"{actor.name} {how} {target.name}, to ({actor.x}, {actor.y}).", actor=actor.id, target=target.id)
+
+
+def set_spear(ctx: Context, actor: Combatant, action: SetSpear) -> None:
+    """003: the set 'must be declared and will occur in the Attack phase of the round'."""
+    weapon = actor.weapons[action.weapon]
+    if not usable(weapon):
+        ctx.log("set", f"{actor.name} cannot set the {weapon.name}: it is {'broken' if weapon.broken else 'dropped'}.", actor=actor.id)
+        return
+    ctx.log("set", f"{actor.name} sets the {weapon.name} against a charge.", actor=actor.id)
+
+
+def kill(ctx: Context, actor: Combatant, action: Kill) -> None:
+    """003: 'Any character that is truly helpless ... can simply be killed.' No roll."""
+    target = lookup(ctx.state, action.target)
+    if target is None or target.down:
+        ctx.log("kill", f"{actor.name} has no one to kill.", actor=actor.id)
+        return
+    who = dict(actor=actor.id, target=target.id)
+    if not helpless(target):
+        ctx.log("kill", f"{target.name} is no longer helpless; {actor.name}'s killing blow is not struck.", **who)
+        return
+    reach = reach_of(actor, weapon_index(ctx.state, actor))
+    if distance(actor, target) > reach:
+        ctx.log("kill", f"{actor.name} cannot reach {target.name} ({distance(actor, target)} ft away).", **who)
+        return
+    target.hp = min(target.hp, 0)
+    target.down = True
+    if "dead" not in target.conditions:
+        target.conditions.append("dead")
+    ctx.log("kill", f"{actor.name} kills the helpless {target.name}.", **who)
+
+
+# --- weapon length (called from rules.round.plan) -----------------------------
+
+
+def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
+    """003: 'Longer weapons always attack first, regardless of the Dexterity of the
+    antagonists ... this only matters when combatants are subject to mutual attacks.'
+    Of two combatants attacking each other in melee in one phase, the longer weapon's
+    step moves ahead of the shorter's; everyone else keeps DEX order."""
+    if not state.options.get("weapon_length", True):
+        return steps
+    steps = list(steps)
+    attacks = {d.actor: d.action for d in state.declarations if isinstance(d.action, Attack)}
+    moved = True
+    while moved:
+        moved = False
+        for i, s in enumerate(steps):
+            mine = attacks.get(s.actor) if s.kind == "act" else None
+            theirs = attacks.get(mine.target) if mine else None
+            if mine is None or theirs is None or theirs.target != s.actor:
+                continue
+            j = next((k for k, t in enumerate(steps) if k > i and t.actor == mine.target and t.kind == "act" and t.phase == s.phase), None)
+            me, them = lookup(state, s.actor), lookup(state, mine.target)
+            if j is None or me is None or them is None:
+                continue
+            a, b = me.weapons[mine.weapon], them.weapons[theirs.weapon]
+            if a.range == 0 and b.range == 0 and b.length > a.length:
+                steps.insert(i, steps.pop(j))
+                moved = True
+                break
+    return steps
+
+
+def describe(state: Encounter, action) -> str | None:
+    """How a melee declaration reads in the log, or None if it is not one of these."""
+    target = lookup(state, getattr(action, "target", "")) if hasattr(action, "target") else None
+    name = target.name if target else getattr(action, "target", "")
+    match action:
+        case Charge():
+            extra = f", {action.called_shots} called shot(s)" if action.called_shots else ""
+            return f"charge {name}{extra}"
+        case Approach():
+            return f"approach {name} cautiously"
+        case SetSpear():
+            return "set a spear against a charge"
+        case Parry():
+            return "parry"
+        case Kill():
+            return f"kill the helpless {name}"
+    return None
+
+
+def choices(state: Encounter, c: Combatant) -> list[dict]:
+    """The melee declarations open to `c` now, with their options, for rules.view."""
+    foes = [t for t in state.combatants if t.id != c.id and not t.down and t.side != c.side]
+    reach = reach_of(c, weapon_index(state, c))
+    ready = [i for i, w in enumerate(c.weapons) if usable(w)]
+    listed = []
+    charge_to = [t.id for t in foes if can_reach(c, t, reach)]
+    if charge_to and ready:
+        listed.append(dict(type="charge", targets=charge_to, options={"weapon": ready, "called_shots": [0, 1, 2, 3]}))
+    if charge_to:
+        listed.append(dict(type="approach", targets=charge_to))
+    polearms = [i for i in ready if c.weapons[i].polearm]
+    if polearms:
+        listed.append(dict(type="set_spear", options={"weapon": polearms}))
+    if ready:
+        listed.append(dict(type="parry", options={"weapon": ready}))
+    victims = [t.id for t in state.combatants if t.id != c.id and not t.down and helpless(t)]
+    if victims:
+        listed.append(dict(type="kill", targets=victims))
+    return listed

@@ -1,0 +1,136 @@
+"""Ranged attacks (003), with 002's range and cover adjustments.
+
+'Ranged weapons are not capable of making multiple attacks except as a property of
+the weapon. Thrown daggers and bows (long and short) are both capable of attacking
+twice per turn if the attacker remains stationary ... Users of bows and all thrown
+weapons may move and shoot ... Other ranged weapons must remain stationary.'
+'Any character attacking into an ongoing melee must randomly determine which
+combatant will be hit, and then roll to attack that character as normal.'
+"""
+
+from rules.actions import Shoot
+from rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
+from rules.combat import BASE_DAMAGE, descending, distance
+from rules.context import Context, lookup
+from rules.errors import Rejected
+from rules.fighters import usable
+from rules.model import Combatant, Encounter, Weapon
+from rules.tohit import base_mods, hurt, roll_to_hit
+
+TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
+MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'
+MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
+OUT = ("fled", "surrendered")
+
+
+def check_aim(range_band_: str, cover: str, kind: str, code: str) -> None:
+    if range_band_ and range_band_ not in RANGE:
+        raise Rejected(f"{code}/range-band", f"range band is one of {', '.join(RANGE)} (or '' to measure it)")
+    if cover not in COVER or kind not in COVER_KINDS:
+        raise Rejected(f"{code}/cover", f"cover is one of {', '.join(COVER)}, soft or hard")
+    if cover_adjustment(cover, kind) is None:
+        raise Rejected(f"{code}/full-cover", "nothing can be hit behind full hard cover (002: '---')")
+
+
+def aim_mods(cover: str, kind: str, band: str) -> list[tuple[str, int]]:
+    mods = [(f"{band} range", RANGE[band])]
+    if cover != "none":
+        mods.append((f"{cover} {kind} cover", cover_adjustment(cover, kind)))
+    return mods
+
+
+def check_target(state: Encounter, actor: Combatant, tid: str, code: str) -> Combatant:
+    target = lookup(state, tid)
+    if target is None:
+        raise Rejected(f"{code}/unknown-target", f"there is no combatant {tid!r}")
+    if target.id == actor.id:
+        raise Rejected(f"{code}/self-target", f"{actor.name} cannot attack itself")
+    return target
+
+
+def ranged_weapons(c: Combatant) -> list[int]:
+    return [i for i, w in enumerate(c.weapons) if w.range > 0]
+
+
+def check(state: Encounter, actor: Combatant, a: Shoot) -> None:
+    check_target(state, actor, a.target, "shoot")
+    if a.weapon not in ranged_weapons(actor):
+        raise Rejected("shoot/not-ranged", f"{actor.name} has no ranged weapon number {a.weapon}")
+    weapon = actor.weapons[a.weapon]
+    check_aim(a.range_band, a.cover, a.cover_kind, "shoot")
+    if a.shots not in (1, 2) or a.shots == 2 and weapon.missile not in TWICE:
+        raise Rejected("shoot/shots", f"only bows and thrown daggers shoot twice; {weapon.name} shoots once")
+    if (a.x is None) != (a.y is None) or a.move_first and a.x is None:
+        raise Rejected("shoot/bad-move", "a move needs both x and y")
+    if a.x is None:
+        return
+    if weapon.missile not in MOBILE:
+        raise Rejected("shoot/stationary", f"{weapon.name} must be shot standing still (003)")
+    if a.shots == 2:
+        raise Rejected("shoot/stationary", "two shots need the shooter to stay put (003)")
+    if a.x < 0 or a.y < 0 or a.x % 5 or a.y % 5:
+        raise Rejected("shoot/off-grid", f"({a.x}, {a.y}) is not a square of the 5-ft grid")
+    if max(abs(actor.x - a.x), abs(actor.y - a.y)) > actor.move:
+        raise Rejected("shoot/too-far", f"{actor.name} moves at most {actor.move} ft a round")
+
+
+def describe(state: Encounter, a: Shoot) -> str:
+    target = lookup(state, a.target)
+    text = f"shoot at {target.name if target else a.target}"
+    if a.shots == 2:
+        text += " twice"
+    if a.x is not None:
+        text += f", {'after moving' if a.move_first else 'then move'} to ({a.x}, {a.y})"
+    return text
+
+
+def resolve(ctx: Context, actor: Combatant, a: Shoot, kind: str) -> None:
+    if kind in ("shoot_move", "move_shoot"):
+        actor.x, actor.y = a.x, a.y
+        ctx.log("move", f"{actor.name} moves to ({a.x}, {a.y}).", actor=actor.id)
+    if kind != "shoot_move":
+        shoot(ctx, actor, a)
+
+
+def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
+    weapon = actor.weapons[a.weapon]
+    if not usable(weapon):
+        ctx.log("attack", f"{actor.name} cannot shoot: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", actor=actor.id)
+        return
+    aimed = lookup(ctx.state, a.target)
+    if aimed is None or aimed.down:
+        ctx.log("attack", f"{actor.name} has no target to shoot at.", actor=actor.id)
+        return
+    feet = distance(actor, aimed)
+    if feet > weapon.range:
+        ctx.log("attack", f"{actor.name} cannot reach {aimed.name} ({feet} ft away, {weapon.name} ranges {weapon.range} ft).", actor=actor.id, target=aimed.id)
+        return
+    band = a.range_band or range_band(feet, weapon.range)
+    target = into_melee(ctx, actor, aimed)
+    mods = base_mods(ctx, actor) + ([(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else [])
+    mods += aim_mods(a.cover, a.cover_kind, band)
+    if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
+        strike(ctx, actor, target, weapon)
+
+
+def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon) -> None:
+    dice = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
+    points = max(0, ctx.dice.roll_dice(dice, f"damage to {target.name}"))
+    hurt(ctx, target, points, dice, actor=actor.id)
+
+
+def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant) -> Combatant:
+    """The melee is the aimed-at target and everyone standing within 5 ft of it; it is
+    ongoing if one of them is the target's enemy. A die picks who the missile flies at."""
+    near = [aimed] + [
+        c for c in ctx.state.combatants
+        if c.id not in (aimed.id, shooter.id) and not c.down
+        and not any(x in c.conditions for x in OUT) and distance(c, aimed) <= MELEE_REACH
+    ]
+    if not any(c.side != aimed.side for c in near):
+        return aimed
+    roll = ctx.dice.roll(len(near), f"who {shooter.name}'s missile flies at")
+    picked = near[roll - 1]
+    order = ", ".join(f"{i + 1} {c.name}" for i, c in enumerate(near))
+    ctx.log("attack", f"{shooter.name} fires into the melee around {aimed.name} ({order}): d{len(near)} {roll}, at {picked.name}.", actor=shooter.id, target=picked.id)
+    return picked

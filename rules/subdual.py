@@ -1,0 +1,54 @@
+"""Subdual (003): 'Subdual damage is tracked separately from killing damage, and this
+total is compared at the end of any round in which subdual damage was sustained to
+the subduee's hit point maximum. ... a roll below that number on percentile dice
+indicates the creature so victimised will surrender.'
+"""
+
+from rules.context import Context
+from rules.model import Combatant
+
+SURRENDERED = "surrendered"
+
+
+def strike(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:
+    """A declared subduing blow that hit: its damage (with `extra` d6s, as rules.combat.damage)
+    goes to `subdual`, not to HP."""
+    from rules.combat import roll_damage  # combat calls this module: import at use
+
+    points, shown = roll_damage(ctx, target, dice, extra, "subdual damage")
+    target.subdual += points
+    target.subdual_round = ctx.state.round
+    ctx.log(
+        "damage",
+        f"{target.name} takes {points} subdual damage ({shown}), {target.subdual} of {target.hp_max} max HP.",
+        actor=attacker.id,
+        target=target.id,
+        total=points,
+    )
+
+
+def percentage(c: Combatant) -> int:
+    """The share of maximum HP taken as subdual damage, in whole percent (rounded down)."""
+    return c.subdual * 100 // c.hp_max
+
+
+def end_of_round(ctx: Context) -> None:
+    for c in ctx.state.combatants:
+        if c.subdual_round != ctx.state.round or c.down or SURRENDERED in c.conditions:
+            continue
+        pct = percentage(c)
+        if pct >= 100:
+            # A ruling: d100 can roll 100, not below it; a creature beaten past its
+            # maximum surrenders without a roll.
+            surrender(ctx, c, f"subdual {c.subdual} of {c.hp_max} max HP is {pct}%")
+            continue
+        roll = ctx.dice.roll(100, f"{c.name} resists surrender")
+        if roll < pct:
+            surrender(ctx, c, f"d100 {roll} < {pct}% (subdual {c.subdual} of {c.hp_max})")
+        else:
+            ctx.log("subdual", f"{c.name} fights on: d100 {roll} ≥ {pct}% (subdual {c.subdual} of {c.hp_max}).", target=c.id)
+
+
+def surrender(ctx: Context, c: Combatant, why: str) -> None:
+    c.conditions.append(SURRENDERED)
+    ctx.log("subdual", f"{c.name} surrenders: {why}.", target=c.id)

@@ -1,0 +1,46 @@
+"""The bare attack roll of 003, for the attacks that are not melee blows (missiles,
+oil flasks and torches, a grappler's approach), and harm that is not a weapon's.
+
+'Hits are made when the sum of the 20 sided die + the attacking character's
+combat bonus + any applicable weapon bonuses + the target's Armour Class is
+equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
+"""
+
+from rules.combat import SURPRISE_BONUS, TO_HIT
+from rules.context import Context
+from rules.fighters import combat_bonus
+from rules.model import Combatant
+
+
+def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
+    mods = [("combat bonus", combat_bonus(ctx.state, attacker))]
+    if ctx.state.surprised and attacker.side not in ctx.state.surprised:
+        mods.append(("surprise", SURPRISE_BONUS))  # 003: the active side 'attacks at +2 to-hit'
+    return mods
+
+
+def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
+    """Roll d20 + mods + AC (descending) against 19 and log it; `what` reads 'throws oil at Orc'."""
+    d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
+    total = d20 + sum(v for _, v in mods) + ac
+    hit = total >= TO_HIT
+    terms = "".join(f" {'+' if v >= 0 else '-'} {abs(v)} {n}" for n, v in mods)
+    ctx.log(
+        "attack",
+        f"{attacker.name} {what}: d20 {d20}{terms} + AC {ac} = {total} {'≥' if hit else '<'} {TO_HIT}: {'hit' if hit else 'miss'}.",
+        actor=attacker.id,
+        target=target,
+        mods=mods + [("target AC", ac)],
+        total=total,
+        need=TO_HIT,
+    )
+    return hit
+
+
+def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | None = None) -> None:
+    """Take `points` of killing damage (already rolled) and fall at 0 HP."""
+    target.hp -= points
+    ctx.log("damage", f"{target.name} takes {points} damage ({why}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
+    if target.hp <= 0 and not target.down:
+        target.down = True
+        ctx.log("down", f"{target.name} falls.", target=target.id)

@@ -1,0 +1,21 @@
+"""Checks on the combatant figures that 003's oil, subdual, grappling and morale read."""
+
+from rules.charts.morale import MORALE_TEXT
+from rules.charts.oil import FLASK_SIZE
+from rules.errors import Rejected
+from rules.model import Combatant
+
+MAX_LOYALTY = 10
+
+
+def check_traits(c: Combatant, code: str) -> None:
+    if c.size not in FLASK_SIZE:
+        raise Rejected(code, f"size {c.size!r} must be one of {', '.join(FLASK_SIZE)}")
+    if not -MAX_LOYALTY <= c.loyalty <= MAX_LOYALTY:
+        raise Rejected(code, f"loyalty {c.loyalty} is outside -{MAX_LOYALTY}..{MAX_LOYALTY}")
+    if not 0 <= c.subdual <= 10_000:
+        raise Rejected(code, f"subdual damage {c.subdual} is outside 0..10000")
+    if c.morale and c.morale not in MORALE_TEXT:
+        raise Rejected(code, f"morale {c.morale!r} must be one of {', '.join(MORALE_TEXT)}")
+    if c.burning < 0:
+        raise Rejected(code, "burning rounds cannot be negative")

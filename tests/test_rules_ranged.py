@@ -1,0 +1,163 @@
+"""Ranged attacks (003) with 002's range and cover adjustments, two shots for bows and
+thrown daggers standing still, shooting and moving, and firing into melee."""
+
+from rules.scenario import play
+from rules.view import Viewer, view
+
+NO_SURPRISE = [5, 6]
+BOW = {"name": "bow", "range": 150, "missile": "bow"}
+CROSSBOW = {"name": "crossbow", "range": 160}
+
+
+def fighter(cid: str, side: str, **figures) -> dict:
+    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
+
+
+ARCHER = fighter("archer", "party", dex=14, x=0, y=0, weapons=[{"name": "dagger"}, BOW])
+ORC = fighter("orc", "orcs", ac=10, x=60, y=0)  # AC 9 descending; 60 ft of a 150-ft bow: medium range
+
+
+def run(*commands, dice=(), combatants=(ARCHER, ORC)):
+    return play({"combatants": list(combatants), "dice": NO_SURPRISE + list(dice), "commands": [{"type": "start"}, *commands]})
+
+
+def shoot(**options) -> dict:
+    return {"type": "declare", "actor": "archer", "action": {"type": "shoot", "target": "orc", "weapon": 1, **options}}
+
+
+ADVANCE = {"type": "advance"}
+
+
+def texts(played, *kinds: str) -> list[str]:
+    return [e.text for e in played.log if e.kind in kinds]
+
+
+def codes(played) -> list[str]:
+    return [e.code for e in played.log if e.kind == "rejected"]
+
+
+def test_shoot_short_range_is_plus_one():
+    # 002, Range adjustments: 'Short +1': d20 9 + 1 + AC 9 = 19
+    played = run(shoot(range_band="short"), ADVANCE, dice=[9, 3])
+    assert texts(played, "attack") == ["Archer shoots at Orc (bow): d20 9 + 0 combat bonus + 1 short range + AC 9 = 19 ≥ 19: hit."]
+    assert texts(played, "damage") == ["Orc takes 3 damage (1d6), 7 HP left."]
+
+
+def test_shoot_long_range_is_minus_one():
+    # 002: 'Long -1': d20 10 - 1 + AC 9 = 18
+    played = run(shoot(range_band="long"), ADVANCE, dice=[10])
+    assert texts(played, "attack") == ["Archer shoots at Orc (bow): d20 10 + 0 combat bonus - 1 long range + AC 9 = 18 < 19: miss."]
+
+
+def test_shoot_range_band_measured_in_thirds_of_the_weapon_range():
+    # A ruling: 150 ft splits 50 / 100 / 150: 60 ft is medium, 40 ft short, 120 ft long.
+    for x, band, total in ((40, "+ 1 short", 20), (60, "+ 0 medium", 19), (120, "- 1 long", 18)):
+        played = run(shoot(), ADVANCE, dice=[10, 1], combatants=(ARCHER, {**ORC, "x": x}))
+        assert texts(played, "attack")[0].endswith(f"{band} range + AC 9 = {total} {'≥' if total >= 19 else '<'} 19: {'hit' if total >= 19 else 'miss'}.")
+
+
+def test_shoot_beyond_range_does_nothing():
+    played = run(shoot(), ADVANCE, combatants=(ARCHER, {**ORC, "x": 155}))
+    assert texts(played, "attack") == ["Archer cannot reach Orc (155 ft away, bow ranges 150 ft)."]
+
+
+def test_shoot_cover_soft_and_hard():
+    # 002, Cover adjustments: half cover is -2 soft, -4 hard.
+    soft = run(shoot(cover="half"), ADVANCE, dice=[12])
+    assert texts(soft, "attack")[0] == "Archer shoots at Orc (bow): d20 12 + 0 combat bonus + 0 medium range - 2 half soft cover + AC 9 = 19 ≥ 19: hit."
+    hard = run(shoot(cover="half", cover_kind="hard"), ADVANCE, dice=[12])
+    assert texts(hard, "attack")[0] == "Archer shoots at Orc (bow): d20 12 + 0 combat bonus + 0 medium range - 4 half hard cover + AC 9 = 17 < 19: miss."
+
+
+def test_shoot_full_hard_cover_cannot_be_hit():
+    # 002: full hard cover is '---'
+    assert codes(run(shoot(cover="full", cover_kind="hard"))) == ["shoot/full-cover"]
+    assert codes(run(shoot(cover="full"))) == []  # full soft cover: -4
+
+
+def test_shoot_bow_twice_when_stationary():
+    # 003: 'the first attack will take place during the first attack phase of the round,
+    # the second during the movement phase'
+    played = run(shoot(shots=2), ADVANCE, dice=[2, 3])
+    assert texts(played, "phase", "attack") == [
+        "Attack phase.",
+        "Archer shoots at Orc (bow): d20 2 + 0 combat bonus + 0 medium range + AC 9 = 11 < 19: miss.",
+        "Movement phase.",
+        "Archer shoots at Orc (bow): d20 3 + 0 combat bonus + 0 medium range + AC 9 = 12 < 19: miss.",
+        "End phase.",
+    ]
+
+
+def test_shoot_crossbow_shoots_once_and_stays_put():
+    # 003: 'not capable of making multiple attacks except as a property of the weapon';
+    # 'Other ranged weapons must remain stationary.'
+    crossbowman = {**ARCHER, "weapons": [{"name": "dagger"}, CROSSBOW]}
+    assert codes(run(shoot(shots=2), combatants=(crossbowman, ORC))) == ["shoot/shots"]
+    assert codes(run(shoot(x=10, y=0), combatants=(crossbowman, ORC))) == ["shoot/stationary"]
+
+
+def test_shoot_two_shots_need_the_shooter_to_stay_put():
+    assert codes(run(shoot(shots=2, x=10, y=0))) == ["shoot/stationary"]
+
+
+def test_shoot_then_move():
+    # 003: 'they may elect to attack first (ie. during the attack phase), then move'
+    played = run(shoot(x=0, y=30), ADVANCE, dice=[2])
+    assert texts(played, "phase", "attack", "move") == [
+        "Attack phase.",
+        "Archer shoots at Orc (bow): d20 2 + 0 combat bonus + 0 medium range + AC 9 = 11 < 19: miss.",
+        "Movement phase.",
+        "Archer moves to (0, 30).",
+        "End phase.",
+    ]
+
+
+def test_shoot_move_then_shoot_from_the_new_square():
+    # '... or move and shoot': from (45, 0) the orc is 15 ft off, short range.
+    played = run(shoot(x=45, y=0, move_first=True), ADVANCE, dice=[2])
+    assert texts(played, "phase", "attack", "move") == [
+        "Movement phase.",
+        "Archer moves to (45, 0).",
+        "Archer shoots at Orc (bow): d20 2 + 0 combat bonus + 1 short range + AC 9 = 12 < 19: miss.",
+        "End phase.",
+    ]
+
+
+def test_shoot_thrown_dagger_twice():
+    thrower = {**ARCHER, "weapons": [{"name": "sword"}, {"name": "dagger", "range": 30, "missile": "dagger"}], "x": 40}
+    played = run(shoot(shots=2), ADVANCE, dice=[2, 2], combatants=(thrower, ORC))
+    assert len(texts(played, "attack")) == 2
+
+
+def test_shoot_into_melee_picks_the_target_by_a_die():
+    # 003: 'must randomly determine which combatant will be hit': the orc and Bran beside
+    # it; d2 2 picks Bran, who is then attacked as normal (AC 9: 10 + 0 + 9 = 19).
+    bran = fighter("bran", "party", ac=10, x=65, y=0)
+    played = run(shoot(), ADVANCE, dice=[2, 10, 4], combatants=(ARCHER, bran, ORC))
+    assert texts(played, "attack") == [
+        "Archer fires into the melee around Orc (1 Orc, 2 Bran): d2 2, at Bran.",
+        "Archer shoots at Bran (bow): d20 10 + 0 combat bonus + 0 medium range + AC 9 = 19 ≥ 19: hit.",
+    ]
+    assert [c.hp for c in played.state.combatants if c.id == "bran"] == [6]
+
+
+def test_shoot_no_melee_no_die():
+    # Two orcs side by side are not a melee: nobody of another side stands within 5 ft.
+    other = fighter("orc2", "orcs", x=65, y=0)
+    played = run(shoot(), ADVANCE, dice=[10, 4], combatants=(ARCHER, other, ORC))
+    assert texts(played, "attack")[0].startswith("Archer shoots at Orc (bow): d20 10")
+
+
+def test_shoot_offered_with_ranged_weapons_only():
+    played = run()
+    choice = next(ch for ch in view(played.state, Viewer("gm")).actions["archer"] if ch.type == "shoot")
+    assert choice.options["weapon"] == [1]
+    assert choice.options["shots"] == [1, 2]
+    assert choice.options["cover"] == ["none", "quarter", "half", "three-quarters", "full"]
+    assert "shoot" not in [ch.type for ch in view(played.state, Viewer("gm")).actions["orc"]]
+
+
+def test_shoot_with_a_dropped_bow_does_nothing():
+    dropped = {**ARCHER, "weapons": [{"name": "dagger"}, {**BOW, "dropped": True}]}
+    played = run(shoot(), ADVANCE, combatants=(dropped, ORC))
+    assert texts(played, "attack") == ["Archer cannot shoot: the bow is dropped."]

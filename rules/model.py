@@ -11,21 +11,21 @@ from msgspec import Struct, field
 from rules.actions import Action
 
 
-class Roll(Struct, frozen=True):
+class Roll(Struct, frozen=True, omit_defaults=True):
     sides: int
     value: int
     purpose: str
     forced: bool = False
 
 
-class Mod(Struct, frozen=True):
+class Mod(Struct, frozen=True, omit_defaults=True):
     """One named term of a sum shown in the log: ('combat bonus', 1)."""
 
     name: str
     value: int
 
 
-class Entry(Struct):
+class Entry(Struct, omit_defaults=True):
     """One line of the derived combat log."""
 
     seq: int  # position of the event that produced it (0 = first event)
@@ -96,6 +96,7 @@ class Combatant(Struct, kw_only=True):
     burning: int = 0  # burn rolls made since the oil caught (condition 'burning')
     subdual_round: int = 0  # the last round in which subdual damage was sustained
     no_grapple_until: int = 0  # thrown back: may not grapple up to this round (003)
+    man_type: bool = True  # 003: 'If a man-type wishes to grapple': false for wolves, oozes, dragons...
 
 
 class Declaration(Struct):

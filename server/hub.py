@@ -9,11 +9,14 @@ import asyncio
 import logging
 from collections.abc import Iterable
 
+import msgspec
+
 from rules.events import decode_event
 from rules.model import Encounter, Entry
 from rules.reducer import apply
 from rules.view import Viewer, log_for, view
 from server import protocol
+from server.patch import diff
 from server.store import position_key
 
 log = logging.getLogger("fray.hub")
@@ -69,6 +72,7 @@ class Room:
         self.log: list[tuple[str, Entry]] = []
         self.seen: dict[str, str] = {}  # event id -> position: retries are acknowledged, not re-appended
         self._folded = asyncio.Event()  # set and replaced on every fold
+        self.shown: dict[Viewer, dict] = {}  # per audience: the view its clients hold now
 
     async def reached(self, position: str, timeout: float = 2.0) -> bool:
         """Wait (bounded) until this room has folded `position`: a sender's next
@@ -99,29 +103,43 @@ class Room:
         self._folded = asyncio.Event()
         return new
 
+    def view_of(self, viewer: Viewer) -> dict:
+        """The viewer's view as JSON-shaped values, remembered as the base of its audience's next patch."""
+        assert self.state is not None
+        shown = msgspec.to_builtins(view(self.state, viewer))
+        self.shown[viewer] = shown
+        return shown
+
     def welcome(self, viewer: Viewer, after: str = "0-0") -> str:
         assert self.state is not None
         start = position_key(after)
         entries = [e for p, e in self.log if position_key(p) > start][-WELCOME_LOG:]
+        shown = self.shown.get(viewer) or self.view_of(viewer)
         return protocol.encoder.encode(
             protocol.Welcome(
                 encounter=self.id,
                 viewer=viewer,
                 position=self.position,
-                view=view(self.state, viewer),
+                view=shown,
                 log=log_for(entries, self.state, viewer),
             )
         ).decode()
 
     def fan_out(self, new: list[Entry]) -> None:
-        """Encode each update once per audience, not once per socket."""
+        """Encode each update once per audience, not once per socket: the patch
+        from what that audience saw last to what it sees now."""
         assert self.state is not None
         audiences: dict[Viewer, list[Client]] = {}
         for client in self.clients:
             audiences.setdefault(client.viewer, []).append(client)
+        for viewer in [v for v in self.shown if v not in audiences]:
+            del self.shown[viewer]
         for viewer, clients in audiences.items():
+            before = self.shown.get(viewer)
+            after = self.view_of(viewer)
+            ops = diff(before, after) if before is not None else [[[], after]]
             text = protocol.encoder.encode(
-                protocol.Update(position=self.position, view=view(self.state, viewer), log=log_for(new, self.state, viewer))
+                protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))
             ).decode()
             for client in clients:
                 client.push(text)

@@ -5,6 +5,8 @@ Server -> client: `welcome` (view + position), `update`, `ack`, `error`.
 `fray schema` prints the JSON Schema generated from these types.
 """
 
+from typing import Any
+
 import msgspec
 from msgspec import Struct
 
@@ -42,7 +44,7 @@ class Welcome(Message, tag="welcome"):
 
 class Update(Message, tag="update"):
     position: str
-    view: View
+    patch: list[list[Any]]  # ops turning the viewer's previous view into this one (server/patch.py)
     log: list[Entry]  # new entries this viewer may see
 
 

@@ -15,6 +15,8 @@ import uuid
 import httpx
 import websockets
 
+from server import patch
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMEOUT = 10.0
 
@@ -110,8 +112,11 @@ class Table:
         text = await asyncio.wait_for(self.ws.recv(), TIMEOUT)
         self.frames.append(text)
         message = json.loads(text)
-        if message["type"] in ("welcome", "update"):
+        if message["type"] == "welcome":
             self.view = message["view"]
+        elif message["type"] == "update":
+            self.view = patch.apply(self.view, message["patch"])
+        if message["type"] in ("welcome", "update"):
             self.position = message["position"]
             self.log.extend(message["log"])
         return message

@@ -79,9 +79,12 @@ async def test_two_clients_see_the_same_state_after_every_command(fray_server, j
     assert gm.view["round"] == 2
     gob = next(c for c in player.view["combatants"] if c["id"] == "gob")
     assert gob["hp"] == 1  # 4 - 3
+    fresh = await join(fray_server, made["links"]["players"]["alda"])
+    assert fresh.view == player.view  # patches applied in order give exactly the welcome view
     attack = next(e for e in player.log if e["kind"] == "attack" and e["actor"] == "alda")
     assert attack["total"] == 22 and attack["need"] == 19
     assert attack["rolls"][0] == {"sides": 20, "value": 15, "purpose": "Alda attacks Goblin", "forced": True}
+    assert "code" not in attack  # defaults are omitted on the wire
 
 
 async def test_replay_from_scratch_is_byte_identical_on_two_replicas(fray_replicas, redis_url, join):

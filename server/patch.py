@@ -1,0 +1,52 @@
+"""View patches: what changed between two JSON-shaped values, as a list of ops.
+
+An op is `[path, value]` (set the value at path) or `[path]` (delete the key at
+path). A path is a list of object keys and array indexes; `[]` is the root.
+Arrays that change length are replaced whole; arrays of the same length are
+diffed element by element, so one combatant's HP change is one small op.
+Documented in docs/protocol.md; the browser applies it in a dozen lines.
+"""
+
+from typing import Any
+
+Op = list
+
+
+def diff(old: Any, new: Any, path: list | None = None, ops: list[Op] | None = None) -> list[Op]:
+    path = [] if path is None else path
+    ops = [] if ops is None else ops
+    if old == new:
+        return ops
+    if type(old) is dict and type(new) is dict:
+        for key, value in new.items():
+            if key not in old:
+                ops.append([path + [key], value])
+            elif old[key] != value:
+                diff(old[key], value, path + [key], ops)
+        for key in old:
+            if key not in new:
+                ops.append([path + [key]])
+    elif type(old) is list and type(new) is list and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            if a != b:
+                diff(a, b, path + [i], ops)
+    else:
+        ops.append([path, new])
+    return ops
+
+
+def apply(value: Any, ops: list[Op]) -> Any:
+    """Apply ops in order; returns the new root (the root itself may be replaced)."""
+    for op in ops:
+        path = op[0]
+        if not path:
+            value = op[1]
+            continue
+        parent = value
+        for key in path[:-1]:
+            parent = parent[key]
+        if len(op) == 2:
+            parent[path[-1]] = op[1]
+        else:
+            del parent[path[-1]]
+    return value

@@ -2,10 +2,11 @@
 grappling, spells, subdual, morale and delayed actions. Each shared module makes
 one call here; the rules live in their own modules."""
 
+import functools
 from typing import get_args
 
-from rules import grapple, morale, oil, ranged, spells, subdual
-from rules.actions import Action, Cast, Grapple, Shoot, StopDropRoll, ThrowOil, ThrowTorch
+from rules import footing, grapple, morale, oil, ranged, spells, subdual
+from rules.actions import Action, Cast, Grapple, Recover, Shoot, Stand, StopDropRoll, ThrowOil, ThrowTorch
 from rules.charts.range_cover import COVER, COVER_KINDS, RANGE
 from rules.context import Context, lookup
 from rules.errors import Rejected
@@ -24,12 +25,13 @@ def later_phases(action) -> list[str]:
     return phases_after(natural_phase(action))
 
 
-def delay_options(kind: str) -> list[str]:
+@functools.cache
+def delay_options(kind: str) -> tuple[str, ...]:
     """The phases an action of this type may be delayed to ([] if it takes no `delay`)."""
     cls = next((t for t in get_args(Action) if t.__struct_config__.tag == kind), None)
     if cls is None or "delay" not in cls.__struct_fields__:
-        return []
-    return phases_after("attack" if kind == "shoot" else PHASE_OF.get(kind))
+        return ()
+    return tuple(phases_after("attack" if kind == "shoot" else PHASE_OF.get(kind)))
 
 
 def check(state: Encounter, actor: Combatant, action) -> None:
@@ -47,6 +49,8 @@ def check(state: Encounter, actor: Combatant, action) -> None:
             oil.check_roll(state, actor)
         case Cast():
             spells.check(state, actor, action)
+        case Stand() | Recover():
+            footing.check(state, actor, action)
 
 
 def describe(state: Encounter, action) -> str | None:
@@ -63,6 +67,8 @@ def describe(state: Encounter, action) -> str | None:
             return "stop, drop and roll"
         case Cast():
             return spells.describe(state, action)
+        case Stand() | Recover():
+            return footing.describe(state, action)
     return None
 
 
@@ -85,6 +91,8 @@ def resolve(ctx: Context, actor: Combatant, action, step: Step) -> None:
             oil.stop_drop_roll(ctx, actor)
         case Cast():
             spells.cast(ctx, actor, action)
+        case Stand() | Recover():
+            footing.resolve(ctx, actor, action)
 
 
 # Steps that are not a declared action: kind -> handler (see rules.resolve.STEPS).
@@ -117,7 +125,7 @@ def choices(state: Encounter, c: Combatant, targets: list[str]) -> list[dict]:
     out.append(dict(type="throw_oil", targets=targets, options={**AIM, "torch": [True, False]}))
     oiled = [t for t in targets if oil.OILED in state_conditions(state, t)]
     out.append(dict(type="throw_torch", targets=oiled + [t for t in targets if t not in oiled], options={**AIM}))
-    if state.round > c.no_grapple_until:
+    if state.round > c.no_grapple_until and grapple.may_grapple(state, c):
         out.append(dict(type="grapple", targets=targets, options={"target_unwilling": [False, True]}))
     if oil.BURNING in c.conditions and c.burning >= 1:
         out.append(dict(type="stop_drop_roll"))

@@ -10,6 +10,7 @@ so the client builds its controls from data.
 from msgspec import Struct
 
 from rules import extras  # 003: ranged, oil, grappling, spells, delay
+from rules import footing  # stand up, pick up a dropped weapon
 from rules.actions import tag
 from rules import melee
 from rules.combat import combat_bonus, descending
@@ -116,11 +117,11 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
 
 
 def choices(state: Encounter, c: Combatant) -> list[Choice]:
-    targets = [t.id for t in state.combatants if t.id != c.id and not t.down]
+    others = [t for t in state.combatants if t.id != c.id and not t.down]
     return [
         Choice(
             type="attack",
-            targets=[t for t in targets if state_side(state, t) != c.side] + [t for t in targets if state_side(state, t) == c.side],
+            targets=[t.id for t in others if t.side != c.side] + [t.id for t in others if t.side == c.side],
             options={
                 "weapon": list(range(len(c.weapons))),
                 "called_shots": list(range(MAX_CALLED_SHOTS + 1)),
@@ -131,7 +132,9 @@ def choices(state: Encounter, c: Combatant) -> list[Choice]:
         ),
         Choice(type="move", options={"max_feet": [c.move]}),
         Choice(type="hold"),
-    ] + [Choice(**fields) for fields in melee.choices(state, c)]  # 003: charge, approach, set, parry, kill
+    ] + [Choice(**fields) for fields in melee.choices(state, c)] + [  # 003: charge, approach, set, parry, kill
+        Choice(**fields) for fields in footing.choices(state, c)  # stand, recover
+    ]
 
 
 def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choice]:
@@ -145,11 +148,16 @@ def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choic
     return listed
 
 
-def state_side(state: Encounter, cid: str) -> str:
-    return next(c.side for c in state.combatants if c.id == cid)
+def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
+    """What each combatant may declare now, for whoever controls it: the same for
+    every viewer, so the server computes it once per change, not once per audience."""
+    if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
+        return {}
+    return {c.id: with_003(state, c, choices(state, c)) for c in state.combatants if may_act(state, c)}
 
 
-def view(state: Encounter, viewer: Viewer) -> View:
+def view(state: Encounter, viewer: Viewer, actions: dict[str, list[Choice]] | None = None) -> View:
+    """`actions`: legal_actions(state), when the caller already has it."""
     gm = viewer.role == "gm"
     mine = sides_of(state, viewer)
     sealed = state.options.get("sealed_declarations") and state.phase == "declaration"
@@ -161,11 +169,10 @@ def view(state: Encounter, viewer: Viewer) -> View:
             declarations.append(DeclarationView(actor=d.actor, text=describe(state, d.action), type=tag(d.action)))
         else:
             declarations.append(DeclarationView(actor=d.actor, text="has declared"))
-    actions = {}
-    if state.status == "running" and state.phase == "declaration" and state.awaiting is None:
-        for c in state.combatants:
-            if (gm or c.id in viewer.combatants) and may_act(state, c):
-                actions[c.id] = with_003(state, c, choices(state, c))
+    if actions is None:
+        actions = legal_actions(state)
+    if not gm:
+        actions = {cid: listed for cid, listed in actions.items() if cid in viewer.combatants}
     return View(
         id=state.id,
         profile=state.profile,

@@ -14,14 +14,16 @@ import msgspec
 from rules.events import decode_event
 from rules.model import Encounter, Entry
 from rules.reducer import apply
-from rules.view import Viewer, log_for, view
+from rules.view import Viewer, legal_actions, log_for, view
 from server import protocol
 from server.patch import diff
 from server.store import position_key
 
 log = logging.getLogger("fray.hub")
 
-WELCOME_LOG = 500  # at most this many log entries in a welcome; the log endpoint has all
+WELCOME_LOG = 500
+NO_ACTIONS: dict = {}
+_pack = msgspec.msgpack.Encoder().encode  # at most this many log entries in a welcome; the log endpoint has all
 
 
 class Client:
@@ -73,6 +75,8 @@ class Room:
         self.seen: dict[str, str] = {}  # event id -> position: retries are acknowledged, not re-appended
         self._folded = asyncio.Event()  # set and replaced on every fold
         self.shown: dict[Viewer, dict] = {}  # per audience: the view its clients hold now
+        self._actions_key: tuple | None = None
+        self._actions: dict[str, list] = {}
 
     async def reached(self, position: str, timeout: float = 2.0) -> bool:
         """Wait (bounded) until this room has folded `position`: a sender's next
@@ -103,10 +107,27 @@ class Room:
         self._folded = asyncio.Event()
         return new
 
+    def legal_actions(self) -> dict[str, list]:
+        """Every combatant's legal declarations, as JSON-shaped values. They are the
+        same for every viewer, so they are built once per change of what they
+        depend on and shared by every audience's view."""
+        state = self.state
+        assert state is not None
+        key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), _pack(state.combatants))
+        if key != self._actions_key:
+            self._actions_key = key
+            self._actions = msgspec.to_builtins(legal_actions(state))
+        return self._actions
+
     def view_of(self, viewer: Viewer) -> dict:
         """The viewer's view as JSON-shaped values, remembered as the base of its audience's next patch."""
         assert self.state is not None
-        shown = msgspec.to_builtins(view(self.state, viewer))
+        shown = msgspec.to_builtins(view(self.state, viewer, actions=NO_ACTIONS))
+        actions = self.legal_actions()
+        if viewer.role == "gm":
+            shown["actions"] = actions
+        else:
+            shown["actions"] = {cid: actions[cid] for cid in viewer.combatants if cid in actions}
         self.shown[viewer] = shown
         return shown
 

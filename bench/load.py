@@ -1,0 +1,166 @@
+"""Load generator: drives one encounter's clients over loopback websockets.
+
+Client 0 sends the commands; every client (0 included) records when each
+update arrives and its stream position. A command has reached a client when
+that client has an update at or past the command's acknowledged position.
+
+    python bench/load.py --mode MODE --count N [--rate R] URL [URL ...] < commands.json
+
+Modes: `throughput` (keep --window commands in flight), `latency` (one at a
+time, a short pause between), `paced` (open loop at --rate commands/s).
+Prints one JSON object. Every loop is bounded by --count and --seconds.
+"""
+
+import argparse
+import asyncio
+import bisect
+import itertools
+import json
+import sys
+import time
+import uuid
+
+import websockets
+
+
+def key(position: str) -> tuple[int, int]:
+    ms, _, seq = position.partition("-")
+    return int(ms), int(seq or 0)
+
+
+class Receiver:
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.keys: list[tuple[int, int]] = []
+        self.times: list[float] = []
+        self.bytes = 0
+        self.updates = 0
+        self.acks: dict[str, asyncio.Future] = {}
+        self.errors = 0
+        self.moved = asyncio.Event()
+
+    async def read(self) -> None:
+        async for text in self.ws:
+            now = time.perf_counter()
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "update":
+                self.keys.append(key(message["position"]))
+                self.times.append(now)
+                self.bytes += len(text)
+                self.updates += 1
+                self.moved.set()
+            elif kind in ("ack", "error"):
+                if kind == "error":
+                    self.errors += 1
+                future = self.acks.pop(message.get("id", ""), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
+
+    def seen(self, target: tuple[int, int]) -> bool:
+        return bool(self.keys) and self.keys[-1] >= target
+
+    def reached_at(self, target: tuple[int, int]) -> float | None:
+        i = bisect.bisect_left(self.keys, target)
+        return self.times[i] if i < len(self.times) else None
+
+
+async def send(driver: Receiver, command: dict) -> tuple[float, dict]:
+    command_id = uuid.uuid4().hex
+    future = asyncio.get_running_loop().create_future()
+    driver.acks[command_id] = future
+    sent = time.perf_counter()
+    await driver.ws.send(json.dumps({"type": "command", "id": command_id, "command": command}))
+    return sent, await asyncio.wait_for(future, 10)
+
+
+async def everyone_saw(receivers: list[Receiver], target: tuple[int, int], deadline: float) -> None:
+    for r in receivers:
+        while not r.seen(target):
+            r.moved.clear()
+            await asyncio.wait_for(r.moved.wait(), max(0.001, deadline - time.perf_counter()))
+
+
+async def main(args, commands: list[dict]) -> dict:
+    sockets = [await websockets.connect(u, max_size=None, open_timeout=10) for u in args.urls]
+    for ws in sockets:
+        json.loads(await asyncio.wait_for(ws.recv(), 10))  # welcome
+    receivers = [Receiver(ws) for ws in sockets]
+    readers = [asyncio.create_task(r.read()) for r in receivers]
+    driver = receivers[0]
+    sent: list[tuple[float, tuple[int, int]]] = []
+    cycle = itertools.cycle(commands)
+    deadline = time.perf_counter() + args.seconds
+    start = time.perf_counter()
+
+    async def one() -> None:
+        t, reply = await send(driver, next(cycle))
+        if reply["type"] == "ack":
+            sent.append((t, key(reply["position"])))
+
+    if args.mode == "latency":
+        for _ in range(args.count):
+            if time.perf_counter() > deadline:
+                break
+            await one()
+            await everyone_saw(receivers, sent[-1][1], deadline + 5)
+            await asyncio.sleep(0.002)
+    elif args.mode == "throughput":
+        window = asyncio.Semaphore(args.window)
+
+        async def windowed() -> None:
+            async with window:
+                await one()
+
+        tasks = []
+        for _ in range(args.count):
+            if time.perf_counter() > deadline:
+                break
+            await window.acquire()
+            window.release()
+            tasks.append(asyncio.create_task(windowed()))
+            await asyncio.sleep(0)
+        await asyncio.gather(*tasks)
+    else:  # paced
+        tasks = []
+        for i in range(args.count):
+            due = start + i / args.rate
+            if due > deadline:
+                break
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            tasks.append(asyncio.create_task(one()))
+        await asyncio.gather(*tasks)
+    if sent:
+        await everyone_saw(receivers, max(k for _, k in sent), time.perf_counter() + 10)
+    elapsed = max(r.times[-1] for r in receivers) - start if sent else 0.0
+    latencies = []
+    for t, target in sent:
+        reached = [r.reached_at(target) for r in receivers]
+        if all(x is not None for x in reached):
+            latencies.append((max(reached) - t) * 1000)
+    for ws in sockets:
+        await ws.close()
+    for task in readers:
+        task.cancel()
+    return {
+        "mode": args.mode,
+        "commands": len(sent),
+        "elapsed_s": elapsed,
+        "per_s": len(sent) / elapsed if elapsed else 0.0,
+        "latencies_ms": sorted(latencies),
+        "bytes_per_update": [r.bytes / r.updates if r.updates else 0 for r in receivers],
+        "errors": driver.errors,
+    }
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=["throughput", "latency", "paced"], required=True)
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=100.0)
+    parser.add_argument("--window", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("urls", nargs="+")
+    args = parser.parse_args()
+    commands = json.load(sys.stdin)
+    print(json.dumps(asyncio.run(main(args, commands))))

@@ -1,0 +1,173 @@
+"""Run every benchmark and print each figure beside the raw limit and its goal.
+
+    .venv/bin/python bench/run.py            # everything, a few minutes
+    .venv/bin/python bench/run.py --quick    # fewer commands, for a smoke run
+
+Everything runs on this machine over loopback: a private embedded Redis with
+the append-only file on, the raw pipeline (bench/raw_server.py), `fray serve`,
+and the load generator (bench/load.py) in its own process.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from server.embedded import EmbeddedRedis  # noqa: E402
+from support import free_port  # noqa: E402
+
+PYTHON = sys.executable
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def rss_kb(pid: int) -> int:
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def wait_port(port: int, proc: subprocess.Popen) -> None:
+    import socket
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited during start")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listening on {port}")
+
+
+def load(mode: str, urls: list[str], commands: list[dict], **opts) -> dict:
+    args = [PYTHON, str(ROOT / "bench" / "load.py"), "--mode", mode]
+    for name, value in opts.items():
+        args += [f"--{name}", str(value)]
+    out = subprocess.run(args + urls, input=json.dumps(commands), capture_output=True, text=True, timeout=180)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    return json.loads(out.stdout)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+def measure(proc: subprocess.Popen, urls: list[str], commands: list[dict], count: int) -> dict:
+    load("latency", urls, commands, count=50)  # warm up
+    before = cpu_seconds(proc.pid)
+    peak = load("throughput", urls, commands, count=count, window=32, seconds=30)
+    cpu = cpu_seconds(proc.pid) - before
+    low = load("latency", urls, commands, count=max(200, count // 10), seconds=30)
+    half = load("paced", urls, commands, count=count // 2, rate=peak["per_s"] / 2, seconds=30)
+    return {
+        "per_s": peak["per_s"],
+        "cpu_us": cpu / peak["commands"] * 1e6,
+        "p50": percentile(low["latencies_ms"], 50),
+        "p99": percentile(low["latencies_ms"], 99),
+        "half_p99": percentile(half["latencies_ms"], 99),
+        "bytes": max(peak["bytes_per_update"]),
+        "bytes_min": min(peak["bytes_per_update"]),
+        "errors": peak["errors"] + low["errors"] + half["errors"],
+    }
+
+
+def run_raw(redis_url: str, count: int) -> dict:
+    port = free_port()
+    proc = subprocess.Popen([PYTHON, str(ROOT / "bench" / "raw_server.py"), "--port", str(port), "--redis-url", redis_url])
+    try:
+        wait_port(port, proc)
+        urls = [f"ws://127.0.0.1:{port}/ws"] * 8
+        return measure(proc, urls, [{"type": "attack", "target": "gob1"}], count)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def start_fray(redis_url: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo"],
+        cwd=ROOT, env={**os.environ, "FRAY_SECRET": "bench-secret-0123456789abcdef", "FRAY_RATE": "100000", "FRAY_BURST": "100000"},
+    )
+    wait_port(port, proc)
+    return proc, f"127.0.0.1:{port}"
+
+
+def demo_fight(host: str) -> tuple[str, list[str]]:
+    """A started demo fight (nobody surprised) and 8 client URLs: GM first, 3 players, 4 spectators."""
+    made = httpx.post(f"http://{host}/api/encounters", json={}, timeout=10).json()
+    links = [made["links"]["gm"], *made["links"]["players"].values()] + [made["links"]["spectator"]] * 4
+    urls = [link.replace("http://", "ws://").replace("/e/", "/ws/encounters/") for link in links]
+    setup = [{"type": "force_rolls", "values": [5, 5]}, {"type": "start"}]
+    load("latency", urls[:1], setup, count=2)
+    return made["id"], urls
+
+
+# Attack commands of a real holmes-phases fight: each declares (or re-declares) an attack.
+FIGHT_COMMANDS = [
+    {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target}}
+    for actor, target in [("alda", "gob1"), ("gob1", "alda"), ("bran", "gob2"), ("gob2", "bran"), ("cora", "gob3"), ("gob3", "cora"), ("gob4", "alda")]
+]
+
+
+def run_fray(redis_url: str, count: int) -> dict:
+    proc, host = start_fray(redis_url)
+    try:
+        _, urls = demo_fight(host)
+        return measure(proc, urls, FIGHT_COMMANDS, count)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def row(name: str, fray: float, raw: float | None, goal: str, ok: bool, unit: str = "") -> str:
+    ratio = f"{fray / raw:5.2f}x" if raw else "     "
+    raw_text = f"{raw:10.1f}" if raw is not None else " " * 10
+    return f"{name:<44} {fray:10.1f} {raw_text} {ratio}  {goal:<22} {'ok' if ok else 'MISSED'} {unit}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    count = 600 if args.quick else 3000
+    with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(pathlib.Path(tmp)) as redis:
+        raw = run_raw(redis.url, count)
+        fray = run_fray(redis.url, count)
+    print(f"{'figure':<44} {'fray':>10} {'raw':>10} {'ratio':>6}  {'goal':<22}")
+    lines = [
+        row("commands/s per process", fray["per_s"], raw["per_s"], ">= 0.75 x raw", fray["per_s"] >= 0.75 * raw["per_s"]),
+        row("server CPU per command (us)", fray["cpu_us"], raw["cpu_us"], "<= 1.35 x raw", fray["cpu_us"] <= 1.35 * raw["cpu_us"]),
+        row("command -> last of 8, low load, p50 (ms)", fray["p50"], raw["p50"], "<= 1.5 ms", fray["p50"] <= 1.5),
+        row("command -> last of 8, low load, p99 (ms)", fray["p99"], raw["p99"], "<= 3 ms", fray["p99"] <= 3),
+        row("same at 50% of max load, p99 (ms)", fray["half_p99"], raw["half_p99"], "<= 10 ms", fray["half_p99"] <= 10),
+        row("bytes per update, largest viewer (B)", fray["bytes"], raw["bytes"], "<= 400 B", fray["bytes"] <= 400),
+    ]
+    print("\n".join(lines))
+    print(f"errors: fray {fray['errors']}, raw {raw['errors']}")
+    print(json.dumps({"raw": raw, "fray": fray}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

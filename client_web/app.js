@@ -1,0 +1,176 @@
+// Fray's browser client: one page for every invite link (GM, player, spectator).
+// The URL is /e/<encounter id>?token=<invite token>; the server's messages are
+// described in server/protocol.py and docs/protocol.md.
+
+import { $ } from "./dom.js";
+import { DeclarePanels } from "./controls.js";
+import { GmConsole } from "./gm.js";
+import { renderGrid } from "./map.js";
+import { applyPatch, Connection, comparePositions } from "./net.js";
+import * as draw from "./render.js";
+
+const SENT_MEMORY = 200; // command ids remembered, to tie errors and rejections to their sender
+
+const match = location.pathname.match(/^\/e\/([^/]+)\/?$/);
+const encounter = match ? decodeURIComponent(match[1]) : null;
+const token = new URLSearchParams(location.search).get("token");
+
+const state = {
+  view: null,
+  position: null, // the stream position the view reflects: sent as `after` on reconnect
+  maxSeq: -1, // the last event whose log entries are shown
+  marker: null, // a move destination picked on the map
+  sent: new Map(), // command id -> what it was, for messages about it
+};
+
+let conn = null;
+let gm = null;
+const panels = new DeclarePanels($("[data-testid=declare-panels]"), send, (marker) => {
+  state.marker = marker;
+  drawGrid();
+});
+
+function send(command, label) {
+  if (!conn) return;
+  try {
+    const id = conn.command(command);
+    state.sent.set(id, label);
+    if (state.sent.size > SENT_MEMORY) state.sent.delete(state.sent.keys().next().value);
+    if (!conn.live) draw.toast("Not connected: the command will be sent when the connection is back.", "", "info");
+  } catch (err) {
+    draw.toast(err.message);
+  }
+}
+
+function answer(awaiting, choice) {
+  send({ type: "answer", awaiting, choice }, `answer ${choice}`);
+}
+
+/* ---------- messages ---------- */
+
+function addEntries(entries, reset) {
+  const fresh = reset ? entries : entries.filter((e) => e.seq > state.maxSeq);
+  for (const e of fresh) {
+    state.maxSeq = Math.max(state.maxSeq, e.seq);
+    // The stream prefixes our id with the token's ("<token id>.<our id>").
+    const ours = e.command_id?.slice(e.command_id.lastIndexOf(".") + 1);
+    if (e.kind === "rejected" && ours && state.sent.has(ours)) {
+      draw.toast(`${state.sent.get(ours)}: ${e.text}`, e.code ?? "");
+    }
+  }
+  draw.addLog(fresh, reset);
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case "welcome": {
+      // A resumed connection gets only what it missed; a first one gets everything.
+      const resumed = state.position !== null;
+      if (!resumed) state.maxSeq = -1;
+      state.position = msg.position;
+      state.view = msg.view;
+      addEntries(msg.log ?? [], !resumed);
+      render();
+      break;
+    }
+    case "update": {
+      if (state.position !== null && comparePositions(msg.position, state.position) < 0) return;
+      let next;
+      try {
+        // A patch turns the view this socket last had into the current one.
+        next = msg.view ?? applyPatch(state.view, msg.patch ?? []);
+      } catch (err) {
+        console.warn("Fray: a view patch did not apply; joining afresh", err);
+        conn.restart("the view went out of step");
+        return;
+      }
+      state.position = msg.position;
+      state.view = next;
+      addEntries(msg.log ?? [], false);
+      render();
+      break;
+    }
+    case "error": {
+      const what = msg.id && state.sent.get(msg.id);
+      draw.toast(what ? `${what}: ${msg.message}` : msg.message, msg.code);
+      break;
+    }
+    case "ack":
+    case "pong":
+      break;
+    default:
+      console.warn("Fray: unknown message type", msg.type);
+  }
+}
+
+/* ---------- drawing ---------- */
+
+function drawGrid() {
+  if (!state.view) return;
+  const pickable = panels.canPick;
+  if (!pickable) state.marker = null;
+  $("[data-testid=grid-hint]").hidden = !pickable;
+  renderGrid(
+    state.view,
+    state.marker,
+    pickable
+      ? (x, y) => {
+          state.marker = panels.pick(x, y);
+          drawGrid();
+        }
+      : null,
+  );
+}
+
+function idleText(view) {
+  if (view.you.role === "spectator") return "You are watching: spectators have no controls.";
+  if (view.status === "ended") return "The fight has ended.";
+  if (view.status === "setup") return "Waiting for the GM to start the fight.";
+  if (view.awaiting) return "Waiting for an answer before the round goes on.";
+  if (view.phase !== "declaration") return `Resolving the ${view.phase} phase…`;
+  return view.you.role === "gm" ? "Nobody can declare right now." : "Your combatants cannot act this round (down or surprised).";
+}
+
+function render() {
+  const view = state.view;
+  draw.renderHeader(view);
+  draw.renderCards(view);
+  draw.renderRound(view);
+  draw.renderAwaiting(view, answer);
+  panels.update(view);
+  if (view.you.role === "gm") {
+    gm ??= new GmConsole($("[data-testid=gm-console]"), send, (m) => draw.toast(m));
+    gm.update(view);
+  }
+  $("#controls-h").textContent = { gm: "Declare for anyone", player: "Your actions", spectator: "Watching" }[view.you.role] ?? "Controls";
+  const idle = $("[data-testid=no-actions]");
+  idle.hidden = Object.keys(view.actions ?? {}).length > 0;
+  idle.textContent = idleText(view);
+  drawGrid();
+}
+
+/* ---------- start ---------- */
+
+function logLink() {
+  // The whole log this link may read, as JSON: to keep, or to re-run against the revealed seed.
+  const a = $("[data-testid=log-link]");
+  a.href = `/api/encounters/${encodeURIComponent(encounter)}/log?${new URLSearchParams({ token })}`;
+  a.hidden = false;
+}
+
+if (!encounter || !token) {
+  draw.renderConnection({
+    kind: "fatal",
+    reason: "this page needs an invite link of the form /e/<encounter>?token=<token>. Ask your GM for yours.",
+  });
+} else {
+  conn = new Connection({
+    encounter,
+    token,
+    position: () => state.position,
+    onMessage: handle,
+    onState: (s) => draw.renderConnection(s, () => conn.retryNow()),
+  });
+  conn.start();
+  logLink();
+}

@@ -1,0 +1,126 @@
+// The battle map: an SVG of 5-ft squares with a token per combatant, coloured
+// by side, down combatants crossed out. A click picks a square (in feet).
+
+import { $, h, replace, svg } from "./dom.js";
+import { mine, sideIndex } from "./render.js";
+
+const SQUARE_FT = 5; // positions are in feet on a 5-ft grid
+const SQ = 40; // one square, in SVG user units
+const MARGIN_FT = 10; // empty ground drawn around the combatants
+const MAX_LINES = 120; // beyond this many squares a side, skip the grid lines
+
+let bounds = null; // grows, never shrinks, so the map does not jump about
+
+function gridBounds(view) {
+  const cs = view.combatants;
+  if (!cs.length) return bounds ?? { x0: 0, y0: 0, x1: 40, y1: 30 };
+  const b = {
+    x0: Math.max(0, Math.min(...cs.map((c) => c.x)) - MARGIN_FT),
+    y0: Math.max(0, Math.min(...cs.map((c) => c.y)) - MARGIN_FT),
+    x1: Math.max(...cs.map((c) => c.x)) + MARGIN_FT,
+    y1: Math.max(...cs.map((c) => c.y)) + MARGIN_FT,
+  };
+  if (bounds) {
+    b.x0 = Math.min(b.x0, bounds.x0);
+    b.y0 = Math.min(b.y0, bounds.y0);
+    b.x1 = Math.max(b.x1, bounds.x1);
+    b.y1 = Math.max(b.y1, bounds.y1);
+  }
+  bounds = b;
+  return b;
+}
+
+function initials(name) {
+  const words = name.trim().split(/\s+/);
+  const digits = name.match(/\d+$/)?.[0] ?? "";
+  return (words[0].slice(0, digits ? 1 : 2) + digits).slice(0, 3);
+}
+
+/**
+ * @param {object} view
+ * @param {{x: number, y: number} | null} marker  a chosen move destination
+ * @param {(x: number, y: number) => void} onPick  a square was clicked (feet)
+ */
+export function renderGrid(view, marker, onPick) {
+  const b = gridBounds(view);
+  const cols = (b.x1 - b.x0) / SQUARE_FT + 1;
+  const rows = (b.y1 - b.y0) / SQUARE_FT + 1;
+  const colour = sideIndex(view);
+  const px = (ft, origin) => ((ft - origin) / SQUARE_FT) * SQ;
+
+  const board = svg("svg", {
+    viewBox: `0 0 ${cols * SQ} ${rows * SQ}`,
+    role: "img",
+    "aria-label": `Battle map, ${cols} by ${rows} squares of 5 feet`,
+    class: "map",
+  });
+  board.append(svg("rect", { class: "ground", x: 0, y: 0, width: cols * SQ, height: rows * SQ }));
+  if (Math.max(cols, rows) <= MAX_LINES) {
+    for (let i = 1; i < cols; i++) board.append(svg("line", { class: "gridline", x1: i * SQ, y1: 0, x2: i * SQ, y2: rows * SQ }));
+    for (let j = 1; j < rows; j++) board.append(svg("line", { class: "gridline", x1: 0, y1: j * SQ, x2: cols * SQ, y2: j * SQ }));
+  }
+  if (marker) {
+    board.append(
+      svg("rect", {
+        class: "destination",
+        testid: "move-marker",
+        x: px(marker.x, b.x0) + 3,
+        y: px(marker.y, b.y0) + 3,
+        width: SQ - 6,
+        height: SQ - 6,
+        rx: 6,
+      }),
+    );
+  }
+
+  // Several combatants on one square share it: shrink and fan them out.
+  const stacks = new Map();
+  for (const c of view.combatants) {
+    const key = `${c.x},${c.y}`;
+    stacks.set(key, [...(stacks.get(key) ?? []), c]);
+  }
+  for (const group of stacks.values()) {
+    group.forEach((c, i) => {
+      const n = group.length;
+      const r = n === 1 ? SQ * 0.42 : SQ * 0.26;
+      const angle = (2 * Math.PI * i) / n;
+      const cx = px(c.x, b.x0) + SQ / 2 + (n === 1 ? 0 : Math.cos(angle) * SQ * 0.2);
+      const cy = px(c.y, b.y0) + SQ / 2 + (n === 1 ? 0 : Math.sin(angle) * SQ * 0.2);
+      const hp = c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max} HP`;
+      const token = svg(
+        "g",
+        {
+          class: `token side-${colour(c.side)}${c.down ? " down" : ""}${mine(view, c.id) ? " mine" : ""}`,
+          testid: `token-${c.id}`,
+        },
+        svg("title", {}, `${c.name} (${c.side}), ${hp}${c.down ? ", down" : ""}, at ${c.x},${c.y} ft`),
+        svg("circle", { cx, cy, r }),
+        svg("text", { x: cx, y: cy, "font-size": r * 0.8, "text-anchor": "middle", "dominant-baseline": "central" }, initials(c.name)),
+      );
+      if (c.down) {
+        const d = r * 0.75;
+        token.append(
+          svg("line", { class: "cross", x1: cx - d, y1: cy - d, x2: cx + d, y2: cy + d }),
+          svg("line", { class: "cross", x1: cx - d, y1: cy + d, x2: cx + d, y2: cy - d }),
+        );
+      }
+      board.append(token);
+    });
+  }
+  if (onPick) {
+    board.classList.add("pickable");
+    board.addEventListener("click", (ev) => {
+      const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(board.getScreenCTM().inverse());
+      const x = b.x0 + Math.floor(pt.x / SQ) * SQUARE_FT;
+      const y = b.y0 + Math.floor(pt.y / SQ) * SQUARE_FT;
+      if (x >= b.x0 && y >= b.y0 && x <= b.x1 && y <= b.y1) onPick(x, y);
+    });
+  }
+  replace($("[data-testid=grid]"), board);
+
+  const sides = [...new Set(view.combatants.map((c) => c.side))];
+  replace(
+    $("[data-testid=legend]"),
+    sides.map((s) => h("li", {}, h("span", { class: `swatch side-${colour(s)}`, "aria-hidden": "true" }), s)),
+  );
+}

@@ -1,0 +1,232 @@
+// Drawing the view: header, combatant cards, the round's declarations, the
+// awaiting prompt, the log, the banner and the toasts (the map is map.js).
+// Everything is rebuilt from the current view except the log, which grows.
+
+import { $, h, replace } from "./dom.js";
+
+const TOAST_MS = 8000;
+
+/** Sides get colours in the order they first appear, so both tables see the same. */
+export function sideIndex(view) {
+  const order = [];
+  for (const c of view.combatants) if (!order.includes(c.side)) order.push(c.side);
+  return (side) => order.indexOf(side) % 6;
+}
+
+export function nameOf(view, id) {
+  return view.combatants.find((c) => c.id === id)?.name ?? id;
+}
+
+export function mine(view, id) {
+  return (view.you.combatants ?? []).includes(id);
+}
+
+export function renderHeader(view) {
+  $("[data-testid=round]").textContent = view.round ? String(view.round) : "–";
+  $("[data-testid=phase]").textContent = view.phase;
+  $("[data-testid=status]").textContent = view.status;
+  const you = view.you;
+  const who =
+    you.role === "player" ? `player (${(you.combatants ?? []).map((id) => nameOf(view, id)).join(", ")})` : you.role === "gm" ? "GM" : "spectator";
+  $("[data-testid=role]").textContent = who;
+  document.body.dataset.role = you.role;
+  document.body.dataset.status = view.status;
+  document.title = `Fray · round ${view.round || 0} · ${view.phase}`;
+  const seed = $("[data-testid=seed]");
+  if (view.seed && view.status === "ended") {
+    replace(seed, "Seed revealed: ", h("code", {}, view.seed), " (sha256 ", h("code", {}, view.seed_hash), ")");
+  } else {
+    replace(seed, "Seed sha256: ", h("code", { title: view.seed_hash }, view.seed_hash.slice(0, 16) + "…"));
+  }
+}
+
+/* ---------- combatant cards ---------- */
+
+export function hpText(c) {
+  return c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max}`;
+}
+
+export function renderCards(view) {
+  const colour = sideIndex(view);
+  const declared = new Set(view.declarations.map((d) => d.actor));
+  const awaited = new Set(view.awaited);
+  const cards = view.combatants.map((c) => {
+    const badges = [];
+    if (mine(view, c.id)) badges.push(h("span", { class: "badge you" }, "yours"));
+    if (c.down) badges.push(h("span", { class: "badge down", testid: `down-${c.id}` }, "down"));
+    if (c.hidden) badges.push(h("span", { class: "badge" }, "hidden"));
+    if (declared.has(c.id)) badges.push(h("span", { class: "badge ok" }, "declared"));
+    else if (awaited.has(c.id)) badges.push(h("span", { class: "badge wait" }, "awaited"));
+    const facts = [
+      ["HP", hpText(c), `hp-${c.id}`],
+      ["AC", c.ac_shown ?? "?", `ac-${c.id}`],
+      ["DEX", c.dex, null],
+      ["Move", `${c.move} ft`, null],
+      ["At", `${c.x}, ${c.y}`, `pos-${c.id}`],
+    ];
+    if (c.subdual) facts.push(["Subdual", c.subdual, null]);
+    if (c.morale) facts.push(["Morale", c.morale_round ? `${c.morale} (round ${c.morale_round})` : c.morale, `morale-${c.id}`]);
+    return h(
+      "li",
+      {
+        class: `card side-${colour(c.side)}${c.down ? " is-down" : ""}${mine(view, c.id) ? " is-mine" : ""}`,
+        testid: `combatant-${c.id}`,
+        "data-id": c.id,
+        "data-side": c.side,
+        "data-x": c.x,
+        "data-y": c.y,
+        "data-down": c.down ? "true" : "false",
+        "data-mine": mine(view, c.id) ? "true" : "false",
+        "data-hp": c.hp ?? "",
+      },
+      h(
+        "div",
+        { class: "card-head" },
+        h("span", { class: `swatch side-${colour(c.side)}`, "aria-hidden": "true" }),
+        h("strong", { class: "name" }, c.name),
+        h("span", { class: "side" }, c.side),
+        badges,
+      ),
+      h(
+        "dl",
+        { class: "facts" },
+        facts.map(([k, v, id]) => h("div", {}, h("dt", {}, k), h("dd", id ? { testid: id } : {}, String(v)))),
+      ),
+      c.conditions.length ? h("p", { class: "conditions", testid: `conditions-${c.id}` }, c.conditions.join(", ")) : null,
+      c.weapons?.length ? h("p", { class: "weapons" }, c.weapons.map((w) => `${w.name} ${w.damage}`).join(" · ")) : null,
+      c.notes ? h("p", { class: "notes" }, "GM notes: ", c.notes) : null,
+    );
+  });
+  replace($("[data-testid=combatants]"), cards);
+}
+
+/* ---------- declarations and the awaiting prompt ---------- */
+
+export function renderRound(view) {
+  const section = $("[data-testid=round-state]");
+  const decl = view.declarations.map((d) =>
+    h("li", { testid: `declared-${d.actor}` }, h("strong", {}, nameOf(view, d.actor)), ": ", d.text),
+  );
+  replace($("[data-testid=declarations]"), decl.length ? decl : h("li", { class: "muted" }, "No declarations yet."));
+  replace(
+    $("[data-testid=awaited]"),
+    view.awaited.length
+      ? view.awaited.map((id) => h("li", { testid: `awaited-${id}` }, nameOf(view, id)))
+      : h("li", { class: "muted" }, view.phase === "declaration" ? "Everyone has declared." : "—"),
+  );
+  section.dataset.phase = view.phase;
+}
+
+/** @param {(awaitingId: string, choice: string) => void} onAnswer */
+export function renderAwaiting(view, onAnswer) {
+  const box = $("[data-testid=awaiting]");
+  const a = view.awaiting;
+  if (!a) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const mayAnswer = view.you.role === "gm" || (a.who !== "gm" && mine(view, a.who));
+  const who = a.who === "gm" ? "the GM" : nameOf(view, a.who);
+  box.hidden = false;
+  replace(
+    box,
+    h("h2", {}, mayAnswer ? "Your choice" : `Waiting for ${who}`),
+    h("p", { class: "prompt" }, a.prompt, a.who !== "gm" && view.you.role === "gm" ? ` (for ${who})` : ""),
+    mayAnswer
+      ? h(
+          "div",
+          { class: "buttons" },
+          a.options.map((opt) =>
+            h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, opt),
+          ),
+        )
+      : null,
+  );
+}
+
+/* ---------- log ---------- */
+
+function rollChip(r) {
+  return h(
+    "span",
+    { class: `roll${r.forced ? " forced" : ""}`, title: r.purpose, testid: "roll" },
+    `d${r.sides} → ${r.value}`,
+    r.forced ? h("span", { class: "forced-mark" }, " forced") : null,
+    h("span", { class: "sr-only" }, ` (${r.purpose})`),
+  );
+}
+
+function logItem(e) {
+  return h(
+    "li",
+    { class: `entry kind-${e.kind.replace(/[^a-z0-9_-]/gi, "")}`, testid: "log-entry", "data-kind": e.kind, "data-seq": e.seq },
+    h("span", { class: "text" }, e.text),
+    e.rolls?.length ? h("span", { class: "rolls" }, e.rolls.map(rollChip)) : null,
+    e.audience && e.audience !== "all" ? h("span", { class: "audience" }, e.audience === "gm" ? "GM only" : e.audience.replace(/^side:/, "side ")) : null,
+    e.code ? h("code", { class: "code" }, e.code) : null,
+  );
+}
+
+/** Newest first: entries arrive oldest first, so each goes on top. */
+export function addLog(entries, reset = false) {
+  const log = $("[data-testid=log]");
+  if (reset) log.replaceChildren();
+  for (const e of entries) log.prepend(logItem(e));
+  const empty = $("[data-testid=log-empty]");
+  empty.hidden = log.children.length > 0;
+}
+
+/* ---------- banner and toasts ---------- */
+
+let countdown = null;
+
+export function renderConnection(state, onRetry) {
+  const banner = $("[data-testid=status-banner]");
+  const dot = $("[data-testid=connection]");
+  clearInterval(countdown);
+  banner.dataset.kind = state.kind;
+  dot.dataset.kind = state.kind;
+  dot.textContent = { live: "live", connecting: "connecting", reconnecting: "offline", fatal: "refused" }[state.kind];
+  if (state.kind === "live") {
+    banner.hidden = true;
+    return;
+  }
+  banner.hidden = false;
+  if (state.kind === "fatal") {
+    replace(banner, h("strong", {}, "Cannot join this fight: "), state.reason);
+    return;
+  }
+  if (state.kind === "connecting" || !state.delay) {
+    replace(banner, h("strong", {}, state.attempt ? "Reconnecting…" : "Connecting…"));
+    return;
+  }
+  const due = Date.now() + state.delay;
+  const when = h("span", {});
+  const tick = () => (when.textContent = `Next try in ${Math.max(0, Math.ceil((due - Date.now()) / 1000))} s.`);
+  tick();
+  countdown = setInterval(tick, 1000);
+  replace(
+    banner,
+    h("strong", {}, "Reconnecting…"),
+    ` Connection lost${state.reason ? ` (${state.reason})` : ""}. `,
+    when,
+    " ",
+    h("button", { type: "button", testid: "retry-now", on: { click: onRetry } }, "Retry now"),
+  );
+}
+
+export function toast(message, code = "", kind = "error") {
+  const box = $("[data-testid=toasts]");
+  const item = h(
+    "div",
+    { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", testid: "toast", "data-code": code },
+    h("span", {}, message),
+    code ? h("code", {}, code) : null,
+  );
+  const close = h("button", { type: "button", class: "close", "aria-label": "Dismiss", on: { click: () => item.remove() } }, "×");
+  item.append(close);
+  box.append(item);
+  while (box.children.length > 4) box.firstElementChild.remove();
+  setTimeout(() => item.remove(), TOAST_MS);
+}

@@ -149,6 +149,7 @@ async def main(args, commands: list[dict]) -> dict:
         "per_s": len(sent) / elapsed if elapsed else 0.0,
         "latencies_ms": sorted(latencies),
         "bytes_per_update": [r.bytes / r.updates if r.updates else 0 for r in receivers],
+        "updates_per_command": sum(r.updates for r in receivers) / len(receivers) / len(sent) if sent else 0.0,
         "errors": driver.errors,
     }
 

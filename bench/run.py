@@ -88,6 +88,7 @@ def measure(proc: subprocess.Popen, urls: list[str], commands: list[dict], count
         "bytes": max(peak["bytes_per_update"]),
         "bytes_min": min(peak["bytes_per_update"]),
         "errors": peak["errors"] + low["errors"] + half["errors"],
+        "updates_per_command": peak["updates_per_command"],
     }
 
 

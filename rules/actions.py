@@ -131,8 +131,22 @@ class Cast(ActionBase, tag="cast"):
     target: str = ""
 
 
+# --- footing: getting up and re-arming (resolved in rules.footing)
+
+
+class Stand(ActionBase, tag="stand"):
+    """Get up from prone (003's stop-drop-roll leaves the victim prone); movement phase."""
+
+
+class Recover(ActionBase, tag="recover"):
+    """Pick up a dropped weapon (a disarming parry, a surprised gawper's drop); movement phase."""
+
+    weapon: int = 0
+
+
 Action = Attack | Move | Hold | Shoot | ThrowOil | ThrowTorch | Grapple | StopDropRoll | Cast
 Action = Action | Charge | Approach | SetSpear | Parry | Kill  # rules.melee
+Action = Action | Stand | Recover  # rules.footing
 
 
 def tag(action: ActionBase) -> str:

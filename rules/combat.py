@@ -15,7 +15,7 @@ import msgspec
 from rules.actions import Attack, Parry
 from rules.charts import weapon_saves
 from rules.context import Context, lookup
-from rules.fighters import able, combat_bonus, declared, multi_attack_bonus, usable, wielded
+from rules.fighters import able, combat_bonus, declared, in_hand, multi_attack_bonus, usable, wielded
 from rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from rules import subdual  # 003: subdual damage (rules.subdual)
 
@@ -80,11 +80,15 @@ def modifiers(state: Encounter, attacker: Combatant, target: Combatant, weapon: 
     if mode == "riposte":
         mods.append(("counter after a parry", RIPOSTE))
     if mode in DECLARED:
-        if state.surprised and attacker.side not in state.surprised:
-            mods.append(("surprise", SURPRISE_BONUS))
+        surprise = bool(state.surprised) and attacker.side not in state.surprised
+        # 003: the +2 from behind 'is already factored into the Thief "attack from
+        # surprise" bonus!': a thief striking from behind in the free round gets one +2.
+        thief_from_surprise = surprise and behind and attacker.klass == "thief"
+        if surprise:
+            mods.append(("surprise, from behind included" if thief_from_surprise else "surprise", SURPRISE_BONUS))
         if mode == "charge":
             mods.append(("charge", CHARGE))
-        if behind:
+        if behind and not thief_from_surprise:
             mods.append(("from behind", FROM_BEHIND))
         if "prone" in target.conditions:
             mods.append(("prone target", PRONE))
@@ -297,6 +301,9 @@ def drop_check(ctx: Context, target: Combatant) -> None:
     roll = ctx.dice.roll(6, f"{target.name}, surprised and struck, holds on")
     if roll <= DROP_ON and "disarmed" not in target.conditions:
         target.conditions.append("disarmed")
+        held = in_hand(ctx.state, target)  # the weapon in hand lies on the floor until recovered
+        if held is not None:
+            target.weapons[held] = msgspec.structs.replace(target.weapons[held], dropped=True)
         ctx.log("surprise", f"{target.name} is caught gawping and drops what was in hand (d6 {roll} ≤ {DROP_ON}).", target=target.id)
     else:
         ctx.log("surprise", f"{target.name} keeps hold (d6 {roll} > {DROP_ON}).", target=target.id)

@@ -72,6 +72,7 @@ class EditCombatant(CommandBase, tag="edit_combatant"):
     caster: bool | UnsetType = UNSET
     subdual: int | UnsetType = UNSET
     morale: str | UnsetType = UNSET
+    man_type: bool | UnsetType = UNSET  # 003: only man-types grapple (option grapple_man_types)
 
 
 class RemoveCombatant(CommandBase, tag="remove_combatant"):

@@ -34,10 +34,16 @@ def declared(state: Encounter, c: Combatant):
 
 def wielded(state: Encounter, c: Combatant) -> Weapon | None:
     """The weapon a combatant fights with this round: its declared one, else its first usable."""
+    index = in_hand(state, c)
+    return None if index is None else c.weapons[index]
+
+
+def in_hand(state: Encounter, c: Combatant) -> int | None:
+    """The index of the weapon `wielded` returns."""
     action = declared(state, c)
     if isinstance(action, Attack | Charge | Parry | SetSpear) and usable(c.weapons[action.weapon]):
-        return c.weapons[action.weapon]
-    return next((w for w in c.weapons if usable(w)), None)
+        return action.weapon
+    return next((i for i, w in enumerate(c.weapons) if usable(w)), None)
 
 
 def helpless(c: Combatant) -> bool:

@@ -26,8 +26,15 @@ REACH = 5  # feet: a grappler must stand beside the target
 PINNED, HELPLESS = "pinned", "helpless"
 
 
+def may_grapple(state: Encounter, c: Combatant) -> bool:
+    """003: 'If a man-type wishes to grapple and pin an opponent' (option grapple_man_types)."""
+    return c.man_type or not state.options.get("grapple_man_types", True)
+
+
 def check(state: Encounter, actor: Combatant, a: Grapple) -> None:
     target = check_target(state, actor, a.target, "grapple")
+    if not may_grapple(state, actor):
+        raise Rejected("grapple/not-a-man-type", f"{actor.name} is not a man-type; 003 lets man-types grapple and pin")
     if state.round <= actor.no_grapple_until:
         raise Rejected("grapple/thrown-back", f"{actor.name} was thrown back and may not grapple this round (003)")
     if target.size in ("S", "M"):

@@ -40,6 +40,7 @@ COMMON = (
     Option("parry_counter", "ask", "A parrier's +3 counter-attack is offered as a choice, or made at once (003).", ("ask", "auto")),
     Option("demihuman_thac0", "fighter", "002's D-H letters: attack ranks after fighter levels, or levels 1=A..13=M.", ("fighter", "letters")),
     Option("weapon_saves", "", "Crushing-blow saves by material, overriding the defaults: 'steel=8,bronze=12' (003)."),
+    Option("grapple_man_types", True, "Only man-types (`man_type`) may grapple; off, anyone may and the GM judges (003)."),
     Option("oil_spell_loss", "damage", "A burning caster loses the spell when the fire does damage, or whenever still burning (003).", ("damage", "burning")),
 )
 

@@ -8,10 +8,12 @@ from rules import combat, melee
 from rules.actions import Approach, Charge, Kill, SetSpear
 from rules import extras  # 003: ranged, oil, grappling, spells, subdual, morale
 from rules.actions import Cast, Grapple, Shoot, StopDropRoll, ThrowOil, ThrowTorch
+from rules.actions import Recover, Stand  # rules.footing, through rules.extras
 from rules.combat import attack
 from rules.commands import Advance, Answer, Start
 from rules.context import Context, lookup
 from rules.declare import controls
+from rules.morale import out_of_fight
 from rules.errors import Rejected
 from rules.events import Actor
 from rules.model import Awaiting, Encounter, Step
@@ -106,14 +108,15 @@ def resolve(ctx: Context, step: Step) -> None:
             melee.set_spear(ctx, actor, a)
         case Kill() as a:
             melee.kill(ctx, actor, a)
-        case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast():
+        case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover():
             extras.resolve(ctx, actor, declaration.action, step)
 
 
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
     extras.end_of_round(ctx)  # 003: subdual surrender, automatic morale
-    standing = [s for s in sides(ctx) if any(c.side == s and not c.down for c in state.combatants)]
+    # Fled and surrendered creatures (003 morale, subdual) are not left standing.
+    standing = [s for s in sides(ctx) if any(c.side == s and not c.down and not out_of_fight(c) for c in state.combatants)]
     if len(standing) == 1:
         ctx.log("round", f"Only {standing[0]} is left standing.")
     state.declarations = []

@@ -28,6 +28,8 @@ PHASE_OF = {
     "grapple": "attack",
     "stop_drop_roll": "movement",  # 003: 'This is a Movement Phase action'
     "cast": "magic",  # 'Magic spells cast ... now their effects are resolved.'
+    "stand": "movement",  # getting up is movement (a ruling; rules.footing)
+    "recover": "movement",  # picking up a dropped weapon (a ruling; rules.footing)
 }
 
 # Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).

@@ -7,6 +7,9 @@ combatant the viewer controls, the declarations legal now with their options,
 so the client builds its controls from data.
 """
 
+import re
+
+import msgspec
 from msgspec import Struct
 
 from rules import extras  # 003: ranged, oil, grappling, spells, delay
@@ -156,19 +159,37 @@ def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
     return {c.id: with_003(state, c, choices(state, c)) for c in state.combatants if may_act(state, c)}
 
 
-def view(state: Encounter, viewer: Viewer, actions: dict[str, list[Choice]] | None = None) -> View:
-    """`actions`: legal_actions(state), when the caller already has it."""
-    gm = viewer.role == "gm"
-    mine = sides_of(state, viewer)
-    sealed = state.options.get("sealed_declarations") and state.phase == "declaration"
+def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[str]:
+    """Who sees declarations the way this viewer does: 'gm', 'open' (nothing is
+    sealed now), or the set of sides whose declarations the viewer may read."""
+    if viewer.role == "gm":
+        return "gm"
+    if not (state.options.get("sealed_declarations") and state.phase == "declaration"):
+        return "open"
+    return frozenset(sides_of(state, viewer))
+
+
+def declaration_views(state: Encounter, audience: str | frozenset[str]) -> list[DeclarationView]:
     by_id = {c.id: c for c in state.combatants}
-    declarations = []
+    shown = []
     for d in state.declarations:
         actor = by_id.get(d.actor)
-        if gm or not sealed or (actor is not None and actor.side in mine):
-            declarations.append(DeclarationView(actor=d.actor, text=describe(state, d.action), type=tag(d.action)))
+        if isinstance(audience, str) or (actor is not None and actor.side in audience):
+            shown.append(DeclarationView(actor=d.actor, text=describe(state, d.action), type=tag(d.action)))
         else:
-            declarations.append(DeclarationView(actor=d.actor, text="has declared"))
+            shown.append(DeclarationView(actor=d.actor, text="has declared"))
+    return shown
+
+
+def view(
+    state: Encounter,
+    viewer: Viewer,
+    actions: dict[str, list[Choice]] | None = None,
+    combatants: list[CombatantView] | None = None,
+) -> View:
+    """`actions` (legal_actions(state)) and `combatants` (the viewer's cards) may be
+    given by a caller that already has them: the server shares them between viewers."""
+    gm = viewer.role == "gm"
     if actions is None:
         actions = legal_actions(state)
     if not gm:
@@ -182,8 +203,8 @@ def view(state: Encounter, viewer: Viewer, actions: dict[str, list[Choice]] | No
         phase=state.phase,
         seq=state.seq,
         seed_hash=state.seed_hash,
-        combatants=[combatant_view(state, c, gm) for c in state.combatants],
-        declarations=declarations,
+        combatants=[combatant_view(state, c, gm) for c in state.combatants] if combatants is None else combatants,
+        declarations=declaration_views(state, declaration_audience(state, viewer)),
         awaited=[c.id for c in awaited(state)] if state.phase == "declaration" else [],
         surprised=state.surprised,
         you=viewer,
@@ -196,4 +217,24 @@ def view(state: Encounter, viewer: Viewer, actions: dict[str, list[Choice]] | No
 
 def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
     mine = sides_of(state, viewer)
-    return [e for e in entries if sees(e, viewer, mine)]
+    seen = [e for e in entries if sees(e, viewer, mine)]
+    if viewer.role == "gm":
+        return seen
+    hidden = {c.id for c in state.combatants if c.hidden}
+    return [redacted(e) if hidden and (e.actor in hidden or e.target in hidden) else e for e in seen]
+
+
+# What a line about a hidden combatant may not show: HP left, max HP, subdual.
+_FIGURES = re.compile(r",? -?\d+ HP left|,? -?\d+ of -?\d+ max HP| \(subdual -?\d+ of -?\d+\)")
+
+
+def redacted(entry: Entry) -> Entry:
+    """A log line about a hidden combatant, without its figures: the sum of an
+    attack roll (which holds the target's AC and the attacker's bonus), the
+    number needed, HP left. The dice rolled and the outcome stay."""
+    text = entry.text
+    head, sep, rest = text.partition(": ")
+    if sep and (" AC " in rest or "is needed" in rest or "combat bonus" in rest):
+        text = f"{head}: {rest.rpartition(': ')[2]}" if ": " in rest else f"{head}."
+    text = _FIGURES.sub("", text)
+    return msgspec.structs.replace(entry, text=text, mods=[], total=None, need=None)

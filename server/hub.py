@@ -6,24 +6,29 @@ Writes never touch a Room: a command is appended to Redis, and every replica
 """
 
 import asyncio
+import hashlib
 import logging
+import os
+from collections import deque
 from collections.abc import Iterable
 
 import msgspec
 
+from rules import RULES_VERSION
 from rules.events import decode_event
 from rules.model import Encounter, Entry
-from rules.reducer import apply
-from rules.view import Viewer, legal_actions, log_for, view
+from rules.reducer import apply, canonical
+from rules.view import Viewer, log_for
 from server import protocol
-from server.patch import diff
 from server.store import position_key
+from server.views import Views
 
 log = logging.getLogger("fray.hub")
+_snapshot_decoder = msgspec.msgpack.Decoder(Encounter)
 
-WELCOME_LOG = 500
-NO_ACTIONS: dict = {}
-_pack = msgspec.msgpack.Encoder().encode  # at most this many log entries in a welcome; the log endpoint has all
+WELCOME_LOG = 500  # at most this many log entries in a welcome; the log endpoint has all
+SEEN = 10_000  # command ids a room remembers, to acknowledge retries without asking Redis
+SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events between snapshots
 
 
 class Client:
@@ -71,12 +76,11 @@ class Room:
         self.state: Encounter | None = None
         self.position = "0-0"
         self.clients: set[Client] = set()
-        self.log: list[tuple[str, Entry]] = []
+        self.log: deque[tuple[str, Entry]] = deque(maxlen=WELCOME_LOG)  # the recent log; the endpoint folds it all
         self.seen: dict[str, str] = {}  # event id -> position: retries are acknowledged, not re-appended
         self._folded = asyncio.Event()  # set and replaced on every fold
-        self.shown: dict[Viewer, dict] = {}  # per audience: the view its clients hold now
-        self._actions_key: tuple | None = None
-        self._actions: dict[str, list] = {}
+        self.views = Views()
+        self.snapshot_seq = 0
 
     async def reached(self, position: str, timeout: float = 2.0) -> bool:
         """Wait (bounded) until this room has folded `position`: a sender's next
@@ -100,6 +104,8 @@ class Room:
             self.state = apply(self.state, event)
             self.position = position
             self.seen[event.id] = position
+            if len(self.seen) > SEEN:
+                del self.seen[next(iter(self.seen))]  # older retries are caught by the store's own check
             for entry in self.state.recent:
                 self.log.append((position, entry))
                 new.append(entry)
@@ -107,35 +113,11 @@ class Room:
         self._folded = asyncio.Event()
         return new
 
-    def legal_actions(self) -> dict[str, list]:
-        """Every combatant's legal declarations, as JSON-shaped values. They are the
-        same for every viewer, so they are built once per change of what they
-        depend on and shared by every audience's view."""
-        state = self.state
-        assert state is not None
-        key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), _pack(state.combatants))
-        if key != self._actions_key:
-            self._actions_key = key
-            self._actions = msgspec.to_builtins(legal_actions(state))
-        return self._actions
-
-    def view_of(self, viewer: Viewer) -> dict:
-        """The viewer's view as JSON-shaped values, remembered as the base of its audience's next patch."""
-        assert self.state is not None
-        shown = msgspec.to_builtins(view(self.state, viewer, actions=NO_ACTIONS))
-        actions = self.legal_actions()
-        if viewer.role == "gm":
-            shown["actions"] = actions
-        else:
-            shown["actions"] = {cid: actions[cid] for cid in viewer.combatants if cid in actions}
-        self.shown[viewer] = shown
-        return shown
-
     def welcome(self, viewer: Viewer, after: str = "0-0") -> str:
         assert self.state is not None
         start = position_key(after)
         entries = [e for p, e in self.log if position_key(p) > start][-WELCOME_LOG:]
-        shown = self.shown.get(viewer) or self.view_of(viewer)
+        shown = self.views.of(self.state, viewer)
         return protocol.encoder.encode(
             protocol.Welcome(
                 encounter=self.id,
@@ -153,12 +135,9 @@ class Room:
         audiences: dict[Viewer, list[Client]] = {}
         for client in self.clients:
             audiences.setdefault(client.viewer, []).append(client)
-        for viewer in [v for v in self.shown if v not in audiences]:
-            del self.shown[viewer]
+        self.views.forget(lambda v: v in audiences)
         for viewer, clients in audiences.items():
-            before = self.shown.get(viewer)
-            after = self.view_of(viewer)
-            ops = diff(before, after) if before is not None else [[[], after]]
+            ops = self.views.patch(self.state, viewer)
             text = protocol.encoder.encode(
                 protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))
             ).decode()
@@ -193,12 +172,42 @@ class Hub:
             if room is not None:
                 return room
             room = Room(encounter)
-            room.fold(await self.store.read(encounter))
+            await self._restore(room)
+            room.fold(await self.store.read(encounter, after=room.position))
             if room.state is None:
                 return None
             self.rooms[encounter] = room
             self.tail.watch(encounter, room.position)
             return room
+
+    async def _restore(self, room: Room) -> None:
+        """Start from the latest snapshot, if it is one this code can trust: made
+        by the same rules version, and its bytes hash to what it claims."""
+        snapshot = await self.store.load_snapshot(room.id)
+        if snapshot is None or snapshot.get("rules_version") != str(RULES_VERSION).encode():
+            return
+        data = snapshot["state"]
+        if hashlib.sha256(data).hexdigest().encode() != snapshot["sha256"]:
+            log.warning("snapshot of %s does not match its hash; folding from the start", room.id)
+            return
+        room.state = _snapshot_decoder.decode(data)
+        room.position = snapshot["position"].decode()
+        room.snapshot_seq = room.state.seq
+
+    def _snapshot(self, room: Room) -> None:
+        """Snapshots are caches: written in the background, and a failed one costs nothing."""
+        assert room.state is not None
+        room.snapshot_seq = room.state.seq
+        data = canonical(room.state)
+        fields = {
+            "position": room.position.encode(),
+            "seq": str(room.state.seq).encode(),
+            "rules_version": str(RULES_VERSION).encode(),
+            "sha256": hashlib.sha256(data).hexdigest().encode(),
+            "state": data,
+        }
+        task = asyncio.ensure_future(self.store.save_snapshot(room.id, fields))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception() and log.warning("snapshot failed: %s", t.exception()))
 
     async def fold_from_scratch(self, encounter: str) -> Room | None:
         """A private Room folded from the whole stream (log endpoint, replays, checks)."""
@@ -223,3 +232,5 @@ class Hub:
             return
         new = room.fold(events)
         room.fan_out(new)
+        if room.state.seq - room.snapshot_seq >= SNAPSHOT_EVERY:
+            self._snapshot(room)

@@ -16,6 +16,7 @@ class MemoryStore:
         self._streams: dict[str, list[Event]] = {}
         self._cmds: dict[str, dict[str, str]] = {}
         self._meta: dict[str, dict[str, str]] = {}
+        self.snapshots: dict[str, dict[str, bytes]] = {}
         self._encounters: set[str] = set()
         self._last = (0, 0)
         self._tails: set[MemoryTail] = set()
@@ -56,6 +57,12 @@ class MemoryStore:
 
     async def get_meta(self, encounter: str) -> dict[str, str]:
         return dict(self._meta.get(encounter, {}))
+
+    async def save_snapshot(self, encounter: str, fields: dict[str, bytes]) -> None:
+        self.snapshots[encounter] = dict(fields)
+
+    async def load_snapshot(self, encounter: str) -> dict[str, bytes] | None:
+        return dict(self.snapshots[encounter]) if encounter in self.snapshots else None
 
     async def list_encounters(self) -> list[str]:
         return sorted(self._encounters)

@@ -15,20 +15,20 @@ Op = list
 def diff(old: Any, new: Any, path: list | None = None, ops: list[Op] | None = None) -> list[Op]:
     path = [] if path is None else path
     ops = [] if ops is None else ops
-    if old == new:
+    if old is new or old == new:  # shared, unchanged parts are the same object: no walk
         return ops
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key not in old:
                 ops.append([path + [key], value])
-            elif old[key] != value:
+            elif old[key] is not value and old[key] != value:
                 diff(old[key], value, path + [key], ops)
         for key in old:
             if key not in new:
                 ops.append([path + [key]])
     elif type(old) is list and type(new) is list and len(old) == len(new):
         for i, (a, b) in enumerate(zip(old, new)):
-            if a != b:
+            if a is not b and a != b:
                 diff(a, b, path + [i], ops)
     else:
         ops.append([path, new])

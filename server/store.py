@@ -64,6 +64,10 @@ def meta_key(encounter: str) -> str:
     return f"fray:{{{encounter}}}:meta"
 
 
+def snapshot_key(encounter: str) -> str:
+    return f"fray:{{{encounter}}}:snapshot"
+
+
 def position_key(position: str) -> tuple[int, int]:
     """Positions compare as (milliseconds, sequence), not as strings.
 
@@ -157,6 +161,17 @@ class RedisStore:
         with self._translate():
             raw = await self._client().hgetall(meta_key(encounter))
         return {k.decode(): v.decode() for k, v in raw.items()}
+
+    async def save_snapshot(self, encounter: str, fields: dict[str, bytes]) -> None:
+        """A cache of derived state (server/hub.py says what the fields are):
+        losing it loses nothing, so it is simply overwritten."""
+        with self._translate():
+            await self._client().hset(snapshot_key(encounter), mapping=fields)
+
+    async def load_snapshot(self, encounter: str) -> dict[str, bytes] | None:
+        with self._translate():
+            raw = await self._client().hgetall(snapshot_key(encounter))
+        return {k.decode(): v for k, v in raw.items()} or None
 
     async def list_encounters(self) -> list[str]:
         with self._translate():

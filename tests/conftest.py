@@ -6,7 +6,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.embedded import EmbeddedRedis
-from server.store import ENCOUNTERS, RedisStore, cmds_key, events_key, meta_key
+from server.store import ENCOUNTERS, RedisStore, cmds_key, events_key, meta_key, snapshot_key
 
 # --- Redis ----------------------------------------------------------------
 # The Redis may be shared with other tests and processes: never FLUSHALL,
@@ -42,7 +42,7 @@ async def new_encounter(redis_url: str) -> AsyncIterator[Callable[[], str]]:
     if made:
         client = aioredis.Redis.from_url(redis_url)
         try:
-            await client.delete(*(key(e) for e in made for key in (events_key, cmds_key, meta_key)))
+            await client.delete(*(key(e) for e in made for key in (events_key, cmds_key, meta_key, snapshot_key)))
             await client.srem(ENCOUNTERS, *made)
         finally:
             await client.aclose()

@@ -224,6 +224,14 @@ def closed_port() -> int:
         return sock.getsockname()[1]
 
 
+async def test_snapshot_round_trips_and_is_overwritten(any_store: Store, new_encounter: NewEncounter):
+    encounter = new_encounter()
+    assert await any_store.load_snapshot(encounter) is None
+    await any_store.save_snapshot(encounter, {"position": b"1-0", "state": b"\x00\x01"})
+    await any_store.save_snapshot(encounter, {"position": b"2-0", "state": b"\x02"})
+    assert await any_store.load_snapshot(encounter) == {"position": b"2-0", "state": b"\x02"}
+
+
 async def test_redis_store_unreachable_at_start_raises():
     store = RedisStore(f"redis://127.0.0.1:{closed_port()}/0", timeout=1.0)
     with pytest.raises(StoreUnavailable, match="unreachable"):

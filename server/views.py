@@ -1,0 +1,147 @@
+"""Each audience's view and its patches, built from parts shared between audiences.
+
+`rules.view.view(state, viewer)` is the reference. Building it whole for every
+audience after every event, then diffing it whole, would redo per audience
+what is the same for many. So a view is cut into parts, each with variants:
+
+| part | keys of the view | one variant per |
+| --- | --- | --- |
+| common | id, round, phase, seq, awaited, ... | encounter |
+| cards | combatants | GM, or table |
+| declarations | declarations | way of seeing them (GM, open, sealed to some sides) |
+| actions | actions | GM, or the combatants a player controls |
+| secrets | seed, forced | GM, or table |
+| you | you | viewer |
+
+Each variant is built once per change and diffed once against its previous
+value; an audience's patch is the ops of its variants, concatenated. Every
+audience gets every change, so each holds the previous value of its variants;
+one whose variant changed kind (declarations unsealing) is diffed on its own.
+tests/test_views.py checks views and patches against the reference.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from rules.model import Encounter
+from rules.view import Viewer, combatant_view, declaration_audience, declaration_views, legal_actions, view
+from server.patch import diff
+
+COMMON = ("id", "profile", "options", "status", "round", "phase", "seq", "seed_hash", "awaited", "surprised", "awaiting")
+SPECTATOR = Viewer("spectator")
+NO_ACTIONS: dict = {}
+NO_CARDS: list = []
+_pack = msgspec.msgpack.Encoder().encode
+_plain = msgspec.to_builtins
+
+
+class Views:
+    def __init__(self) -> None:
+        self.seq = -1
+        self.state: Encounter | None = None
+        self.now: dict[tuple, dict] = {}  # (part, variant) -> its keys' values at this change
+        self.before: dict[tuple, dict] = {}  # ... at the previous change
+        self.ops: dict[tuple, list] = {}  # (part, variant) -> ops from before to now
+        self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
+        self.cards: dict[bool, dict[bytes, dict]] = {True: {}, False: {}}
+        self.actions_key: tuple | None = None
+        self.actions: dict[str, list] = {}
+
+    def _refresh(self, state: Encounter) -> None:
+        if state.seq == self.seq:
+            return
+        self.seq, self.state = state.seq, state
+        self.before = {**self.before, **self.now}
+        self.now, self.ops = {}, {}
+        packed = [_pack(c) for c in state.combatants]
+        key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), *packed)
+        if key != self.actions_key:
+            self.actions_key = key
+            self.actions = _plain(legal_actions(state))
+        for gm in (True, False):
+            previous = self.cards[gm]
+            self.cards[gm] = {
+                p: previous.get(p) or _plain(combatant_view(state, c, gm)) for p, c in zip(packed, state.combatants)
+            }
+
+    def _build(self, part: str, variant: Any) -> dict:
+        state = self.state
+        assert state is not None
+        match part:
+            case "common":
+                base = _plain(view(state, SPECTATOR, actions=NO_ACTIONS, combatants=NO_CARDS))
+                return {k: base[k] for k in COMMON}
+            case "cards":
+                return {"combatants": list(self.cards[variant].values())}
+            case "declarations":
+                return {"declarations": _plain(declaration_views(state, variant))}
+            case "actions":
+                shown = self.actions if variant == "gm" else {c: self.actions[c] for c in variant if c in self.actions}
+                return {"actions": shown}
+            case "secrets":
+                gm, ended = variant
+                return {"seed": state.seed.hex() if gm or ended else None, "forced": list(state.forced) if gm else None}
+            case "you":
+                return {"you": _plain(variant)}
+        raise RuntimeError(f"no view part {part!r}")
+
+    def _part(self, part: str, variant: Any) -> dict:
+        key = (part, variant)
+        value = self.now.get(key)
+        if value is None:
+            value = self.now[key] = self._build(part, variant)
+        return value
+
+    def _variants(self, viewer: Viewer) -> dict[str, Any]:
+        state = self.state
+        assert state is not None
+        gm = viewer.role == "gm"
+        return {
+            "common": None,
+            "cards": gm,
+            "declarations": declaration_audience(state, viewer),
+            "actions": "gm" if gm else viewer.combatants,
+            "secrets": (gm, state.status == "ended"),
+            "you": viewer,
+        }
+
+    def of(self, state: Encounter, viewer: Viewer) -> dict:
+        """The viewer's whole view (equal to to_builtins(view(state, viewer))); from
+        now on its patches are counted from this."""
+        self._refresh(state)
+        variants = self._variants(viewer)
+        self.held[viewer] = {part: (part, v) for part, v in variants.items()}
+        shown: dict = {}
+        for part, variant in variants.items():
+            shown.update(self._part(part, variant))
+        return shown
+
+    def patch(self, state: Encounter, viewer: Viewer) -> list:
+        """Ops from the view this audience holds to its view now."""
+        self._refresh(state)
+        held = self.held.get(viewer)
+        if held is None:
+            return [[[], self.of(state, viewer)]]
+        ops: list = []
+        for part, variant in self._variants(viewer).items():
+            key = (part, variant)
+            if held[part] == key:
+                ops += self._ops(key)
+            else:
+                ops += diff(self.before.get(held[part]) or self.now.get(held[part]) or {}, self._part(part, variant))
+                held[part] = key
+        return ops
+
+    def _ops(self, key: tuple) -> list:
+        ops = self.ops.get(key)
+        if ops is None:
+            before = self.before.get(key)
+            now = self._part(*key)
+            ops = self.ops[key] = diff(before, now) if before is not None else [[[k], v] for k, v in now.items()]
+        return ops
+
+    def forget(self, keep: Callable[[Viewer], bool]) -> None:
+        """Drop audiences that have no client left."""
+        self.held = {v: h for v, h in self.held.items() if keep(v)}

@@ -8,6 +8,8 @@ import pathlib
 import sys
 import tomllib
 
+from server.limits import Limits
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fray", description="Fray: an event-sourced combat encounter server.")
@@ -17,8 +19,18 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", type=pathlib.Path, default=None, help="folder for the embedded Redis (default: the user data dir)")
     serve.add_argument("--redis-url", default=os.environ.get("REDIS_URL"), help="an external Redis instead of the embedded one")
-    serve.add_argument("--appendfsync", choices=["always", "everysec", "no"], default="everysec", help="embedded Redis durability (docs/operations.md)")
+    serve.add_argument("--appendfsync", choices=["always", "everysec", "no"], default=os.environ.get("FRAY_APPENDFSYNC", "everysec"), help="embedded Redis durability (FRAY_APPENDFSYNC; docs/operations.md)")
     serve.add_argument("--no-demo", action="store_true", help="do not create a demo fight at start")
+    env = os.environ.get
+    defaults = Limits()
+    serve.add_argument("--origin", action="append", default=[o for o in env("FRAY_ORIGINS", "").split(",") if o.strip()],
+                       help="another origin (scheme://host:port) whose pages may open websockets; repeatable (FRAY_ORIGINS, comma-separated)")
+    serve.add_argument("--max-frame", type=int, default=int(env("FRAY_MAX_FRAME", defaults.frame_bytes)), help="largest websocket frame, bytes (FRAY_MAX_FRAME)")
+    serve.add_argument("--max-body", type=int, default=int(env("FRAY_MAX_BODY", defaults.body_bytes)), help="largest HTTP request body, bytes (FRAY_MAX_BODY)")
+    serve.add_argument("--rate", type=float, default=float(env("FRAY_RATE", defaults.rate)), help="messages per second per connection (FRAY_RATE)")
+    serve.add_argument("--burst", type=int, default=int(env("FRAY_BURST", defaults.burst)), help="messages a connection may send at once (FRAY_BURST)")
+    serve.add_argument("--sockets-per-token", type=int, default=int(env("FRAY_SOCKETS_PER_TOKEN", defaults.sockets_per_token)),
+                       help="open websockets per invite link, per replica (FRAY_SOCKETS_PER_TOKEN)")
     sub.add_parser("schema", help="print the JSON Schema of the wire protocol")
     run = sub.add_parser("run", help="play a scenario file through the reducer, no server")
     run.add_argument("scenario", type=pathlib.Path)
@@ -86,9 +98,12 @@ def serve_command(args) -> int:
     else:
         print("fray: using the Redis at REDIS_URL", flush=True)
     base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
+    limits = Limits(frame_bytes=args.max_frame, body_bytes=args.max_body, rate=args.rate, burst=args.burst,
+                    sockets_per_token=args.sockets_per_token)
 
     async def on_ready(app) -> None:
         print(f"fray: serving on {base}", flush=True)
+        print(f"fray: {app.state.access.creation_policy()}", flush=True)
         if not args.no_demo:
             made = await create_encounter(app, CreateBody(), base)
             print(f"fray: demo fight {made['id']}", flush=True)
@@ -99,11 +114,12 @@ def serve_command(args) -> int:
 
     try:
         uvicorn.run(
-            create_app(url, on_ready=on_ready),
+            create_app(url, on_ready=on_ready, limits=limits, admin_key=os.environ.get("FRAY_ADMIN_KEY", ""),
+                       loopback=is_loopback(args.host), origins=tuple(o.strip() for o in args.origin)),
             host=args.host,
             port=args.port,
             log_level="warning",
-            ws_max_size=64 * 1024,
+            ws_max_size=limits.frame_bytes,
             ws_ping_interval=20,
         )
     finally:

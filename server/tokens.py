@@ -28,10 +28,14 @@ class Claims(Struct, frozen=True):
         return Viewer(role=self.r, combatants=self.c)
 
 
+ROLES = ("gm", "player", "spectator")
+
+
 class BadToken(Exception):
     pass
 
 
+MAX_TOKEN = 2048  # characters; a longer one is refused before any work
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(Claims).decode
 
@@ -53,14 +57,26 @@ class Signer:
     def _sign(self, body: str) -> str:
         return _b64(hmac.new(self.secret, body.encode(), hashlib.sha256).digest())
 
-    def issue(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> str:
-        claims = Claims(e=encounter, r=role, c=combatants, n=name, x=int(time.time()) + ttl if ttl else 0, i=secrets.token_hex(6))
+    def claims(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> Claims:
+        """New claims with a fresh token id; `ttl` seconds until expiry (0: never)."""
+        if role not in ROLES:
+            raise RuntimeError(f"a token's role is one of {', '.join(ROLES)}, not {role!r}")
+        return Claims(e=encounter, r=role, c=combatants, n=name, x=int(time.time()) + ttl if ttl else 0, i=secrets.token_hex(6))
+
+    def sign(self, claims: Claims) -> str:
+        """The token for these claims; the same claims always give the same token,
+        so a stored claim set is enough to show its link again."""
         body = _b64(_encode(claims))
         return f"{body}.{self._sign(body)}"
 
+    def issue(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> str:
+        return self.sign(self.claims(encounter, role, combatants, name, ttl))
+
     def verify(self, token: str, encounter: str) -> Claims:
         body, _, sig = token.partition(".")
-        if not body or not sig or not hmac.compare_digest(sig, self._sign(body)):
+        if not body or not sig or len(token) > MAX_TOKEN or not token.isascii():
+            raise BadToken("the invite token is not valid (malformed)")
+        if not hmac.compare_digest(sig.encode(), self._sign(body).encode()):
             raise BadToken("the invite token is not valid (bad signature)")
         try:
             claims = _decode(_unb64(body))

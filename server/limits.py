@@ -1,0 +1,63 @@
+"""Limits that keep one client from hurting the others: message rate per
+connection, open sockets per token, frame and body sizes.
+
+Every number has a flag and an environment variable (`fray serve --help`,
+docs/operations.md); `Limits()` holds the defaults.
+"""
+
+import time
+from collections.abc import Callable
+
+import msgspec
+
+
+class Limits(msgspec.Struct, frozen=True):
+    frame_bytes: int = 64 * 1024  # largest websocket frame a client may send
+    body_bytes: int = 256 * 1024  # largest HTTP request body (the encounter description)
+    rate: float = 20.0  # messages per second per connection, sustained
+    burst: int = 40  # messages a connection may send at once
+    strikes: int = 20  # rate-limited messages in a row before the connection is closed
+    sockets_per_token: int = 8  # open websockets per invite token, per replica
+    revoke_poll: float = 0.5  # seconds between checks of revoked tokens on other replicas
+
+
+class TokenBucket:
+    """`burst` tokens, refilled at `rate` per second; a message takes one."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        if rate <= 0 or burst < 1:
+            raise RuntimeError(f"a token bucket needs rate > 0 and burst >= 1, not rate={rate}, burst={burst}")
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def take(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+
+class RateGuard:
+    """One connection's bucket and its run of refused messages."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bucket = TokenBucket(limits.rate, limits.burst, clock)
+        self.max_strikes = limits.strikes
+        self.strikes = 0
+
+    def admit(self) -> bool:
+        if self.bucket.take():
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        return False
+
+    @property
+    def exhausted(self) -> bool:
+        return self.strikes >= self.max_strikes

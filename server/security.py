@@ -1,0 +1,239 @@
+"""Who may do what: invite links (issued, listed, revoked), open sockets per
+token, the admin key for creating encounters, and the websocket Origin check.
+
+Links live in Redis beside the encounter's stream, under its hash tag:
+`fray:{<id>}:links` (token id -> the signed claims, so a link can be shown
+again without storing the token) and `fray:{<id>}:revoked` (token ids).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import urllib.parse
+from collections.abc import Awaitable, Callable
+
+import msgspec
+import redis.asyncio as aioredis
+
+from server.limits import Limits
+from server.store import UNAVAILABLE, StoreUnavailable
+from server.tokens import BadToken, Claims, Signer
+
+log = logging.getLogger("fray.security")
+
+_claims = msgspec.json.Decoder(Claims)
+_encode = msgspec.json.Encoder().encode
+
+
+def links_key(encounter: str) -> str:
+    return f"fray:{{{encounter}}}:links"
+
+
+def revoked_key(encounter: str) -> str:
+    return f"fray:{{{encounter}}}:revoked"
+
+
+class TooManySockets(Exception):
+    pass
+
+
+class Seat:
+    """One open websocket, as far as limits and revocation care."""
+
+    def __init__(self, claims: Claims, close: Callable[[str], Awaitable[None]]) -> None:
+        self.claims = claims
+        self.close = close  # close(reason): tell the client why, then close the socket
+        self.revoked = False
+
+
+class Access:
+    def __init__(self, redis_url: str, signer: Signer, *, limits: Limits, admin_key: str = "",
+                 loopback: bool = True, origins: tuple[str, ...] = ()) -> None:
+        self.signer = signer
+        self.limits = limits
+        self.admin_key = admin_key
+        self.loopback = loopback
+        self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+        self._url = redis_url
+        self._redis: aioredis.Redis | None = None
+        self._seats: dict[str, set[Seat]] = {}  # token id -> open sockets
+        self._watch: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        # A blocking pool: a burst of joins waits for a connection instead of failing.
+        pool = aioredis.BlockingConnectionPool.from_url(self._url, max_connections=32, timeout=5, socket_timeout=5, socket_connect_timeout=5)
+        self._redis = aioredis.Redis.from_pool(pool)
+        self._watch = asyncio.create_task(self._watch_revocations(), name="fray-revocations")
+
+    async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+        if self._redis is not None:
+            await self._redis.aclose()
+
+    # --- creating encounters -------------------------------------------------
+
+    def creation_refused(self, presented: str) -> str | None:
+        """Why this request may not create an encounter, or None if it may."""
+        if self.admin_key:
+            if presented and hmac.compare_digest(presented.encode(), self.admin_key.encode()):
+                return None
+            return "creating an encounter needs the admin key (header 'Authorization: Bearer <FRAY_ADMIN_KEY>')"
+        if self.loopback:
+            return None
+        return "creating encounters is closed: this server listens beyond loopback and has no FRAY_ADMIN_KEY"
+
+    def creation_policy(self) -> str:
+        if self.admin_key:
+            return "creating encounters needs the admin key (FRAY_ADMIN_KEY)"
+        if self.loopback:
+            return "creating encounters is open to anyone who reaches this loopback address (set FRAY_ADMIN_KEY to require a key)"
+        return "creating encounters is CLOSED: listening beyond loopback without FRAY_ADMIN_KEY"
+
+    # --- the websocket Origin ------------------------------------------------
+
+    def origin_allowed(self, origin: str | None, host: str | None) -> bool:
+        """Browsers always send Origin on a websocket; a page of another site must
+        not open a socket with a player's link. No Origin: not a browser."""
+        if origin is None:
+            return True
+        origin = origin.rstrip("/").lower()
+        if origin in self.origins:
+            return True
+        netloc = urllib.parse.urlsplit(origin).netloc if "://" in origin else ""
+        return bool(netloc) and host is not None and netloc == host.lower()
+
+    # --- tokens and links ------------------------------------------------------
+
+    def _client(self) -> aioredis.Redis:
+        if self._redis is None:
+            raise RuntimeError("Access is not started; await access.start() first.")
+        return self._redis
+
+    async def claims(self, encounter: str, token: str | None) -> Claims:
+        """The token's claims if it is signed, for this encounter, unexpired and not revoked."""
+        if not token:
+            raise BadToken("an invite token is needed (the ?token= of your link)")
+        claims = self.signer.verify(token, encounter)
+        try:
+            revoked = await self._client().sismember(revoked_key(encounter), claims.i)
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(f"the store is unreachable: {e}") from e
+        if revoked:
+            raise BadToken("this invite link has been revoked by the GM")
+        return claims
+
+    async def issue(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> str:
+        claims = self.signer.claims(encounter, role, combatants, name, ttl)
+        try:
+            await self._client().hset(links_key(encounter), claims.i, _encode(claims))
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(f"the store is unreachable: {e}") from e
+        return self.signer.sign(claims)
+
+    async def links(self, encounter: str) -> list[dict]:
+        """Every link issued for the encounter, oldest first, with its token and whether it is revoked."""
+        try:
+            async with self._client().pipeline(transaction=False) as pipe:
+                pipe.hgetall(links_key(encounter))
+                pipe.smembers(revoked_key(encounter))
+                stored, revoked = await pipe.execute()
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(f"the store is unreachable: {e}") from e
+        revoked = {r.decode() for r in revoked}
+        out = []
+        for raw in stored.values():
+            claims = _claims.decode(raw)
+            out.append({
+                "token_id": claims.i, "role": claims.r, "name": claims.n, "combatants": list(claims.c),
+                "expires": claims.x, "revoked": claims.i in revoked, "token": self.signer.sign(claims),
+            })
+        return sorted(out, key=lambda link: ("gm", "player", "spectator").index(link["role"]))
+
+    async def revoke(self, encounter: str, token_id: str) -> Claims | None:
+        """Revoke a link: refused from now on, and its open sockets closed. None if unknown."""
+        try:
+            raw = await self._client().hget(links_key(encounter), token_id)
+            if raw is None:
+                return None
+            await self._client().sadd(revoked_key(encounter), token_id)
+        except UNAVAILABLE as e:
+            raise StoreUnavailable(f"the store is unreachable: {e}") from e
+        await self._close_revoked({token_id})
+        return _claims.decode(raw)
+
+    # --- open sockets ------------------------------------------------------------
+
+    def sit(self, claims: Claims, close: Callable[[str], Awaitable[None]]) -> Seat:
+        seats = self._seats.setdefault(claims.i, set())
+        if len(seats) >= self.limits.sockets_per_token:
+            raise TooManySockets(f"this link already has {len(seats)} open connections (at most {self.limits.sockets_per_token})")
+        seat = Seat(claims, close)
+        seats.add(seat)
+        return seat
+
+    def leave(self, seat: Seat) -> None:
+        seats = self._seats.get(seat.claims.i)
+        if seats is not None:
+            seats.discard(seat)
+            if not seats:
+                del self._seats[seat.claims.i]
+
+    async def _close_revoked(self, token_ids: set[str]) -> None:
+        for token_id in token_ids:
+            for seat in list(self._seats.get(token_id, ())):
+                if not seat.revoked:
+                    seat.revoked = True
+                    await seat.close("this invite link has been revoked by the GM")
+
+    async def _watch_revocations(self) -> None:
+        """Revocations made through another replica reach this one's open sockets
+        within `revoke_poll` seconds (one pipelined read for all of them)."""
+        while True:
+            await asyncio.sleep(self.limits.revoke_poll)
+            by_encounter: dict[str, list[str]] = {}
+            for token_id, seats in list(self._seats.items()):
+                for encounter in {seat.claims.e for seat in seats}:
+                    by_encounter.setdefault(encounter, []).append(token_id)
+            if not by_encounter:
+                continue
+            try:
+                async with self._client().pipeline(transaction=False) as pipe:
+                    for encounter, ids in by_encounter.items():
+                        pipe.smismember(revoked_key(encounter), ids)
+                    replies = await pipe.execute()
+            except UNAVAILABLE:
+                continue  # Redis is away; the next tick tries again
+            except Exception:
+                log.exception("checking revoked tokens failed")
+                continue
+            for (encounter, ids), flags in zip(by_encounter.items(), replies):
+                await self._close_revoked({i for i, f in zip(ids, flags) if f})
+
+
+class SecurityHeaders:
+    """ASGI middleware: the given headers on every HTTP response (pages, static
+    files, API answers) unless the response set them itself."""
+
+    def __init__(self, app, headers: dict[str, str]) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in self.headers if k not in present]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

@@ -1,0 +1,127 @@
+"""Hidden information over a whole scripted fight: every raw websocket frame and
+HTTP body a player and a spectator receive is free of the seed (before the
+end), GM notes, hidden figures, the forced-roll queue and the other side's
+sealed declarations. Replays (the log endpoint) are per viewer."""
+
+import httpx
+import pytest
+
+from support import key, token_of
+
+pytestmark = pytest.mark.redis
+
+NOTE = "NOTE-MARKER-the-goblin-is-a-prince"
+HIDDEN_FIGURES = ("hp", "hp_max", "ac", "ac_shown", "attack_bonus", "weapons", "subdual", "morale", "morale_round", "notes")
+FIGHT = {
+    "options": {"sealed_declarations": True},
+    "combatants": [
+        {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 30, "hp_max": 30, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
+        {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 37, "hp_max": 37, "dex": 9, "x": 15, "y": 10,
+         "hidden": True, "notes": NOTE},
+        {"id": "wolf", "name": "Wolf", "side": "goblins", "ac": 12, "hp": 5, "hp_max": 5, "dex": 12, "x": 15, "y": 15},
+    ],
+    "players": {"Ann": ["alda"]},
+}
+HIDDEN = {"gob"}
+
+
+def check_view(view: dict, side: str | None) -> None:
+    assert view.get("seed") is None and view.get("forced") is None
+    for c in view["combatants"]:
+        assert c.get("notes") is None
+        if c["id"] in HIDDEN:
+            leaked = {k: c[k] for k in HIDDEN_FIGURES if c.get(k) is not None}
+            assert not leaked, f"hidden figures of {c['id']}: {leaked}"
+    if view["phase"] == "declaration":
+        sides = {c["id"]: c["side"] for c in view["combatants"]}
+        for d in view["declarations"]:
+            if sides.get(d["actor"]) != side:
+                assert d.get("type") is None and d["text"] == "has declared", d
+
+
+def check_entries(entries: list[dict], side: str | None) -> None:
+    for e in entries:
+        assert e.get("audience", "all") in ("all", f"side:{side}"), e
+        assert e["kind"] != "gm" and "forces" not in e["text"], e
+        if e.get("actor") in HIDDEN or e.get("target") in HIDDEN:
+            assert e.get("total") is None and e.get("need") is None and not e.get("mods"), e
+            assert "HP left" not in e["text"] and " AC " not in e["text"] and "combat bonus" not in e["text"], e
+
+
+def check_raw(texts: list[str], seed: str) -> None:
+    raw = "".join(texts)
+    assert seed not in raw
+    assert NOTE not in raw
+    assert "forces the next rolls" not in raw
+
+
+async def test_players_and_spectators_never_receive_hidden_information(fray_server, join):
+    made = fray_server.create(FIGHT)
+    gm = await join(fray_server, made["links"]["gm"])
+    watchers = {"party": await join(fray_server, made["links"]["players"]["Ann"]), None: await join(fray_server, made["links"]["spectator"])}
+    seed = gm.view["seed"]
+    assert seed and len(seed) == 64
+    player = watchers["party"]
+
+    async def run(table, command: dict) -> None:
+        ack = await table.send(command)
+        assert ack["type"] == "ack", (command, ack)
+        for side, watcher in watchers.items():
+            for _ in range(200):  # check every frame as it arrives, until the command is reflected
+                check_view(watcher.view, side)
+                check_entries(watcher.log, side)
+                if key(watcher.position) >= key(ack["position"]):
+                    break
+                await watcher.next()
+            check_raw(watcher.frames, seed)
+        await gm.until(ack["position"])
+
+    await run(gm, {"type": "force_rolls", "values": [5, 6]})  # 003 surprise: nobody surprised
+    await run(gm, {"type": "start"})
+    await run(player, {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}})
+    await run(gm, {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}})
+    await run(gm, {"type": "declare", "actor": "wolf", "action": {"type": "attack", "target": "alda"}})
+    sealed = {d["actor"]: d for d in player.view["declarations"]}
+    assert sealed["gob"]["text"] == "has declared" and sealed["alda"]["type"] == "attack"
+    await run(gm, {"type": "force_rolls", "values": [18, 6, 17, 4, 16, 3]})  # the queue is the GM's
+    await run(gm, {"type": "advance"})
+    assert player.view["round"] == 2
+    assert any(e["kind"] == "attack" and e.get("target") == "gob" for e in player.log)
+    assert any(e["kind"] == "damage" and e.get("target") == "gob" for e in player.log)
+    await run(gm, {"type": "edit_combatant", "id": "gob", "hp": 20, "notes": NOTE + " still"})
+    await run(player, {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob", "called_shots": 1}})
+    await run(gm, {"type": "declare", "actor": "gob", "action": {"type": "parry"}})
+    await run(gm, {"type": "call_morale", "side": "goblins"})
+    await run(gm, {"type": "advance"})
+    if gm.view.get("awaiting"):
+        await run(gm, {"type": "answer", "awaiting": gm.view["awaiting"]["id"], "choice": gm.view["awaiting"]["options"][-1]})
+
+    # HTTP bodies a player and a spectator may ask for, before the end
+    base = f"{fray_server.url}/api/encounters/{made['id']}"
+    bodies = []
+    for link in (made["links"]["players"]["Ann"], made["links"]["spectator"]):
+        token = token_of(link)
+        for path in ("/log", "/digest", "/links"):
+            r = httpx.get(base + path, params={"token": token})
+            assert r.status_code in (200, 403), r.text
+            bodies.append(r.text)
+        r = httpx.post(base + "/links", params={"token": token}, json={"role": "spectator"})
+        assert r.status_code == 403
+        bodies.append(r.text)
+        bodies.append(httpx.get(link).text)
+    check_raw(bodies, seed)
+
+    # replays are per viewer: the log endpoint gives exactly what that viewer saw live
+    for side, watcher in watchers.items():
+        token = token_of(made["links"]["players"]["Ann"] if side else made["links"]["spectator"])
+        replay = httpx.get(f"{base}/log", params={"token": token}).json()
+        check_entries(replay, side)
+        assert [e["text"] for e in replay] == [e["text"] for e in watcher.log]
+    gm_replay = httpx.get(f"{base}/log", params={"token": token_of(made["links"]["gm"])}).json()
+    assert len(gm_replay) > len(player.log) and any(NOTE in e["text"] or "forces" in e["text"] for e in gm_replay)
+
+    # the end reveals the seed to everyone
+    ack = await gm.send({"type": "end"})
+    for watcher in watchers.values():
+        await watcher.until(ack["position"])
+        assert watcher.view["seed"] == seed

@@ -141,6 +141,56 @@ def run_fray(redis_url: str, count: int) -> dict:
         proc.wait(10)
 
 
+def run_memory(redis_url: str, encounters: int, long_commands: int) -> dict:
+    """RSS per idle encounter with 8 clients, and its growth as one fight grows long."""
+    proc, host = start_fray(redis_url)
+    try:
+        time.sleep(0.5)
+        base = rss_kb(proc.pid)
+        urls = []
+        fights = [demo_fight(host) for _ in range(encounters)]
+        for _, fight_urls in fights:
+            urls += fight_urls
+        holder = subprocess.Popen([PYTHON, str(ROOT / "bench" / "hold.py"), *urls], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert holder.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        idle = rss_kb(proc.pid)
+        load("throughput", fights[0][1][:1], FIGHT_COMMANDS, count=long_commands, window=32, seconds=60)
+        time.sleep(0.5)
+        long = rss_kb(proc.pid)
+        holder.stdin.close()
+        try:
+            holder.wait(20)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+        return {"per_encounter_kb": (idle - base) / encounters, "growth_kb_per_1000": (long - idle) / long_commands * 1000}
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def run_two(redis_url: str, count: int, one: float) -> float:
+    """Two server processes, each with its own fight and load: total commands/s over one's."""
+    servers = [start_fray(redis_url) for _ in range(2)]
+    try:
+        urls = [demo_fight(host)[1] for _, host in servers]
+        args = lambda u: [PYTHON, str(ROOT / "bench" / "load.py"), "--mode", "throughput", "--count", str(count), "--window", "32", "--seconds", "30", *u]  # noqa: E731
+        loads = [subprocess.Popen(args(u), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for u in urls]
+        outs = [p.communicate(json.dumps(FIGHT_COMMANDS), timeout=180)[0] for p in loads]
+        return sum(json.loads(o)["per_s"] for o in outs) / one
+    finally:
+        for proc, _ in servers:
+            proc.terminate()
+            proc.wait(10)
+
+
+def run_rebuild(redis_url: str, events: int) -> dict:
+    out = subprocess.run([PYTHON, str(ROOT / "bench" / "rebuild.py"), redis_url, str(events)], capture_output=True, text=True, timeout=300)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    return json.loads(out.stdout)
+
+
 def row(name: str, fray: float, raw: float | None, goal: str, ok: bool, unit: str = "") -> str:
     ratio = f"{fray / raw:5.2f}x" if raw else "     "
     raw_text = f"{raw:10.1f}" if raw is not None else " " * 10
@@ -155,6 +205,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(pathlib.Path(tmp)) as redis:
         raw = run_raw(redis.url, count)
         fray = run_fray(redis.url, count)
+        memory = run_memory(redis.url, 5 if args.quick else 20, count)
+        two = run_two(redis.url, count, fray["per_s"])
+        rebuild = run_rebuild(redis.url, 10_000)
     print(f"{'figure':<44} {'fray':>10} {'raw':>10} {'ratio':>6}  {'goal':<22}")
     lines = [
         row("commands/s per process", fray["per_s"], raw["per_s"], ">= 0.75 x raw", fray["per_s"] >= 0.75 * raw["per_s"]),
@@ -164,9 +217,17 @@ def main() -> int:
         row("same at 50% of max load, p99 (ms)", fray["half_p99"], raw["half_p99"], "<= 10 ms", fray["half_p99"] <= 10),
         row("bytes per update, largest viewer (B)", fray["bytes"], raw["bytes"], "<= 400 B", fray["bytes"] <= 400),
     ]
+    lines += [
+        row("memory per idle encounter, 8 clients (KB)", memory["per_encounter_kb"], None, "<= 300 KB", memory["per_encounter_kb"] <= 300),
+        row("memory growth per 1000 commands (KB)", memory["growth_kb_per_1000"], None, "flat", memory["growth_kb_per_1000"] <= 50),
+        row("rebuild 10,000 events from the stream (ms)", rebuild["from_stream_s"] * 1000, None, "<= 500 ms", rebuild["from_stream_s"] <= 0.5),
+        row("rebuild 10,000 events from a snapshot (ms)", rebuild["from_snapshot_s"] * 1000, None, "<= 50 ms", rebuild["from_snapshot_s"] <= 0.05),
+        row("two processes over one (x)", two, None, ">= 1.6 x", two >= 1.6),
+        row("pure reducer, events/s", rebuild["pure_events_per_s"], None, ">= 20,000/s", rebuild["pure_events_per_s"] >= 20_000),
+    ]
     print("\n".join(lines))
-    print(f"errors: fray {fray['errors']}, raw {raw['errors']}")
-    print(json.dumps({"raw": raw, "fray": fray}))
+    print(f"errors: fray {fray['errors']}, raw {raw['errors']}; updates per command: fray {fray['updates_per_command']:.2f}, raw {raw['updates_per_command']:.2f}")
+    print(json.dumps({"raw": raw, "fray": fray, "memory": memory, "two": two, "rebuild": rebuild}))
     return 0
 
 

@@ -90,8 +90,13 @@ def _describe(state: Encounter, action) -> str:
 def declare(ctx: Context, cmd: Declare) -> None:
     state = ctx.state
     actor = ctx.combatant(cmd.actor)
-    state.declarations = [d for d in state.declarations if d.actor != actor.id]
-    state.declarations.append(Declaration(actor=actor.id, action=cmd.action, seq=state.seq))
+    declared = Declaration(actor=actor.id, action=cmd.action, seq=state.seq)
+    # A changed mind keeps its place in the list (so the table sees one entry change).
+    index = next((i for i, d in enumerate(state.declarations) if d.actor == actor.id), None)
+    if index is None:
+        state.declarations.append(declared)
+    else:
+        state.declarations[index] = declared
     sealed = state.options.get("sealed_declarations")
     ctx.log(
         "declare",

@@ -2,8 +2,10 @@
 
 An op is `[path, value]` (set the value at path) or `[path]` (delete the key at
 path). A path is a list of object keys and array indexes; `[]` is the root.
-Arrays that change length are replaced whole; arrays of the same length are
-diffed element by element, so one combatant's HP change is one small op.
+An array that grows is diffed element by element and its new elements are set
+at the new indexes, in order (setting index == length appends); one that shrinks
+is replaced whole. So one combatant's HP change, or one more declaration, is
+one small op.
 Documented in docs/protocol.md; the browser applies it in a dozen lines.
 """
 
@@ -26,10 +28,12 @@ def diff(old: Any, new: Any, path: list | None = None, ops: list[Op] | None = No
         for key in old:
             if key not in new:
                 ops.append([path + [key]])
-    elif type(old) is list and type(new) is list and len(old) == len(new):
+    elif type(old) is list and type(new) is list and len(old) <= len(new):
         for i, (a, b) in enumerate(zip(old, new)):
             if a is not b and a != b:
                 diff(a, b, path + [i], ops)
+        for i in range(len(old), len(new)):  # grown: set the new indexes, in order
+            ops.append([path + [i], new[i]])
     else:
         ops.append([path, new])
     return ops
@@ -46,7 +50,10 @@ def apply(value: Any, ops: list[Op]) -> Any:
         for key in path[:-1]:
             parent = parent[key]
         if len(op) == 2:
-            parent[path[-1]] = op[1]
+            if type(parent) is list and path[-1] == len(parent):
+                parent.append(op[1])
+            else:
+                parent[path[-1]] = op[1]
         else:
             del parent[path[-1]]
     return value

@@ -25,8 +25,12 @@ def test_removed_key_and_resized_list():
     old = {"a": 1, "b": [1, 2], "c": {"x": 1}}
     new = {"b": [1, 2, 3], "c": {"x": 1}, "d": None}
     ops = diff(old, new)
-    assert ops == [[["b"], [1, 2, 3]], [["d"], None], [["a"]]]
+    assert ops == [[["b", 2], 3], [["d"], None], [["a"]]]
     assert apply(copy.deepcopy(old), ops) == new
+
+
+def test_shrunk_list_is_replaced_whole():
+    assert diff({"a": [1, 2, 3]}, {"a": [1, 2]}) == [[["a"], [1, 2]]]
 
 
 def test_equal_values_give_no_ops():

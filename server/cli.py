@@ -121,6 +121,7 @@ def serve_command(args) -> int:
             log_level="warning",
             ws_max_size=limits.frame_bytes,
             ws_ping_interval=20,
+            ws_per_message_deflate=False,  # updates are small patches: compressing costs more CPU than it saves
         )
     finally:
         if embedded is not None:

@@ -26,8 +26,8 @@ from server.views import Views
 log = logging.getLogger("fray.hub")
 _snapshot_decoder = msgspec.msgpack.Decoder(Encounter)
 
-WELCOME_LOG = 500  # at most this many log entries in a welcome; the log endpoint has all
-SEEN = 10_000  # command ids a room remembers, to acknowledge retries without asking Redis
+WELCOME_LOG = 200  # at most this many log entries in a welcome; the log endpoint has all
+SEEN = 1_000  # recent command ids a room remembers, to acknowledge retries without a round trip (older: the store checks)
 SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events between snapshots
 
 

@@ -204,6 +204,7 @@ def row(name: str, fray: float, raw: float | None, goal: str, ok: bool, unit: st
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--plot", type=pathlib.Path, help="also draw latency against load to this PNG (needs the bench extra)")
     args = parser.parse_args()
     count = 600 if args.quick else 3000
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(pathlib.Path(tmp)) as redis:
@@ -232,6 +233,10 @@ def main() -> int:
     print("\n".join(lines))
     print(f"errors: fray {fray['errors']}, raw {raw['errors']}; updates per command: fray {fray['updates_per_command']:.2f}, raw {raw['updates_per_command']:.2f}")
     print(json.dumps({"raw": raw, "fray": fray, "memory": memory, "two": two, "rebuild": rebuild}))
+    if args.plot:
+        import curve
+
+        curve.main(args.plot)
     return 0
 
 

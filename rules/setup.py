@@ -99,8 +99,11 @@ def add(ctx: Context, cmd: AddCombatant) -> None:
     ctx.log("setup", f"{c.name} joins the {c.side} side.", actor=c.id)
 
 
+_EDITABLE = tuple(f for f in EditCombatant.__struct_fields__ if f != "id")
+
+
 def _edits(cmd: EditCombatant) -> dict:
-    return {f: getattr(cmd, f) for f in cmd.__struct_fields__ if f != "id" and getattr(cmd, f) is not msgspec.UNSET}
+    return {f: v for f in _EDITABLE if (v := getattr(cmd, f)) is not msgspec.UNSET}
 
 
 def check_edit(state: Encounter, cmd: EditCombatant) -> None:

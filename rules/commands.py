@@ -11,7 +11,7 @@ import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
 from rules.actions import Action
-from rules.model import Combatant, Weapon
+from rules.model import Awaiting, Combatant, Declaration, Step, Weapon
 
 GM = frozenset({"gm"})
 TABLE = frozenset({"gm", "player"})
@@ -121,6 +121,39 @@ class End(CommandBase, tag="end"):
     """End the fight and reveal the seed."""
 
 
+class Undo(CommandBase, tag="undo"):
+    """Undo event `seq` (the `seq` of its log lines) as if it had never happened;
+    with `rewind`, go back to just before it (it and every later event undone).
+    Never stored: the server appends the `restore` it computes (rules/undo.py)."""
+
+    seq: int
+    rewind: bool = False
+
+
+class Restore(CommandBase, tag="restore"):
+    """The compensating event of a GM's `undo`, made by the server and stored under
+    the GM's actor; no client may send it. It carries the value of every state
+    field the undo changes, applied as is: a replay never recomputes an undo."""
+
+    roles: ClassVar[frozenset[str]] = SYSTEM
+    undoes: int  # the event the GM undid
+    at: int  # the position it was computed for; folded at any other it is stale
+    what: str  # the undone event in words, for the log
+    undone: list[int]  # every undone position from now on (state.undone)
+    rewind: bool = False
+    status: str | UnsetType = UNSET
+    round: int | UnsetType = UNSET
+    phase: str | UnsetType = UNSET
+    combatants: list[Combatant] | UnsetType = UNSET
+    declarations: list[Declaration] | UnsetType = UNSET
+    surprised: list[str] | UnsetType = UNSET
+    steps: list[Step] | UnsetType = UNSET
+    awaiting: Awaiting | None | UnsetType = UNSET
+    forced: list[int] | UnsetType = UNSET
+    morale_triggers: list[str] | UnsetType = UNSET
+    next_id: int | UnsetType = UNSET
+
+
 Command = (
     CreateEncounter
     | AddCombatant
@@ -133,4 +166,6 @@ Command = (
     | Answer
     | CallMorale
     | End
+    | Undo
+    | Restore
 )

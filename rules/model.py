@@ -144,4 +144,5 @@ class Encounter(Struct):
     morale_triggers: list[str] = []  # 'first_death:<side>' ...: automatic checks already made (003)
     recent: list[Entry] = []  # log entries made by the last event
     next_id: int = 1
+    undone: list[int] = []  # positions of the events the GM has undone, ascending (rules/undo.py)
 

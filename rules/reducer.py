@@ -10,7 +10,7 @@ from typing import assert_never
 
 import msgspec
 
-from rules import morale, resolve, setup
+from rules import morale, resolve, setup, undo
 from rules.commands import (
     AddCombatant,
     Advance,
@@ -23,7 +23,9 @@ from rules.commands import (
     End,
     ForceRolls,
     RemoveCombatant,
+    Restore,
     Start,
+    Undo,
 )
 from rules.context import Context
 from rules.declare import check_declare, declare
@@ -49,9 +51,12 @@ def check(state: Encounter, event: Event) -> Rejected | None:
 
 
 def _check(state: Encounter, by: Actor, cmd: Command) -> None:
-    if by.role not in cmd.roles and not (by.role == "gm" and "player" in cmd.roles):
+    # A restore is written by the server for the GM's undo, under the GM's actor;
+    # no client may send one (server/app.py refuses SYSTEM commands before this).
+    gm_made = by.role == "gm" and ("player" in cmd.roles or isinstance(cmd, Restore))
+    if by.role not in cmd.roles and not gm_made:
         raise Rejected("auth/forbidden", f"a {by.role} may not send '{cmd.__struct_config__.tag}'")
-    if state.status == "ended" and not isinstance(cmd, CreateEncounter):
+    if state.status == "ended" and not isinstance(cmd, (CreateEncounter, Undo, Restore)):
         raise Rejected("encounter/ended", "the fight has ended")
     match cmd:
         case CreateEncounter():
@@ -76,6 +81,10 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
             resolve.check_answer(state, by, cmd)
         case CallMorale():
             morale.check_call(state, cmd)
+        case Undo():
+            undo.check_undo(state, cmd)
+        case Restore():
+            undo.check_restore(state, cmd)
         case _:
             assert_never(cmd)
 
@@ -102,6 +111,10 @@ def _perform(ctx: Context, cmd: Command) -> None:
             resolve.answer(ctx, cmd)
         case CallMorale():
             morale.call(ctx, cmd)
+        case Restore():
+            undo.restore(ctx, cmd)
+        case Undo():
+            raise RuntimeError("an undo is folded as the restore computed for it (rules.history.resolve), never as itself")
         case CreateEncounter():
             raise AssertionError("create is checked away above")
         case _:

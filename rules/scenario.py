@@ -10,10 +10,11 @@ import msgspec
 from msgspec import Struct
 
 from rules import RULES_VERSION
-from rules.commands import AddCombatant, Command, CreateEncounter, ForceRolls
+from rules.commands import AddCombatant, Command, CreateEncounter, ForceRolls, Restore, Undo
 from rules.events import Actor, Event
 from rules.model import Combatant, Encounter, Entry
-from rules.reducer import apply
+from rules.history import resolve
+from rules.reducer import apply, check
 
 MAX_COMMANDS = 10_000
 
@@ -62,6 +63,8 @@ def events_of(scenario: Scenario) -> list[Event]:
             command = msgspec.convert(raw, Command)
         except msgspec.ValidationError as e:
             raise ValueError(f"command {i + 1} ({raw.get('type', '?')}): {e}") from None
+        if isinstance(command, Restore):  # as on the wire: only the server writes one
+            raise ValueError(f"command {i + 1} (restore): send 'undo'; its restore is computed")
         events.append(Event(f"cmd-{i + 1}", by, command))
     return events
 
@@ -78,7 +81,9 @@ def play(data: dict | Scenario) -> Played:
     events = events_of(scenario)
     state = None
     log: list[Entry] = []
-    for event in events:
+    for i, event in enumerate(events):
+        if isinstance(event.command, Undo) and state is not None and check(state, event) is None:
+            event = events[i] = resolve(events[:i], event)  # as the server does: a restore in its place
         state = apply(state, event)
         log.extend(state.recent)
     assert state is not None

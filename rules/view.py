@@ -83,6 +83,7 @@ class View(Struct):
     awaiting: Awaiting | None = None
     seed: str | None = None  # revealed at the end (the GM sees it throughout)
     forced: list[int] | None = None  # the GM's queue
+    undone: list[int] = []  # events the GM has undone (rules/undo.py): not secret, the log says so
 
 
 def condition(c: Combatant) -> str:
@@ -212,6 +213,7 @@ def view(
         awaiting=state.awaiting,
         seed=state.seed.hex() if gm or state.status == "ended" else None,
         forced=list(state.forced) if gm else None,
+        undone=list(state.undone),
     )
 
 

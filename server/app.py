@@ -25,13 +25,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import client_web
 from rules import RULES_VERSION
-from rules.commands import AddCombatant, CreateEncounter
+from rules.commands import AddCombatant, CreateEncounter, Undo
+from rules.errors import Rejected
 from rules.events import Actor, Event, encode_event
 from rules.model import Combatant
-from rules.profiles import validate_options
+from rules.profiles import PROFILES, validate_options
 from rules.reducer import apply, canonical, check
 from rules.view import log_for
-from server import demo, protocol
+from server import demo, protocol, replay, undo
 from server.hub import Client, Hub
 from server.limits import Limits, RateGuard
 from server.security import Access, SecurityHeaders, TooManySockets
@@ -110,6 +111,9 @@ def create_app(redis_url: str, *, on_ready=None, limits: Limits = Limits(), admi
         Route("/api/encounters/{id}/digest", encounter_digest),
         Route("/api/encounters/{id}/links", links, methods=["GET", "POST"]),
         Route("/api/encounters/{id}/links/{token_id}/revoke", revoke, methods=["POST"]),
+        Route("/api/profiles", profiles),
+        Route("/api/encounters/{id}/replay", replay.replay_endpoint),
+        Route("/api/encounters/{id}/export", replay.export_endpoint),
         Route("/e/{id}", page),
         WebSocketRoute("/ws/encounters/{id}", encounter_socket),
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
@@ -122,6 +126,11 @@ async def index(request: Request) -> Response:
         {"fray": "combat encounter server", "create": "POST /api/encounters", "docs": "README.md"},
         headers=SECURITY_HEADERS,
     )
+
+
+async def profiles(request: Request) -> Response:
+    """The rule profiles and their options, as data: the GM console builds its form from them."""
+    return Response(msgspec.json.encode(PROFILES), media_type="application/json", headers=SECURITY_HEADERS)
 
 
 async def healthz(request: Request) -> Response:
@@ -419,6 +428,9 @@ async def handle(app, room, by: Actor, token_id: str, text: str, last_ack: str =
         return protocol.Pong(id=message.id)
     if not message.id or len(message.id) > 100:
         return protocol.Error(code="protocol/bad-id", message="a command needs an id of 1 to 100 characters")
+    if "system" in message.command.roles:  # create, restore: the server alone writes them
+        tag = message.command.__struct_config__.tag
+        return protocol.Error(id=message.id, code="auth/forbidden", message=f"a {by.role} may not send '{tag}': only the server writes it")
     event = Event(id=f"{token_id}.{message.id}", by=by, command=message.command, at=int(time.time() * 1000))
     if (seen := room.seen.get(event.id)) is not None:
         return protocol.Ack(id=message.id, position=seen, duplicate=True)
@@ -435,6 +447,16 @@ async def handle(app, room, by: Actor, token_id: str, text: str, last_ack: str =
         return protocol.Error(id=message.id, code="server/internal", message="the server could not check that command (a bug, logged)")
     if rejected is not None:
         return protocol.Error(id=message.id, code=rejected.code, message=rejected.message)
+    if isinstance(event.command, Undo):  # stored as the restore computed for it (server/undo.py)
+        try:
+            event = await undo.compensate(app.state.store, room.id, event)
+        except Rejected as r:
+            return protocol.Error(id=message.id, code=r.code, message=r.message)
+        except StoreUnavailable as e:
+            return protocol.Error(id=message.id, code="store/unavailable", message=str(e))
+        except Exception:
+            log.exception("undoing with %s failed", message.command)
+            return protocol.Error(id=message.id, code="server/internal", message="the server could not compute that undo (a bug, logged)")
     try:
         payload = encode_event(event)
     except (OverflowError, ValueError) as e:  # JSON ints are unbounded; the stream's msgpack is 64-bit

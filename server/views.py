@@ -29,7 +29,7 @@ from rules.model import Encounter
 from rules.view import Viewer, combatant_view, declaration_audience, declaration_views, legal_actions, view
 from server.patch import diff
 
-COMMON = ("id", "profile", "options", "status", "round", "phase", "seq", "seed_hash", "awaited", "surprised", "awaiting")
+COMMON = ("id", "profile", "options", "status", "round", "phase", "seq", "seed_hash", "awaited", "surprised", "awaiting", "undone")
 SPECTATOR = Viewer("spectator")
 NO_ACTIONS: dict = {}
 NO_CARDS: list = []

@@ -30,11 +30,12 @@ def free_port() -> int:
 class FrayServer:
     """One `fray serve` process on the given Redis."""
 
-    def __init__(self, redis_url: str, log_dir: pathlib.Path, env: dict | None = None) -> None:
-        self.port = free_port()
+    def __init__(self, redis_url: str, log_dir: pathlib.Path, env: dict | None = None, port: int | None = None) -> None:
+        """`port`: a fixed port, e.g. a stopped server's, to restart it where its pages expect it."""
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_dir / f"fray-{self.port}.log"
-        self._log = self.log_path.open("w")
+        self._log = self.log_path.open("a")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--redis-url", redis_url, "--no-demo"],

@@ -48,6 +48,8 @@ SAMPLES = {
     "answer": (PARKED, {"type": "answer", "awaiting": "{awaiting}", "choice": "decline"}),
     "call_morale": (STARTED, {"type": "call_morale", "combatant": "gob"}),
     "end": ([], {"type": "end"}),
+    "undo": ([], {"type": "undo", "seq": 3}),  # the last add: the server appends a restore in its place
+    "restore": ([], {"type": "restore", "undoes": 3, "at": 4, "what": "x", "undone": [3]}),  # the server's alone
 }
 
 
@@ -118,6 +120,7 @@ async def test_gm_powers_are_logged_as_the_gms_act(fray_server, redis_url, join)
     powers = [
         {"type": "force_rolls", "values": [5, 6, 5]},
         {"type": "edit_combatant", "id": "gob2", "hp": 1, "conditions": ["prone"]},
+        {"type": "undo", "seq": 5},  # the edit: stored as the restore the server computes
         {"type": "start"},
         {"type": "call_morale", "side": "goblins", "modifier": 1},
         {"type": "declare", "actor": "gob", "action": {"type": "parry"}},
@@ -143,6 +146,7 @@ async def test_gm_powers_are_logged_as_the_gms_act(fray_server, redis_url, join)
     assert token_ids == {gm_id}  # every one of them is the GM link's act
     assert any(e["text"].startswith("GM forces") for e in gm.log)
     assert any(e["text"].startswith("GM edits Goblin 2") for e in gm.log)
+    assert any(e["text"].startswith("GM undid event #5: edit_combatant") for e in gm.log)
     for command in powers:  # the same powers from the player's link are refused
         if command["type"] != "declare":
             reply = await player.send(command)

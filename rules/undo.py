@@ -1,0 +1,92 @@
+"""The GM's undo, the reducer's side: checking an `undo` and applying a `restore`.
+
+The stream is never rewritten. The server turns a GM's `undo {seq}` into a
+`restore` (rules/history.py computes it with this reducer) carrying the value
+of every state field the undo changes. Here the reducer checks that those
+values have a sound shape and applies them as they are, so a replay never
+recomputes an undo. A rejected restore changes nothing, as any rejection.
+"""
+
+import copy
+
+from msgspec import UNSET
+
+from rules.commands import Restore, Undo
+from rules.context import Context
+from rules.errors import Rejected
+from rules.model import Encounter
+from rules.round import PHASES
+from rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
+
+# The state fields a restore may carry. The others are never restored: the
+# rules the fight is pinned to and its seed, the position (it keeps counting:
+# docs/rulings.md 'Undo'), the last event's log; `undone` is always carried.
+RESTORED = (
+    "status", "round", "phase", "combatants", "declarations", "surprised", "steps", "awaiting", "forced",
+    "morale_triggers", "next_id",
+)
+PINNED = ("id", "profile", "options", "seed", "seed_hash", "rules_version", "seq", "recent", "undone")
+BAD = "undo/bad-restore"
+
+
+def check_undo(state: Encounter, cmd: Undo) -> None:
+    if state.status == "ended":
+        raise Rejected("undo/ended", "the fight has ended: its events can no longer be undone")
+    if cmd.seq == 0:
+        raise Rejected("undo/create", "event #0 created the encounter: it cannot be undone")
+    if not 0 < cmd.seq < state.seq:
+        raise Rejected("undo/unknown-event", f"there is no event #{cmd.seq} to undo (the last is #{state.seq - 1})")
+    if cmd.seq in state.undone:
+        raise Rejected("undo/already-undone", f"event #{cmd.seq} is already undone")
+
+
+def check_restore(state: Encounter, cmd: Restore) -> None:
+    if state.status != "ended" and cmd.at != state.seq:
+        raise Rejected(
+            "undo/stale",
+            f"the fight moved on while the undo was prepared (for event #{cmd.at}, this is #{state.seq}): nothing was undone",
+        )
+    check_undo(state, Undo(seq=cmd.undoes, rewind=cmd.rewind))
+    undone = cmd.undone
+    if undone != sorted(set(undone)) or cmd.undoes not in undone or not 0 < undone[0] <= undone[-1] < state.seq:
+        raise Rejected(BAD, "a restore's undone events must be ascending, distinct, earlier events, and include the one undone")
+    if len(cmd.what) > 300:
+        raise Rejected(BAD, "a restore's description is at most 300 characters")
+    _check_values(state, cmd)
+
+
+def _check_values(state: Encounter, cmd: Restore) -> None:
+    """The carried values must make a state the reducer can go on from."""
+    if cmd.status is not UNSET and cmd.status not in ("setup", "running"):
+        raise Rejected(BAD, f"a restore cannot set the status {cmd.status!r}")
+    if cmd.phase is not UNSET and cmd.phase not in ("setup", *PHASES):
+        raise Rejected(BAD, f"there is no phase {cmd.phase!r}")
+    if cmd.round is not UNSET and not 0 <= cmd.round <= 1_000_000:
+        raise Rejected(BAD, f"round {cmd.round} is out of range")
+    if cmd.next_id is not UNSET and cmd.next_id < state.next_id:
+        raise Rejected(BAD, "combatant ids are never reused: next_id cannot go back")
+    if cmd.forced is not UNSET and (len(cmd.forced) > MAX_FORCED or any(not 1 <= v <= 1000 for v in cmd.forced)):
+        raise Rejected(BAD, f"at most {MAX_FORCED} forced results, each 1 to 1000")
+    combatants = state.combatants if cmd.combatants is UNSET else cmd.combatants
+    ids = [c.id for c in combatants]
+    if len(ids) > MAX_COMBATANTS or len(set(ids)) != len(ids) or "" in ids:
+        raise Rejected(BAD, f"at most {MAX_COMBATANTS} combatants, each with its own id")
+    if cmd.combatants is not UNSET:
+        for c in cmd.combatants:
+            check_figures(c, BAD)
+    declarations = state.declarations if cmd.declarations is UNSET else cmd.declarations
+    awaiting = state.awaiting if cmd.awaiting is UNSET else cmd.awaiting
+    named = [d.actor for d in declarations] + ([] if awaiting is None or awaiting.who == "gm" else [awaiting.who])
+    if any(cid not in ids for cid in named):
+        raise Rejected(BAD, "declarations and the awaited answer must name combatants of the fight")
+
+
+def restore(ctx: Context, cmd: Restore) -> None:
+    state = ctx.state
+    for name in RESTORED:
+        value = getattr(cmd, name)
+        if value is not UNSET:
+            setattr(state, name, copy.deepcopy(value))  # the event's values stay as stored
+    state.undone = list(cmd.undone)
+    done = f"rewound the fight to before event #{cmd.undoes}" if cmd.rewind else f"undid event #{cmd.undoes}"
+    ctx.log("gm", f"GM {done}: {cmd.what}")

@@ -1,0 +1,185 @@
+"""Replays: an encounter's stream folded from scratch up to a chosen event and
+shown to one viewer exactly as that viewer saw it then, and the viewer's log
+exported as JSON or as a Markdown account of the fight.
+
+Each log line is filtered with the state just after the event that made it,
+as the live fan-out does, so a replay never shows a player more than the
+table showed them: no seed before the end, no GM notes, no hidden figures.
+"""
+
+import re
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from rules.events import decode_event
+from rules.model import Encounter, Entry
+from rules.reducer import apply
+from rules.view import Viewer, log_for, view
+from server.store import StoreUnavailable
+from server.tokens import BadToken
+
+MAX_EVENTS = 20_000  # a replay folds at most this many events per request
+_encoder = msgspec.json.Encoder()
+
+
+class Fold(msgspec.Struct):
+    count: int  # events in the stream
+    seq: int  # the last event folded into `state` (0 = the create event)
+    state: Encounter
+    log: list[Entry]  # the viewer's lines, oldest first, up to `seq`
+    rounds: list[dict]  # [{seq, round}]: the event that opened each round, over the whole stream
+
+
+class ReplayError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> Fold:
+    """Fold the stream from scratch; keep the state after event `at` (None: the last).
+    The whole stream is read (bounded) so the timeline knows its length and rounds."""
+    events = await store.read(encounter, count=MAX_EVENTS + 1)
+    if not events:
+        raise ReplayError(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+    if len(events) > MAX_EVENTS:
+        raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
+    last = len(events) - 1
+    stop = last if at is None else max(0, min(at, last))
+    state: Encounter | None = None
+    kept: Encounter | None = None
+    lines: list[Entry] = []
+    rounds: list[dict] = []
+    for seq, (_, payload) in enumerate(events):
+        before = state.round if state is not None else 0
+        state = apply(state, decode_event(payload))
+        if state.round != before:
+            rounds.append({"seq": seq, "round": state.round})
+        if seq <= stop:
+            lines.extend(log_for(state.recent, state, viewer))
+        if seq == stop:
+            # apply() works in place: keep a copy of the moment, not the live object.
+            kept = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=Encounter)
+    assert kept is not None
+    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds)
+
+
+async def _viewer(request: Request) -> Viewer:
+    claims = await request.app.state.access.claims(request.path_params["id"], request.query_params.get("token"))
+    return claims.viewer()
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+async def replay_endpoint(request: Request) -> Response:
+    """GET /api/encounters/{id}/replay?token=...&at=<seq>: the fight at event `at`, as this viewer saw it."""
+    raw = request.query_params.get("at", "")
+    if raw and not raw.isdigit():
+        return _error(400, "request/invalid", "'at' is an event number: 0, 1, 2, ...")
+    try:
+        viewer = await _viewer(request)
+        folded = await fold_until(request.app.state.store, request.path_params["id"], viewer, int(raw) if raw else None)
+    except BadToken as e:
+        return _error(403, "auth/bad-token", str(e))
+    except StoreUnavailable as e:
+        return _error(503, "store/unavailable", str(e))
+    except ReplayError as e:
+        return _error(e.status, e.code, e.message)
+    # A replay is read-only: no actions to offer.
+    body = {
+        "seq": folded.seq,
+        "count": folded.count,
+        "view": view(folded.state, viewer, actions={}),
+        "log": folded.log,
+        "rounds": folded.rounds,
+    }
+    return Response(_encoder.encode(body), media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+async def export_endpoint(request: Request) -> Response:
+    """GET /api/encounters/{id}/export?token=...&format=json|md: the viewer's whole log."""
+    fmt = request.query_params.get("format", "json")
+    if fmt not in ("json", "md"):
+        return _error(400, "request/invalid", "'format' is 'json' or 'md'")
+    encounter = request.path_params["id"]
+    try:
+        viewer = await _viewer(request)
+        folded = await fold_until(request.app.state.store, encounter, viewer, None)
+    except BadToken as e:
+        return _error(403, "auth/bad-token", str(e))
+    except StoreUnavailable as e:
+        return _error(503, "store/unavailable", str(e))
+    except ReplayError as e:
+        return _error(e.status, e.code, e.message)
+    safe = re.sub(r"[^A-Za-z0-9_-]", "", encounter)[:40] or "encounter"
+    if fmt == "json":
+        body, media = _encoder.encode(folded.log), "application/json"
+    else:
+        body, media = markdown(folded.state, viewer, folded.log).encode(), "text/markdown; charset=utf-8"
+    disposition = f'attachment; filename="fray-{safe}.{fmt}"'
+    return Response(body, media_type=media, headers={"Content-Disposition": disposition, "Cache-Control": "no-store"})
+
+
+# --- the Markdown account ------------------------------------------------------
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+_ROUND_OPENS = re.compile(r"^Round (\d+): declarations are open")
+
+
+def md(text: str) -> str:
+    """Text from the fight (names are the GM's free text) as literal Markdown."""
+    return _MD_SPECIAL.sub(r"\\\1", text.replace("\n", " "))
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def roll_words(entry: Entry) -> list[str]:
+    """Each die, its modifiers and the outcome, in plain words."""
+    words = []
+    for r in entry.rolls:
+        forced = ", a result forced by the GM" if r.forced else ""
+        words.append(f"rolled a d{r.sides}: {r.value} ({md(r.purpose)}{forced})")
+    if entry.mods:
+        words.append("modifiers: " + ", ".join(f"{signed(m.value)} {md(m.name)}" for m in entry.mods))
+    if entry.need is not None and entry.total is not None:
+        verdict = "succeeds" if entry.total >= entry.need else "fails"
+        words.append(f"total {entry.total} against {entry.need} needed: {verdict}")
+    return words
+
+
+def markdown(state: Encounter, viewer: Viewer, log: list[Entry]) -> str:
+    names = {c.id: c.name for c in state.combatants}
+    if viewer.role == "player":
+        seen_as = "a player (" + ", ".join(md(names.get(c, c)) for c in viewer.combatants) + ")"
+    else:
+        seen_as = {"gm": "the GM", "spectator": "a spectator"}.get(viewer.role, viewer.role)
+    lines = [
+        f"# Fray: the fight of encounter {md(state.id)}",
+        "",
+        f"- Rules: {md(state.profile)} (rules version {state.rules_version})",
+        f"- Status: {state.status}, round {state.round}, {state.seq} events",
+        f"- Seen as: {seen_as}",
+        f"- Seed sha256: `{state.seed_hash}`",
+    ]
+    if viewer.role == "gm" or state.status == "ended":
+        lines.append(f"- Seed (re-run the log with it to check every roll): `{state.seed.hex()}`")
+    else:
+        lines.append("- Seed: still secret; it is revealed when the fight ends.")
+    lines += ["", "## Before the fight", ""]
+    for entry in log:
+        if entry.kind == "round" and (m := _ROUND_OPENS.match(entry.text)):
+            lines += ["", f"## Round {m.group(1)}", ""]
+            continue
+        if entry.kind == "phase":
+            lines += ["", f"### {md(entry.text.rstrip('.'))}", ""]
+            continue
+        tag = " *(rejected)*" if entry.kind == "rejected" else ""
+        lines.append(f"- {md(entry.text)}{tag}")
+        lines += [f"  - {w}" for w in roll_words(entry)]
+    return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ sys.path.insert(0, __file__.rsplit("/bench/", 1)[0])
 from rules.commands import Command  # noqa: E402
 from rules.events import Actor, Event, decode_event, encode_event  # noqa: E402
 from rules.model import Encounter  # noqa: E402
-from rules.reducer import apply, canonical, fold  # noqa: E402
+from rules.reducer import canonical, fold  # noqa: E402
 from rules.scenario import play  # noqa: E402
 from server.demo import combatants  # noqa: E402
 from server.hub import Room  # noqa: E402

@@ -13,9 +13,13 @@ import urllib.parse
 import uuid
 
 import httpx
+import redis.asyncio as aioredis
 import websockets
 
+from rules.events import Event, decode_event
+from rules.reducer import canonical, fold
 from server import patch
+from server.store import events_key
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMEOUT = 10.0
@@ -150,3 +154,22 @@ class Table:
 def key(position: str) -> tuple[int, int]:
     ms, _, seq = position.partition("-")
     return int(ms), int(seq or 0)
+
+
+async def stream(redis_url: str, encounter: str) -> list[tuple[str, Event]]:
+    """The encounter's stream read straight from Redis: (position, event), oldest first."""
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        return [(p.decode(), decode_event(f[b"e"])) for p, f in await client.xrange(events_key(encounter))]
+    finally:
+        await client.aclose()
+
+
+async def folded(redis_url: str, encounter: str) -> bytes:
+    """The canonical bytes of the state folded from scratch from the stream in Redis."""
+    return canonical(fold(event for _, event in await stream(redis_url, encounter)))
+
+
+def digest(server: FrayServer, made: dict) -> dict:
+    """A replica's live state digest, through the GM-only endpoint."""
+    return httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token_of(made["links"]["gm"])}, timeout=TIMEOUT).json()

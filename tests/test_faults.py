@@ -12,15 +12,10 @@ import time
 import urllib.parse
 import uuid
 
-import httpx
 import pytest
-import redis.asyncio as aioredis
-import websockets
 
-from rules.events import decode_event
 from server.embedded import EmbeddedRedis
-from server.store import events_key
-from support import FrayServer, Table, key, token_of
+from support import FrayServer, Table, digest, key, stream
 
 pytestmark = pytest.mark.redis
 
@@ -40,16 +35,8 @@ def fast_server(redis_url, tmp_path_factory):
     server.stop()
 
 
-async def stream(url: str, encounter: str) -> list[tuple[str, object]]:
-    client = aioredis.Redis.from_url(url)
-    try:
-        return [(pos.decode(), decode_event(f[b"e"])) for pos, f in await client.xrange(events_key(encounter))]
-    finally:
-        await client.aclose()
 
 
-def digest(server: FrayServer, made: dict) -> dict:
-    return httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token_of(made["links"]["gm"])}, timeout=10).json()
 
 
 async def test_retry_after_a_dropped_connection_is_applied_once(fast_server, redis_url, join):

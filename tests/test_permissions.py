@@ -8,12 +8,9 @@ import typing
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
 from rules.commands import Command
-from rules.events import decode_event
-from server.store import events_key
-from support import token_of
+from support import stream, token_of
 
 pytestmark = pytest.mark.redis
 
@@ -66,20 +63,8 @@ def allowed(cls: type, role: str) -> bool:
     return role in cls.roles or (role == "gm" and "player" in cls.roles)
 
 
-async def xlen(redis_url: str, encounter: str) -> int:
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        return await client.xlen(events_key(encounter))
-    finally:
-        await client.aclose()
 
 
-async def stream(redis_url: str, encounter: str) -> dict:
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        return {pos.decode(): decode_event(f[b"e"]) for pos, f in await client.xrange(events_key(encounter))}
-    finally:
-        await client.aclose()
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -98,17 +83,17 @@ async def test_permission_table(fray_server, redis_url, join, cls, role):
         command = {**command, "awaiting": gm.view["awaiting"]["id"]}
     link = {"gm": made["links"]["gm"], "player": made["links"]["players"]["P"], "spectator": made["links"]["spectator"]}[role]
     sender = gm if role == "gm" else await join(fray_server, link)
-    before = await xlen(redis_url, made["id"])
+    before = len(await stream(redis_url, made["id"]))
     reply = await sender.send(command)
     if allowed(cls, role):
         assert reply["type"] == "ack", reply
         await sender.until(reply["position"])
         assert not [e for e in sender.log if e["kind"] == "rejected"], sender.log
-        assert await xlen(redis_url, made["id"]) == before + 1
+        assert len(await stream(redis_url, made["id"])) == before + 1
     else:
         assert reply["type"] == "error" and reply["code"] == "auth/forbidden", reply
         assert cls.__struct_config__.tag in reply["message"]
-        assert await xlen(redis_url, made["id"]) == before
+        assert len(await stream(redis_url, made["id"])) == before
 
 
 async def test_gm_powers_are_logged_as_the_gms_act(fray_server, redis_url, join):
@@ -133,7 +118,7 @@ async def test_gm_powers_are_logged_as_the_gms_act(fray_server, redis_url, join)
         assert ack["type"] == "ack", (command, ack)
         acks[ack["position"]] = (command, ack["id"])
     await gm.until(ack["position"])
-    events = await stream(redis_url, made["id"])
+    events = dict(await stream(redis_url, made["id"]))
     token_ids = set()
     for position, (command, client_id) in acks.items():
         event = events[position]

@@ -4,12 +4,8 @@ import hashlib
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
-from rules.events import decode_event
-from rules.reducer import canonical, fold
-from server.store import events_key
-from support import token_of
+from support import folded, stream, token_of
 
 pytestmark = pytest.mark.redis
 
@@ -21,21 +17,8 @@ FIGHT = {
 }
 
 
-async def stream_length(redis_url: str, encounter: str) -> int:
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        return await client.xlen(events_key(encounter))
-    finally:
-        await client.aclose()
 
 
-async def folded_from_stream(redis_url: str, encounter: str) -> bytes:
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        entries = await client.xrange(events_key(encounter))
-    finally:
-        await client.aclose()
-    return canonical(fold(decode_event(fields[b"e"]) for _, fields in entries))
 
 
 async def test_create_answers_links_for_every_role(fray_server, join):
@@ -98,7 +81,7 @@ async def test_replay_from_scratch_is_byte_identical_on_two_replicas(fray_replic
         assert ack["type"] == "ack", ack
     await watcher.until(ack["position"])  # the command through one reached a client of the other
     assert watcher.view["round"] == 2
-    expected = hashlib.sha256(await folded_from_stream(redis_url, made["id"])).hexdigest()
+    expected = hashlib.sha256(await folded(redis_url, made["id"])).hexdigest()
     token = token_of(made["links"]["gm"])
     for server in (one, two):
         digest = httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token}).json()
@@ -110,10 +93,10 @@ async def test_duplicate_command_id_is_applied_once(fray_server, redis_url, join
     made = fray_server.create(FIGHT)
     gm = await join(fray_server, made["links"]["gm"])
     first = await gm.send({"type": "force_rolls", "values": [3]}, command_id="same-id")
-    before = await stream_length(redis_url, made["id"])
+    before = len(await stream(redis_url, made["id"]))
     again = await gm.send({"type": "force_rolls", "values": [3]}, command_id="same-id")
     assert again == {**first, "duplicate": True}
-    assert await stream_length(redis_url, made["id"]) == before
+    assert len(await stream(redis_url, made["id"])) == before
     await gm.until(first["position"])
     assert gm.view["forced"] == [3]
 
@@ -132,14 +115,14 @@ async def test_bad_input_gets_a_clear_error_and_changes_nothing(fray_server, red
     made = fray_server.create(FIGHT)
     link = made["links"]["players"]["alda"] if who == "alda" else made["links"][who]
     table = await join(fray_server, link)
-    before = await stream_length(redis_url, made["id"])
-    state_before = await folded_from_stream(redis_url, made["id"])
+    before = len(await stream(redis_url, made["id"]))
+    state_before = await folded(redis_url, made["id"])
     await table.ws.send(frame)
     error = await table.next()
     assert error["type"] == "error" and error["code"] == code, error
     assert len(error["message"]) > 10
-    assert await stream_length(redis_url, made["id"]) == before
-    assert await folded_from_stream(redis_url, made["id"]) == state_before
+    assert len(await stream(redis_url, made["id"])) == before
+    assert await folded(redis_url, made["id"]) == state_before
     pong = await table.send({"type": "start"} if who == "gm" else {"type": "declare", "actor": "alda", "action": {"type": "hold"}})
     assert pong["type"] in ("ack", "error")  # the connection stays usable
 

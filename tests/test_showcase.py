@@ -9,13 +9,10 @@ import tomllib
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
-from rules.events import decode_event
 from rules.reducer import canonical, fold
 from rules.scenario import play
-from server.store import events_key
-from support import token_of
+from support import stream, token_of
 
 SHOWCASE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "holmes-showcase.toml"
 SCENARIO = tomllib.loads(SHOWCASE.read_text())
@@ -137,13 +134,6 @@ def test_showcase_replay_in_two_halves_is_byte_identical(cut):
 # --- (c) the same fight on a real server -----------------------------------------
 
 
-async def stream_of(redis_url: str, encounter: str) -> list:
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        entries = await client.xrange(events_key(encounter))
-    finally:
-        await client.aclose()
-    return [decode_event(fields[b"e"]) for _, fields in entries]
 
 
 @pytest.mark.redis
@@ -175,7 +165,7 @@ async def test_showcase_on_the_server_logs_what_the_headless_run_logs(fray_serve
     rolls = [r for e in served for r in e.get("rolls", [])]  # the wire omits default fields
     assert [(r["value"], r.get("forced", False)) for r in rolls] == [(v, True) for v in SCENARIO["dice"]]
 
-    events = await stream_of(redis_url, made["id"])
+    events = [e for _, e in await stream(redis_url, made["id"])]
     folded = fold(events)
     assert folded.combatants == PLAYED.state.combatants
     expected = hashlib.sha256(canonical(folded)).hexdigest()

@@ -4,7 +4,6 @@
 import asyncio
 import hashlib
 
-import httpx
 import msgspec
 import pytest
 import redis.asyncio as aioredis
@@ -12,8 +11,8 @@ import redis.asyncio as aioredis
 from rules.model import Encounter
 from rules.reducer import canonical
 from server.store import snapshot_key
-from support import FrayServer, token_of
-from test_server import FIGHT, folded_from_stream
+from support import FrayServer, digest, folded
+from test_server import FIGHT
 
 pytestmark = pytest.mark.redis
 
@@ -39,8 +38,6 @@ async def put_snapshot(redis_url: str, encounter: str, fields: dict) -> None:
         await client.aclose()
 
 
-def digest(server: FrayServer, made: dict) -> dict:
-    return httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token_of(made["links"]["gm"])}).json()
 
 
 async def test_a_fresh_replica_starts_from_a_trusted_snapshot(redis_url, tmp_path, join):
@@ -57,7 +54,7 @@ async def test_a_fresh_replica_starts_from_a_trusted_snapshot(redis_url, tmp_pat
     assert int(snapshot["seq"]) >= 10
     state = msgspec.msgpack.decode(snapshot["state"], type=Encounter)
     assert hashlib.sha256(snapshot["state"]).hexdigest().encode() == snapshot["sha256"]
-    expected = hashlib.sha256(await folded_from_stream(redis_url, made["id"])).hexdigest()
+    expected = hashlib.sha256(await folded(redis_url, made["id"])).hexdigest()
 
     # A snapshot that hashes right is used as is: prove it by planting a different, self-consistent one.
     planted = msgspec.structs.replace(state, round=99)

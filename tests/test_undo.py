@@ -4,15 +4,11 @@ scratch gives the live digest."""
 
 import hashlib
 
-import httpx
 import pytest
-import redis.asyncio as aioredis
 
 from rules.commands import Restore
-from rules.events import decode_event
 from rules.reducer import canonical, fold
-from server.store import events_key
-from support import token_of
+from support import digest, stream
 
 pytestmark = pytest.mark.redis
 
@@ -32,16 +28,8 @@ ROUND = [
 ]
 
 
-async def events(redis_url: str, encounter: str) -> list[tuple[str, object]]:
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        return [(p.decode(), decode_event(f[b"e"])) for p, f in await client.xrange(events_key(encounter))]
-    finally:
-        await client.aclose()
 
 
-def digest(server, made) -> dict:
-    return httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token_of(made["links"]["gm"])}).json()
 
 
 async def played(fray_server, join, commands):
@@ -62,7 +50,7 @@ async def test_undo_an_attack_round_restores_hp_exactly(fray_server, redis_url, 
     made, gm = await played(fray_server, join, ROUND)
     player = await join(fray_server, made["links"]["players"]["alda"])
     assert gob(gm)["hp"] == 1 and gm.view["round"] == 2
-    before = await events(redis_url, made["id"])
+    before = await stream(redis_url, made["id"])
     ack = await gm.send({"type": "undo", "seq": 6})
     assert ack["type"] == "ack", ack
     await gm.until(ack["position"])
@@ -72,7 +60,7 @@ async def test_undo_an_attack_round_restores_hp_exactly(fray_server, redis_url, 
     assert gm.view["forced"] == [15, 3] and gm.view["undone"] == [6] and player.view["undone"] == [6]
     line = next(e for e in player.log if e["kind"] == "gm")
     assert line["text"] == "GM undid event #6: advance — Round 1: declarations close."
-    after = await events(redis_url, made["id"])
+    after = await stream(redis_url, made["id"])
     assert after[:-1] == before  # one event gained, none lost or changed
     position, event = after[-1]
     assert position == ack["position"] and isinstance(event.command, Restore) and event.command.undoes == 6
@@ -89,9 +77,9 @@ async def test_undo_a_gm_hp_edit(fray_server, redis_url, join):
     await gm.until(ack["position"])
     assert (gob(gm)["hp"], gob(gm)["down"]) == (4, False)
     assert gm.log[-1]["text"] == "GM undid event #3: edit_combatant — GM edits Goblin: hp 0."
-    stream = await events(redis_url, made["id"])
-    assert len(stream) == 5
-    assert hashlib.sha256(canonical(fold(e for _, e in stream))).hexdigest() == digest(fray_server, made)["sha256"]
+    entries = await stream(redis_url, made["id"])
+    assert len(entries) == 5
+    assert hashlib.sha256(canonical(fold(e for _, e in entries))).hexdigest() == digest(fray_server, made)["sha256"]
 
 
 async def test_rewind_goes_back_before_the_event(fray_server, redis_url, join):
@@ -107,14 +95,14 @@ async def test_rewind_goes_back_before_the_event(fray_server, redis_url, join):
 async def test_a_player_cannot_undo_and_nothing_is_appended(fray_server, redis_url, join):
     made, gm = await played(fray_server, join, ROUND)
     player = await join(fray_server, made["links"]["players"]["alda"])
-    before = await events(redis_url, made["id"])
+    before = await stream(redis_url, made["id"])
     for command in ({"type": "undo", "seq": 6}, {"type": "restore", "undoes": 6, "at": 7, "what": "x", "undone": [6]}):
         reply = await player.send(command)
         assert reply["type"] == "error" and reply["code"] == "auth/forbidden", reply
     reply = await gm.send({"type": "restore", "undoes": 6, "at": 7, "what": "x", "undone": [6], "combatants": []})
     assert reply["type"] == "error" and reply["code"] == "auth/forbidden", reply  # no client sends a restore
     assert "restore" in reply["message"]
-    assert await events(redis_url, made["id"]) == before
+    assert await stream(redis_url, made["id"]) == before
 
 
 @pytest.mark.parametrize(
@@ -125,11 +113,11 @@ async def test_bad_seqs_get_undo_codes_and_nothing_is_appended(fray_server, redi
     setup = ROUND + ([{"type": "undo", "seq": 6}] if code == "undo/already-undone" else [])
     setup += [{"type": "end"}] if code == "undo/ended" else []
     made, gm = await played(fray_server, join, setup)
-    before = await events(redis_url, made["id"])
+    before = await stream(redis_url, made["id"])
     reply = await gm.send({"type": "undo", "seq": seq})
     assert reply["type"] == "error" and reply["code"] == code, reply
     assert len(reply["message"]) > 10
-    assert await events(redis_url, made["id"]) == before
+    assert await stream(redis_url, made["id"]) == before
 
 
 async def test_a_retried_undo_is_applied_once(fray_server, redis_url, join):
@@ -138,4 +126,4 @@ async def test_a_retried_undo_is_applied_once(fray_server, redis_url, join):
     await gm.until(first["position"])
     again = await gm.send({"type": "undo", "seq": 6}, command_id="undo-1")
     assert again == {**first, "duplicate": True}
-    assert len(await events(redis_url, made["id"])) == 8
+    assert len(await stream(redis_url, made["id"])) == 8

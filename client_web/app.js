@@ -8,12 +8,14 @@ import { GmConsole } from "./gm.js";
 import { renderGrid } from "./map.js";
 import { applyPatch, Connection, comparePositions } from "./net.js";
 import * as draw from "./render.js";
+import { Replay } from "./replay.js";
 
 const SENT_MEMORY = 200; // command ids remembered, to tie errors and rejections to their sender
 
 const match = location.pathname.match(/^\/e\/([^/]+)\/?$/);
 const encounter = match ? decodeURIComponent(match[1]) : null;
-const token = new URLSearchParams(location.search).get("token");
+const params = new URLSearchParams(location.search);
+const token = params.get("token");
 
 const state = {
   view: null,
@@ -69,6 +71,7 @@ function handle(msg) {
       if (!resumed) state.maxSeq = -1;
       state.position = msg.position;
       state.view = msg.view;
+      if (msg.view.you.role === "gm") draw.setUndo((seq) => send({ type: "undo", seq }, `undo event ${seq}`));
       addEntries(msg.log ?? [], !resumed);
       render();
       break;
@@ -137,9 +140,14 @@ function render() {
   draw.renderCards(view);
   draw.renderRound(view);
   draw.renderAwaiting(view, answer);
+  draw.markUndone(view.undone);
   panels.update(view);
   if (view.you.role === "gm") {
-    gm ??= new GmConsole($("[data-testid=gm-console]"), send, (m) => draw.toast(m));
+    gm ??= new GmConsole($("[data-testid=gm-console]"), send, (m) => draw.toast(m), {
+      encounter,
+      token,
+      notify: (m) => draw.toast(m, "", "info"),
+    });
     gm.update(view);
   }
   $("#controls-h").textContent = { gm: "Declare for anyone", player: "Your actions", spectator: "Watching" }[view.you.role] ?? "Controls";
@@ -156,6 +164,9 @@ function logLink() {
   const a = $("[data-testid=log-link]");
   a.href = `/api/encounters/${encodeURIComponent(encounter)}/log?${new URLSearchParams({ token })}`;
   a.hidden = false;
+  const replay = $("[data-testid=replay-link]");
+  replay.href = `/e/${encodeURIComponent(encounter)}?${new URLSearchParams({ token, replay: "1" })}`;
+  replay.hidden = false;
 }
 
 if (!encounter || !token) {
@@ -163,6 +174,9 @@ if (!encounter || !token) {
     kind: "fatal",
     reason: "this page needs an invite link of the form /e/<encounter>?token=<token>. Ask your GM for yours.",
   });
+} else if (params.has("replay")) {
+  const at = params.get("at");
+  new Replay(encounter, token).load(at && /^\d+$/.test(at) ? Number(at) : null);
 } else {
   conn = new Connection({
     encounter,

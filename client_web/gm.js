@@ -3,6 +3,8 @@
 // reducer judge every command; the disabled states only spare the GM a refusal.
 
 import { h, replace } from "./dom.js";
+import { Links, NewEncounter } from "./gm_links.js";
+import { AddCombatant, Conditions, Morale } from "./gm_setup.js";
 import { nameOf } from "./render.js";
 
 const EDITABLE = [
@@ -21,8 +23,9 @@ export class GmConsole {
    * @param {HTMLElement} root
    * @param {(command: object, label: string) => void} send
    * @param {(message: string) => void} complain
+   * @param {{encounter: string, token: string, notify: (message: string) => void}} link  for the HTTP parts
    */
-  constructor(root, send, complain) {
+  constructor(root, send, complain, link) {
     this.root = root;
     this.send = send;
     this.view = null;
@@ -84,6 +87,12 @@ export class GmConsole {
       send({ type: "edit_combatant", id, [this.editField.value]: value }, `edit ${nameOf(this.view, id)}`);
     });
 
+    this.adder = new AddCombatant(send, complain);
+    this.conditions = new Conditions(send);
+    this.morale = new Morale(send, complain);
+    this.links = new Links(link.encounter, link.token, link.notify, complain);
+    this.fresh = new NewEncounter(complain);
+    const section = (testid, title, ...body) => h("details", { class: "gm-section", testid }, h("summary", {}, title), body);
     replace(
       root,
       h("h2", {}, "GM console"),
@@ -91,6 +100,11 @@ export class GmConsole {
       forceForm,
       h("p", { class: "hint" }, "Queued dice: ", this.forced),
       editForm,
+      this.morale.form,
+      section("conditions-section", "Conditions, hiding, removing", this.conditions.form),
+      section("add-section", "Add combatants (bestiary, armor, weapons)", this.adder.form),
+      this.links.el,
+      this.fresh.el,
     );
     root.hidden = false;
   }
@@ -135,5 +149,6 @@ export class GmConsole {
     }
     // Follow the figures only while the GM has not typed a value of their own.
     if (first || this.editValue.value === this.prefilled) this.prefill();
+    for (const part of [this.adder, this.conditions, this.morale, this.links, this.fresh]) part.update(view);
   }
 }

@@ -36,6 +36,45 @@ function initials(name) {
   return (words[0].slice(0, digits ? 1 : 2) + digits).slice(0, 3);
 }
 
+// Short marks for conditions on a token (the card and the token's title spell them out).
+const MARKS = { prone: "Pr", burning: "Fi", oiled: "Oi", pinned: "Pn", disarmed: "Ds", helpless: "He", asleep: "Zz", surprised: "Su", fled: "Fl", surrendered: "Sr" };
+
+function conditionsOf(c, view) {
+  const list = [...c.conditions];
+  if (view.surprised?.includes(c.side) && !list.includes("surprised")) list.push("surprised");
+  return list.filter((n) => n !== "dead");
+}
+
+/** HP as a bar under the token, or the GM's condition word when the figures are hidden. */
+function healthBar(c, cx, cy, r) {
+  const y = cy + r + 1;
+  if (c.hp === null || c.hp === undefined) {
+    if (c.condition === "unhurt" || c.down) return [];
+    return [svg("text", { class: "hp-word", x: cx, y: y + 5, "font-size": 8, "text-anchor": "middle" }, c.condition)];
+  }
+  const w = SQ * 0.8;
+  const part = Math.max(0, Math.min(1, c.hp / Math.max(1, c.hp_max)));
+  const level = part * 2 < 1 ? "low" : part < 1 ? "mid" : "full";
+  return [
+    svg("rect", { class: "hp-back", x: cx - w / 2, y, width: w, height: 4, rx: 1 }),
+    svg("rect", { class: `hp-fill ${level}`, x: cx - w / 2, y, width: w * part, height: 4, rx: 1 }),
+  ];
+}
+
+function markers(c, view, cx, cy, r) {
+  const marks = conditionsOf(c, view);
+  const shown = marks.slice(0, 2).map((n) => MARKS[n] ?? n.slice(0, 2));
+  if (marks.length > 2) shown[1] = `+${marks.length - 1}`;
+  return shown.map((text, i) =>
+    svg(
+      "g",
+      { class: `mark mark-${marks[i]?.replace(/[^a-z]/g, "") ?? "more"}` },
+      svg("rect", { x: cx + r * 0.35, y: cy - r - 2 + i * 11, width: 15, height: 10, rx: 2 }),
+      svg("text", { x: cx + r * 0.35 + 7.5, y: cy - r + 5.5 + i * 11, "font-size": 8, "text-anchor": "middle" }, text),
+    ),
+  );
+}
+
 /**
  * @param {object} view
  * @param {{x: number, y: number} | null} marker  a chosen move destination
@@ -87,16 +126,18 @@ export function renderGrid(view, marker, onPick) {
       const cx = px(c.x, b.x0) + SQ / 2 + (n === 1 ? 0 : Math.cos(angle) * SQ * 0.2);
       const cy = px(c.y, b.y0) + SQ / 2 + (n === 1 ? 0 : Math.sin(angle) * SQ * 0.2);
       const hp = c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max} HP`;
+      const marks = conditionsOf(c, view);
       const token = svg(
         "g",
         {
           class: `token side-${colour(c.side)}${c.down ? " down" : ""}${mine(view, c.id) ? " mine" : ""}`,
           testid: `token-${c.id}`,
         },
-        svg("title", {}, `${c.name} (${c.side}), ${hp}${c.down ? ", down" : ""}, at ${c.x},${c.y} ft`),
+        svg("title", {}, `${c.name} (${c.side}), ${hp}${c.down ? ", down" : ""}${marks.length ? `, ${marks.join(", ")}` : ""}, at ${c.x},${c.y} ft`),
         svg("circle", { cx, cy, r }),
         svg("text", { x: cx, y: cy, "font-size": r * 0.8, "text-anchor": "middle", "dominant-baseline": "central" }, initials(c.name)),
       );
+      token.append(...healthBar(c, cx, cy, r), ...markers(c, view, cx, cy, r));
       if (c.down) {
         const d = r * 0.75;
         token.append(

@@ -115,9 +115,52 @@ export function renderRound(view) {
       : h("li", { class: "muted" }, view.phase === "declaration" ? "Everyone has declared." : "—"),
   );
   section.dataset.phase = view.phase;
+  // 003: each phase goes in Dexterity order; the down and the fled are out of it.
+  const declared = new Set(view.declarations.map((d) => d.actor));
+  const awaited = new Set(view.awaited);
+  const surprised = new Set(view.surprised ?? []);
+  const order = view.combatants.filter((c) => !c.down).sort((a, b) => b.dex - a.dex);
+  replace(
+    $("[data-testid=dex-order]"),
+    order.map((c) => {
+      const state = surprised.has(c.side) ? "surprised" : declared.has(c.id) ? "declared" : awaited.has(c.id) ? "awaited" : "";
+      return h(
+        "li",
+        { testid: `order-${c.id}`, "data-state": state },
+        h("span", { class: "dex" }, `DEX ${c.dex}`),
+        h("span", {}, c.name),
+        state ? h("span", { class: `badge ${state === "declared" ? "ok" : state === "awaited" ? "wait" : ""}` }, state) : null,
+      );
+    }),
+  );
+  renderLogFilter(view);
 }
 
-/** @param {(awaitingId: string, choice: string) => void} onAnswer */
+/* ---------- log filter ---------- */
+
+function renderLogFilter(view) {
+  const select = $("[data-testid=log-filter]");
+  const items = view.combatants.map((c) => [c.id, c.name]);
+  const key = JSON.stringify(items);
+  if (select.dataset.items === key) return;
+  const chosen = select.value;
+  replace(select, h("option", { value: "" }, "everyone"), items.map(([id, name]) => h("option", { value: id }, name)));
+  select.dataset.items = key;
+  select.value = items.some(([id]) => id === chosen) ? chosen : "";
+  if (!select.dataset.wired) {
+    select.dataset.wired = "1";
+    select.addEventListener("change", filterLog);
+  }
+}
+
+function filterLog() {
+  const who = $("[data-testid=log-filter]").value;
+  for (const li of $("[data-testid=log]").children) {
+    li.hidden = Boolean(who) && li.dataset.actor !== who && li.dataset.target !== who;
+  }
+}
+
+/** @param {((awaitingId: string, choice: string) => void) | null} onAnswer  null: read-only (a replay) */
 export function renderAwaiting(view, onAnswer) {
   const box = $("[data-testid=awaiting]");
   const a = view.awaiting;
@@ -126,7 +169,7 @@ export function renderAwaiting(view, onAnswer) {
     box.replaceChildren();
     return;
   }
-  const mayAnswer = view.you.role === "gm" || (a.who !== "gm" && mine(view, a.who));
+  const mayAnswer = Boolean(onAnswer) && (view.you.role === "gm" || (a.who !== "gm" && mine(view, a.who)));
   const who = a.who === "gm" ? "the GM" : nameOf(view, a.who);
   box.hidden = false;
   replace(
@@ -157,22 +200,68 @@ function rollChip(r) {
   );
 }
 
+const signed = (v) => (v >= 0 ? `+${v}` : `−${-v}`);
+
+/** The sum behind a roll, in plain words: each modifier, the total, what was needed. */
+function sumLine(e) {
+  if (!e.mods?.length && (e.need === undefined || e.need === null)) return null;
+  const parts = (e.mods ?? []).map((m) => `${signed(m.value)} ${m.name}`);
+  const verdict = e.need !== undefined && e.need !== null && e.total !== undefined && e.total !== null
+    ? `total ${e.total}, ${e.need} needed: ${e.total >= e.need ? "succeeds" : "fails"}`
+    : "";
+  return h("span", { class: "sum", testid: "log-sum" }, [parts.length ? `modifiers ${parts.join(", ")}` : "", verdict].filter(Boolean).join("; "));
+}
+
+let undo = null; // the GM's: (seq) => void; one button per event in the log
+const undoButtons = new Set(); // events that already have their button
+
+/** The GM's log gets an "undo" button on each event (docs/protocol.md, "Undo"). */
+export function setUndo(fn) {
+  undo = fn;
+}
+
+/** Strike through the lines of undone events and drop their buttons. */
+export function markUndone(undone) {
+  const gone = new Set(undone ?? []);
+  for (const li of $("[data-testid=log]").children) {
+    const off = gone.has(Number(li.dataset.seq));
+    li.classList.toggle("undone", off);
+    const button = li.querySelector("button.undo");
+    if (button) button.hidden = off;
+  }
+}
+
+function undoButton(e) {
+  if (!undo || e.seq <= 0 || e.kind === "rejected" || undoButtons.has(e.seq)) return null;
+  undoButtons.add(e.seq);
+  return h("button", { type: "button", class: "undo", testid: `undo-${e.seq}`, "aria-label": `Undo event ${e.seq}`, on: { click: () => undo(e.seq) } }, "undo");
+}
+
 function logItem(e) {
   return h(
     "li",
-    { class: `entry kind-${e.kind.replace(/[^a-z0-9_-]/gi, "")}`, testid: "log-entry", "data-kind": e.kind, "data-seq": e.seq },
+    {
+      class: `entry kind-${e.kind.replace(/[^a-z0-9_-]/gi, "")}`, testid: "log-entry", "data-kind": e.kind, "data-seq": e.seq,
+      "data-actor": e.actor ?? "", "data-target": e.target ?? "",
+    },
     h("span", { class: "text" }, e.text),
     e.rolls?.length ? h("span", { class: "rolls" }, e.rolls.map(rollChip)) : null,
+    sumLine(e),
     e.audience && e.audience !== "all" ? h("span", { class: "audience" }, e.audience === "gm" ? "GM only" : e.audience.replace(/^side:/, "side ")) : null,
     e.code ? h("code", { class: "code" }, e.code) : null,
+    undoButton(e),
   );
 }
 
 /** Newest first: entries arrive oldest first, so each goes on top. */
 export function addLog(entries, reset = false) {
   const log = $("[data-testid=log]");
-  if (reset) log.replaceChildren();
+  if (reset) {
+    log.replaceChildren();
+    undoButtons.clear();
+  }
   for (const e of entries) log.prepend(logItem(e));
+  filterLog();
   const empty = $("[data-testid=log-empty]");
   empty.hidden = log.children.length > 0;
 }

@@ -29,6 +29,11 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Several pages share one window: keep the ones behind running at full speed
+    # (a throttled page waits up to seconds for the frames Playwright's checks need).
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
 ]
 TIMEOUT_MS = 15_000
 expect.set_options(timeout=TIMEOUT_MS)
@@ -49,16 +54,25 @@ def browser() -> Browser:
 
 
 class Table:
-    """The pages one test opens, in one browser context, and what went wrong in them
-    (script errors, console errors: a CSP violation is one)."""
+    """The pages one test opens, and what went wrong in them (script errors, console
+    errors: a CSP violation is one). Each page gets its own context, so its own
+    window: a page in a background tab gets no animation frames, and Playwright's
+    actionability checks wait on them."""
 
     def __init__(self, browser: Browser) -> None:
-        self.context = browser.new_context()
-        self.context.set_default_timeout(TIMEOUT_MS)
+        self.browser = browser
+        self.contexts = []
         self.problems: list[str] = []
 
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
     def open(self, url: str, name: str, width: int = 1280, route=None, live: bool = True) -> Page:
-        page = self.context.new_page()
+        context = self.browser.new_context()
+        context.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
         page.set_viewport_size({"width": width, "height": 900})
         page.on("pageerror", lambda e: self.problems.append(f"{name}: {e}"))
         page.on("console", lambda m: self.problems.append(f"{name}: {m.text}") if m.type == "error" else None)
@@ -78,7 +92,7 @@ class Table:
 def table(browser: Browser):
     table = Table(browser)
     yield table
-    table.context.close()
+    table.close()
 
 
 def cards(page: Page) -> dict[str, dict]:

@@ -8,7 +8,6 @@ import tomllib
 
 import httpx
 import pytest
-
 from support import token_of
 
 pytestmark = pytest.mark.redis

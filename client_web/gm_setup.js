@@ -1,0 +1,235 @@
+// GM console, the table's contents: add combatants from the bestiary (or from
+// scratch) with the documents' armor and weapons (data.js), set conditions and
+// hidden figures, remove a combatant, call morale. Each form sends one command;
+// the reducer judges it.
+
+import { ARMOR, BESTIARY, CONDITIONS, WEAPONS, armorClass, fromBestiary } from "./data.js";
+import { h, replace } from "./dom.js";
+import { nameOf } from "./render.js";
+
+const whole = (input) => (input.value.trim() === "" ? NaN : Number(input.value));
+
+function field(id, label, input) {
+  return h("div", { class: "field" }, h("label", { for: id }, label), input);
+}
+
+function number(id, value, more = {}) {
+  return h("input", { type: "number", id, testid: id, value: String(value), inputmode: "numeric", ...more });
+}
+
+/** Fill a <select> of combatants, keeping the choice if it is still there. */
+export function fillCombatants(select, view, extra = []) {
+  const items = [...extra, ...view.combatants.map((c) => [c.id, `${c.name} (${c.side})`])];
+  const labels = JSON.stringify(items);
+  if (select.dataset.items === labels) return;
+  const chosen = select.value;
+  replace(select, items.map(([v, label]) => h("option", { value: v }, label)));
+  select.dataset.items = labels;
+  if (items.some(([v]) => v === chosen)) select.value = chosen;
+}
+
+export class AddCombatant {
+  constructor(send, complain) {
+    this.send = send;
+    this.view = null;
+    this.template = h(
+      "select",
+      { id: "add-template", testid: "add-template" },
+      BESTIARY.map((b) => h("option", { value: b.key }, b.name)),
+      h("option", { value: "" }, "custom"),
+    );
+    this.name = h("input", { id: "add-name", testid: "add-name", autocomplete: "off", required: true, maxlength: 60 });
+    this.side = h("input", { id: "add-side", testid: "add-side", autocomplete: "off", list: "add-sides", required: true, maxlength: 40 });
+    this.sides = h("datalist", { id: "add-sides" });
+    this.count = number("add-count", 1, { min: 1, max: 20 });
+    this.armor = h("select", { id: "add-armor", testid: "add-armor" }, ARMOR.map(([n, ac]) => h("option", { value: n }, `${n} (AC ${ac})`)));
+    this.shield = h("input", { type: "checkbox", id: "add-shield", testid: "add-shield" });
+    this.hp = number("add-hp", 4, { min: 1 });
+    this.hd = number("add-hd", 1, { min: 0 });
+    this.weapon = h("select", { id: "add-weapon", testid: "add-weapon" }, Object.keys(WEAPONS).map((w) => h("option", { value: w }, `${w} (${WEAPONS[w].damage})`)));
+    this.x = number("add-x", 40, { min: 0, step: 5 });
+    this.y = number("add-y", 20, { min: 0, step: 5 });
+    this.hidden = h("input", { type: "checkbox", id: "add-hidden", testid: "add-hidden", checked: true });
+    this.ac = h("span", { testid: "add-ac" });
+    for (const el of [this.armor, this.shield]) el.addEventListener("change", () => this.showAc());
+    this.template.addEventListener("change", () => this.fill());
+
+    this.form = h(
+      "form",
+      { class: "gm-form", testid: "add-form" },
+      h("div", { class: "row" }, field("add-template", "Ready monster", this.template), field("add-name", "Name", this.name),
+        field("add-side", "Side", this.side), this.sides, field("add-count", "How many", this.count)),
+      h("div", { class: "row" }, field("add-armor", "Armor (000)", this.armor),
+        h("div", { class: "field check" }, this.shield, h("label", { for: "add-shield" }, "shield +1")),
+        h("p", { class: "hint" }, "AC ", this.ac), field("add-hp", "HP", this.hp), field("add-hd", "HD", this.hd)),
+      h("div", { class: "row" }, field("add-weapon", "Weapon", this.weapon), field("add-x", "x (ft)", this.x), field("add-y", "y (ft)", this.y),
+        h("div", { class: "field check" }, this.hidden, h("label", { for: "add-hidden" }, "hide figures from players"))),
+      h("button", { type: "submit", testid: "add-submit" }, "Add to the fight"),
+    );
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const made = this.combatants();
+      if (typeof made === "string") {
+        complain(made);
+        return;
+      }
+      for (const c of made) send({ type: "add_combatant", combatant: c }, `add ${c.name}`);
+    });
+    this.fill();
+  }
+
+  fill() {
+    const b = BESTIARY.find((x) => x.key === this.template.value);
+    if (!b) return;
+    this.name.value = b.name;
+    this.armor.value = b.armor;
+    this.shield.checked = Boolean(b.shield);
+    this.hp.value = String(b.hp);
+    this.hd.value = String(b.hd);
+    this.weapon.value = b.weapons[0];
+    if (!this.side.value) this.side.value = "monsters";
+    this.showAc();
+  }
+
+  showAc() {
+    this.ac.textContent = String(armorClass(this.armor.value, this.shield.checked));
+  }
+
+  /** The combatants to add, or a sentence saying what is wrong. */
+  combatants() {
+    const name = this.name.value.trim();
+    const side = this.side.value.trim();
+    const [count, hp, hd, x, y] = [this.count, this.hp, this.hd, this.x, this.y].map(whole);
+    if (!name || !side) return "A combatant needs a name and a side.";
+    if (![count, hp, hd, x, y].every(Number.isInteger) || count < 1 || count > 20 || hp < 1) {
+      return "Count (1-20), HP, HD and the position must be whole numbers.";
+    }
+    const b = BESTIARY.find((e) => e.key === this.template.value) ?? {
+      armor: "unarmored", hd: 1, hp: 4, weapons: [this.weapon.value], dex: 10, move: 120,
+    };
+    const entry = { ...b, armor: this.armor.value, shield: this.shield.checked, hp, hd, weapons: [this.weapon.value, ...b.weapons.slice(1)] };
+    const taken = new Set(this.view?.combatants.map((c) => c.name) ?? []);
+    const out = [];
+    for (let i = 0, n = 1; out.length < count; n++) {
+      const named = count === 1 && !taken.has(name) ? name : `${name} ${n}`;
+      if (taken.has(named)) continue;
+      taken.add(named);
+      out.push(fromBestiary(entry, { name: named, side, x: x + 5 * i, y, hidden: this.hidden.checked }));
+      i++;
+    }
+    return out;
+  }
+
+  update(view) {
+    this.view = view;
+    const sides = [...new Set(view.combatants.map((c) => c.side))];
+    if (this.sides.dataset.items !== JSON.stringify(sides)) {
+      replace(this.sides, sides.map((s) => h("option", { value: s })));
+      this.sides.dataset.items = JSON.stringify(sides);
+    }
+  }
+}
+
+export class Conditions {
+  constructor(send) {
+    this.send = send;
+    this.view = null;
+    this.who = h("select", { id: "cond-who", testid: "cond-who" });
+    this.boxes = h("div", { class: "row checks", testid: "cond-boxes" });
+    this.hidden = h("input", { type: "checkbox", id: "cond-hidden", testid: "cond-hidden" });
+    this.removeArmed = null;
+    this.remove = h("button", { type: "button", class: "danger", testid: "remove-combatant", on: { click: () => this.confirmRemove() } }, "Remove from the fight");
+    this.who.addEventListener("change", () => this.show());
+    this.form = h(
+      "form",
+      { class: "gm-form", testid: "cond-form" },
+      field("cond-who", "Combatant", this.who),
+      this.boxes,
+      h("div", { class: "field check" }, this.hidden, h("label", { for: "cond-hidden" }, "hide HP and AC from players")),
+      h("div", { class: "buttons" }, h("button", { type: "submit", testid: "cond-submit" }, "Set conditions"), this.remove),
+    );
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const conditions = [...this.boxes.querySelectorAll("input:checked")].map((b) => b.value);
+      const id = this.who.value;
+      send({ type: "edit_combatant", id, conditions, hidden: this.hidden.checked }, `conditions of ${nameOf(this.view, id)}`);
+    });
+  }
+
+  confirmRemove() {
+    const id = this.who.value;
+    if (this.removeArmed === id) {
+      this.removeArmed = null;
+      this.remove.textContent = "Remove from the fight";
+      this.send({ type: "remove_combatant", id }, `remove ${nameOf(this.view, id)}`);
+      return;
+    }
+    this.removeArmed = id;
+    this.remove.textContent = `Really remove ${nameOf(this.view, id)}? Click again`;
+    setTimeout(() => {
+      this.removeArmed = null;
+      this.remove.textContent = "Remove from the fight";
+    }, 4000);
+  }
+
+  show() {
+    const c = this.view?.combatants.find((x) => x.id === this.who.value);
+    if (!c) return;
+    const names = [...new Set([...CONDITIONS, ...c.conditions])];
+    const key = JSON.stringify([c.id, c.conditions, c.hidden]);
+    if (this.boxes.dataset.key === key) return;
+    this.boxes.dataset.key = key;
+    replace(
+      this.boxes,
+      names.map((n) => {
+        const id = `cond-${n.replace(/[^a-z0-9_-]/gi, "")}`;
+        return h("div", { class: "field check" }, h("input", { type: "checkbox", id, testid: id, value: n, checked: c.conditions.includes(n) }), h("label", { for: id }, n));
+      }),
+    );
+    this.hidden.checked = Boolean(c.hidden);
+  }
+
+  update(view) {
+    this.view = view;
+    fillCombatants(this.who, view);
+    this.show();
+  }
+}
+
+export class Morale {
+  constructor(send, complain) {
+    this.view = null;
+    this.who = h("select", { id: "morale-who", testid: "morale-who" });
+    this.modifier = number("morale-mod", 0, { min: -10, max: 10 });
+    this.form = h(
+      "form",
+      { class: "inline", testid: "morale-form" },
+      field("morale-who", "Call morale for", this.who),
+      field("morale-mod", "modifier", this.modifier),
+      h("button", { type: "submit", testid: "morale-submit" }, "Roll morale (003)"),
+    );
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const modifier = whole(this.modifier);
+      if (!Number.isInteger(modifier)) {
+        complain("The morale modifier must be a whole number.");
+        return;
+      }
+      const [kind, value] = this.who.value.split(/:(.*)/s);
+      const command = { type: "call_morale", modifier, ...(kind === "side" ? { side: value } : { combatant: value }) };
+      send(command, `morale of ${kind === "side" ? value : nameOf(this.view, value)}`);
+    });
+  }
+
+  update(view) {
+    this.view = view;
+    const sides = [...new Set(view.combatants.map((c) => c.side))];
+    const items = [...sides.map((s) => [`side:${s}`, `side ${s}`]), ...view.combatants.filter((c) => !c.down).map((c) => [`one:${c.id}`, `${c.name} (${c.side})`])];
+    const labels = JSON.stringify(items);
+    if (this.who.dataset.items === labels) return;
+    const chosen = this.who.value;
+    replace(this.who, items.map(([v, l]) => h("option", { value: v }, l)));
+    this.who.dataset.items = labels;
+    if (items.some(([v]) => v === chosen)) this.who.value = chosen;
+  }
+}

@@ -213,6 +213,9 @@ def main() -> int:
         memory = run_memory(redis.url, 5 if args.quick else 20, max(count, 2000))
         two = run_two(redis.url, count, fray["per_s"])
         rebuild = run_rebuild(redis.url, 10_000)
+    import slow
+
+    stalled = slow.main(600)  # enough big updates to fill a stalled socket either way
     print(f"{'figure':<44} {'fray':>10} {'raw':>10} {'ratio':>6}  {'goal':<22}")
     lines = [
         row("commands/s per process", fray["per_s"], raw["per_s"], ">= 0.75 x raw", fray["per_s"] >= 0.75 * raw["per_s"]),
@@ -229,10 +232,12 @@ def main() -> int:
         row("rebuild 10,000 events from a snapshot (ms)", rebuild["from_snapshot_s"] * 1000, None, "<= 50 ms", rebuild["from_snapshot_s"] <= 0.05),
         row("two processes over one (x)", two, None, ">= 1.6 x", two >= 1.6),
         row("pure reducer, events/s", rebuild["pure_events_per_s"], None, ">= 20,000/s", rebuild["pure_events_per_s"] >= 20_000),
+        row("p99 with a stalled 9th client (ms)", stalled["p99_ms"][1], stalled["p99_ms"][0], "unaffected, dropped",
+            stalled["stalled_client_dropped"] and stalled["p99_ms"][1] <= 1.5 * stalled["p99_ms"][0]),
     ]
     print("\n".join(lines))
     print(f"errors: fray {fray['errors']}, raw {raw['errors']}; updates per command: fray {fray['updates_per_command']:.2f}, raw {raw['updates_per_command']:.2f}")
-    print(json.dumps({"raw": raw, "fray": fray, "memory": memory, "two": two, "rebuild": rebuild}))
+    print(json.dumps({"raw": raw, "fray": fray, "memory": memory, "two": two, "rebuild": rebuild, "stalled": stalled}))
     if args.plot:
         import curve
 

@@ -2,6 +2,7 @@
 subprocess on a loopback port, websocket clients from the `websockets` package."""
 
 import asyncio
+import base64
 import json
 import os
 import pathlib
@@ -173,3 +174,31 @@ async def folded(redis_url: str, encounter: str) -> bytes:
 def digest(server: FrayServer, made: dict) -> dict:
     """A replica's live state digest, through the GM-only endpoint."""
     return httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token_of(made["links"]["gm"])}, timeout=TIMEOUT).json()
+
+
+def raw_websocket(server: FrayServer, link: str) -> socket.socket:
+    """A websocket opened by hand on a socket with a small receive buffer, which
+    then reads nothing: the server alone decides what happens to it."""
+    url = urllib.parse.urlsplit(server.ws_url(link))
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", server.port))
+    handshake = (f"GET {url.path}?{url.query} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    sock.sendall(handshake.encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def read_until_closed(sock: socket.socket, marker: bytes, limit: float = 30) -> bytes:
+    data, deadline = b"", time.monotonic() + limit
+    while marker not in data[-4096:] and time.monotonic() < deadline:
+        chunk = sock.recv(1 << 20)
+        if not chunk:
+            break
+        data += chunk
+    return data

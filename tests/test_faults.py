@@ -3,19 +3,15 @@ replica killed with SIGKILL, Redis killed and restarted, a client that stops
 reading, and hundreds of concurrent commands. Nothing acknowledged is lost."""
 
 import asyncio
-import base64
 import json
-import os
 import signal
-import socket
 import time
-import urllib.parse
 import uuid
 
 import pytest
 
 from server.embedded import EmbeddedRedis
-from support import FrayServer, Table, digest, key, stream
+from support import FrayServer, Table, digest, key, raw_websocket, read_until_closed, stream
 
 pytestmark = pytest.mark.redis
 
@@ -165,34 +161,6 @@ async def test_redis_killed_and_restarted_loses_no_acknowledged_command(tmp_path
             await table.close()
         server.stop()
         redis.stop()
-
-
-def raw_websocket(server: FrayServer, link: str) -> socket.socket:
-    """A websocket opened by hand on a socket with a small receive buffer, which
-    then reads nothing: the server alone decides what happens to it."""
-    url = urllib.parse.urlsplit(server.ws_url(link))
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.settimeout(10)
-    sock.connect(("127.0.0.1", server.port))
-    handshake = (f"GET {url.path}?{url.query} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    sock.sendall(handshake.encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
-    assert head.startswith(b"HTTP/1.1 101"), head
-    return sock
-
-
-def read_until_closed(sock: socket.socket, marker: bytes, limit: float = 30) -> bytes:
-    data, deadline = b"", time.monotonic() + limit
-    while marker not in data[-4096:] and time.monotonic() < deadline:
-        chunk = sock.recv(1 << 20)
-        if not chunk:
-            break
-        data += chunk
-    return data
 
 
 async def test_slow_consumer_is_dropped_and_the_others_get_every_update(fast_server, join):

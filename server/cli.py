@@ -85,7 +85,8 @@ def is_loopback(host: str) -> bool:
 def serve_command(args) -> int:
     import uvicorn
 
-    from server.app import create_app, create_encounter, CreateBody
+    from server.api import CreateBody, create_encounter
+    from server.app import create_app
     from server.embedded import EmbeddedRedis, default_data_dir
 
     embedded = None

@@ -11,12 +11,13 @@ import re
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from rules.events import decode_event
 from rules.model import Encounter, Entry
 from rules.reducer import apply
 from rules.view import Viewer, log_for, view
+from server.api import claims_of, error
 from server.store import StoreUnavailable
 from server.tokens import BadToken
 
@@ -67,28 +68,23 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
 
 
 async def _viewer(request: Request) -> Viewer:
-    claims = await request.app.state.access.claims(request.path_params["id"], request.query_params.get("token"))
-    return claims.viewer()
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status)
+    return (await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))).viewer()
 
 
 async def replay_endpoint(request: Request) -> Response:
     """GET /api/encounters/{id}/replay?token=...&at=<seq>: the fight at event `at`, as this viewer saw it."""
     raw = request.query_params.get("at", "")
     if raw and not raw.isdigit():
-        return _error(400, "request/invalid", "'at' is an event number: 0, 1, 2, ...")
+        return error(400, "request/invalid", "'at' is an event number: 0, 1, 2, ...")
     try:
         viewer = await _viewer(request)
         folded = await fold_until(request.app.state.store, request.path_params["id"], viewer, int(raw) if raw else None)
     except BadToken as e:
-        return _error(403, "auth/bad-token", str(e))
+        return error(403, "auth/bad-token", str(e))
     except StoreUnavailable as e:
-        return _error(503, "store/unavailable", str(e))
+        return error(503, "store/unavailable", str(e))
     except ReplayError as e:
-        return _error(e.status, e.code, e.message)
+        return error(e.status, e.code, e.message)
     # A replay is read-only: no actions to offer.
     body = {
         "seq": folded.seq,
@@ -104,17 +100,17 @@ async def export_endpoint(request: Request) -> Response:
     """GET /api/encounters/{id}/export?token=...&format=json|md: the viewer's whole log."""
     fmt = request.query_params.get("format", "json")
     if fmt not in ("json", "md"):
-        return _error(400, "request/invalid", "'format' is 'json' or 'md'")
+        return error(400, "request/invalid", "'format' is 'json' or 'md'")
     encounter = request.path_params["id"]
     try:
         viewer = await _viewer(request)
         folded = await fold_until(request.app.state.store, encounter, viewer, None)
     except BadToken as e:
-        return _error(403, "auth/bad-token", str(e))
+        return error(403, "auth/bad-token", str(e))
     except StoreUnavailable as e:
-        return _error(503, "store/unavailable", str(e))
+        return error(503, "store/unavailable", str(e))
     except ReplayError as e:
-        return _error(e.status, e.code, e.message)
+        return error(e.status, e.code, e.message)
     safe = re.sub(r"[^A-Za-z0-9_-]", "", encounter)[:40] or "encounter"
     if fmt == "json":
         body, media = _encoder.encode(folded.log), "application/json"

@@ -1,0 +1,237 @@
+"""The HTTP API: create encounters, their logs and digests, invite links.
+
+Every answer is JSON; every refusal is `{code, message}` with a stable code.
+"""
+
+import hashlib
+import secrets
+import time
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from rules import RULES_VERSION
+from rules.commands import AddCombatant, CreateEncounter
+from rules.events import Actor, Event, encode_event
+from rules.model import Combatant
+from rules.profiles import validate_options
+from rules.reducer import apply, canonical, check
+from rules.view import log_for
+from server import demo, protocol
+from server.store import StoreUnavailable
+from server.tokens import ROLES, BadToken
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
+    profile: str = "holmes-phases"
+    options: dict[str, int | bool | str] = {}
+    combatants: list[Combatant] | None = None  # None: the demo fight
+    players: dict[str, list[str]] | None = None  # link name -> combatant ids; default: one per combatant of the first side
+
+
+class LinkBody(msgspec.Struct, forbid_unknown_fields=True):
+    role: str  # 'player' | 'spectator'
+    name: str = ""
+    combatants: list[str] = []  # a player's
+    ttl: int = 0  # seconds until the link expires; 0: never
+
+
+def error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status, headers=SECURITY_HEADERS)
+
+
+async def read_body(request: Request) -> bytes | None:
+    """The request body, or None once it is over the limit (read no further)."""
+    limit = request.app.state.limits.body_bytes
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def too_large(request: Request) -> Response:
+    return error(413, "request/too-large", f"the body is over {request.app.state.limits.body_bytes} bytes")
+
+
+async def claims_of(app, encounter: str, token: str | None):
+    return await app.state.access.claims(encounter, token)
+
+
+async def gm_claims(request: Request):
+    """The GM's claims for this request, or the error response to send."""
+    try:
+        claims = await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))
+    except BadToken as e:
+        return error(403, "auth/bad-token", str(e))
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    if claims.r != "gm":
+        return error(403, "auth/forbidden", "only the GM may do that")
+    return claims
+
+
+async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
+    store, access = app.state.store, app.state.access
+    validate_options(body.profile, body.options)
+    encounter = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+    combatants = demo.combatants() if body.combatants is None else body.combatants
+    system = Actor("system", "server")
+    events = [Event("create", system, CreateEncounter(
+        id=encounter, profile=body.profile, seed=secrets.token_bytes(32), rules_version=RULES_VERSION, options=body.options
+    ), at=int(time.time() * 1000))]
+    events += [Event(f"add-{i}", Actor("gm", "setup"), AddCombatant(c)) for i, c in enumerate(combatants)]
+    state = None  # fold the setup here first: nothing is stored unless all of it is valid
+    for event in events:
+        if state is not None and (rejected := check(state, event)) is not None:
+            raise ValueError(f"combatant {event.command.combatant.name!r}: {rejected.message}")
+        state = apply(state, event)
+    for event in events:
+        await store.append(encounter, event.id, encode_event(event))
+    await store.set_meta(encounter, {"created": str(int(time.time())), "profile": body.profile})
+    ids = [c.id for c in state.combatants]
+    if body.players is None:
+        first = state.combatants[0].side if state.combatants else ""
+        players = {c.id: [c.id] for c in state.combatants if c.side == first}
+    else:
+        players = body.players
+        for name, owned in players.items():
+            unknown = [cid for cid in owned if cid not in ids]
+            if unknown:
+                raise ValueError(f"player link {name!r} names unknown combatants {unknown}")
+    link = lambda token: f"{base_url}e/{encounter}?token={token}"  # noqa: E731
+    return {
+        "id": encounter,
+        "seed_hash": state.seed_hash,
+        "links": {
+            "gm": link(await access.issue(encounter, "gm", name="GM")),
+            "spectator": link(await access.issue(encounter, "spectator", name="spectator")),
+            "players": {name: link(await access.issue(encounter, "player", tuple(owned), name=name)) for name, owned in players.items()},
+        },
+    }
+
+
+async def json_body(request: Request, kind: type, what: str):
+    """The request's JSON body as `kind`, or the response refusing it (too large, not valid)."""
+    raw = await read_body(request)
+    if raw is None:
+        return too_large(request)
+    try:
+        return msgspec.json.decode(raw or b"{}", type=kind)
+    except msgspec.DecodeError as e:
+        return error(400, "request/invalid", f"the {what} is not valid: {e}")
+    except RecursionError:
+        return error(400, "request/invalid", f"the {what} nests too deeply")
+
+
+async def create(request: Request) -> Response:
+    presented = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+    if (why := request.app.state.access.creation_refused(presented)) is not None:
+        return error(403, "auth/admin-key", why)
+    body = await json_body(request, CreateBody, "encounter description")
+    if isinstance(body, Response):
+        return body
+    try:
+        made = await create_encounter(request.app, body, str(request.base_url))
+    except ValueError as e:
+        return error(400, "request/invalid", str(e))
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    return JSONResponse(made, status_code=201, headers=SECURITY_HEADERS)
+
+
+async def encounter_log(request: Request) -> Response:
+    encounter = request.path_params["id"]
+    try:
+        claims = await claims_of(request.app, encounter, request.query_params.get("token"))
+        room = await request.app.state.hub.fold_from_scratch(encounter)
+    except BadToken as e:
+        return error(403, "auth/bad-token", str(e))
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    if room is None:
+        return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+    entries = log_for([e for _, e in room.log], room.state, claims.viewer())
+    return Response(protocol.encoder.encode(entries), media_type="application/json", headers=SECURITY_HEADERS)
+
+
+async def encounter_digest(request: Request) -> Response:
+    """GM only: the hash of this replica's live state, to compare replicas and replays."""
+    encounter = request.path_params["id"]
+    if isinstance(claims := await gm_claims(request), Response):
+        return claims
+    try:
+        room = await request.app.state.hub.room(encounter)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    if room is None:
+        return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+    digest = hashlib.sha256(canonical(room.state)).hexdigest()
+    return JSONResponse({"position": room.position, "seq": room.state.seq, "sha256": digest}, headers=SECURITY_HEADERS)
+
+
+async def links(request: Request) -> Response:
+    """GM only. GET: every invite link of the encounter; POST: issue a new one."""
+    encounter = request.path_params["id"]
+    if isinstance(claims := await gm_claims(request), Response):
+        return claims
+    access = request.app.state.access
+    link = lambda token: f"{request.base_url}e/{encounter}?token={token}"  # noqa: E731
+    try:
+        if request.method == "GET":
+            listed = await access.links(encounter)
+            for item in listed:
+                item["link"] = link(item.pop("token"))
+            return JSONResponse({"links": listed}, headers=SECURITY_HEADERS)
+        body = await json_body(request, LinkBody, "link description")
+        if isinstance(body, Response):
+            return body
+        if body.role not in ROLES or body.role == "gm":
+            return error(400, "request/invalid", "a new link's role is 'player' or 'spectator'")
+        if len(body.name) > 60 or not 0 <= body.ttl <= 366 * 86400:
+            return error(400, "request/invalid", "a link's name is at most 60 characters and its ttl 0 to 31622400 seconds")
+        room = await request.app.state.hub.room(encounter)
+        if room is None:
+            return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+        known = {c.id for c in room.state.combatants}
+        if body.role == "spectator" and body.combatants:
+            return error(400, "request/invalid", "a spectator link controls no combatants")
+        if unknown := [cid for cid in body.combatants if cid not in known]:
+            return error(400, "request/invalid", f"the link names unknown combatants {unknown}")
+        token = await access.issue(encounter, body.role, tuple(body.combatants), body.name, body.ttl)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    made = access.signer.verify(token, encounter)
+    return JSONResponse({"token_id": made.i, "role": made.r, "name": made.n, "combatants": list(made.c),
+                         "expires": made.x, "revoked": False, "link": link(token)}, status_code=201, headers=SECURITY_HEADERS)
+
+
+async def revoke(request: Request) -> Response:
+    """GM only: revoke a player or spectator link; its open sockets are closed."""
+    encounter, token_id = request.path_params["id"], request.path_params["token_id"]
+    if isinstance(claims := await gm_claims(request), Response):
+        return claims
+    access = request.app.state.access
+    try:
+        listed = {item["token_id"]: item for item in await access.links(encounter)}
+        if token_id not in listed:
+            return error(404, "link/unknown", f"this encounter has no link {token_id[:40]!r}")
+        if listed[token_id]["role"] == "gm":
+            return error(400, "link/is-gm", "the GM's own link cannot be revoked")
+        await access.revoke(encounter, token_id)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    return JSONResponse({"token_id": token_id, "revoked": True}, headers=SECURITY_HEADERS)

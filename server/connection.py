@@ -1,0 +1,161 @@
+"""The encounter websocket: join with an invite token, then commands in and
+acks, errors and view patches out. Thin: it checks who may send what and that
+it is well formed, appends to the store, and leaves every game decision to the
+reducer.
+"""
+
+import asyncio
+import contextlib
+import logging
+import time
+
+import msgspec
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rules.commands import Undo
+from rules.errors import Rejected
+from rules.events import Actor, Event, encode_event
+from rules.reducer import check
+from server import protocol, undo
+from server.api import claims_of
+from server.hub import Client
+from server.limits import RateGuard
+from server.security import Access, TooManySockets
+from server.store import StoreUnavailable, position_key
+from server.tokens import BadToken
+
+log = logging.getLogger("fray.connection")
+
+def error_text(code: str, message: str, id: str = "") -> str:
+    return protocol.encoder.encode(protocol.Error(code=code, message=message, id=id)).decode()
+
+
+async def encounter_socket(ws: WebSocket) -> None:
+    app = ws.app
+    access: Access = app.state.access
+    encounter = ws.path_params["id"]
+    await ws.accept()
+    if not access.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+        await refuse(ws, "auth/origin", f"websocket connections from {ws.headers.get('origin', '')[:60]!r} are not allowed", 4403)
+        return
+    after = ws.query_params.get("after") or "0-0"
+    try:
+        position_key(after)
+    except ValueError:
+        await refuse(ws, "protocol/bad-position", f"'after' must be a stream position like 1795958387706-0, not {after[:40]!r}", 4400)
+        return
+    try:
+        claims = await claims_of(app, encounter, ws.query_params.get("token"))
+        room = await app.state.hub.room(encounter)
+    except BadToken as e:
+        await refuse(ws, "auth/bad-token", str(e), 4401)
+        return
+    except StoreUnavailable as e:
+        await refuse(ws, "store/unavailable", str(e), 1013)
+        return
+    if room is None:
+        await refuse(ws, "encounter/unknown", f"there is no encounter {encounter!r}", 4404)
+        return
+
+    async def close_revoked(reason: str) -> None:
+        with contextlib.suppress(Exception):  # the socket may be gone already, or not reading
+            await asyncio.wait_for(refuse(ws, "auth/revoked", reason, 4403), 2.0)
+
+    try:
+        seat = access.sit(claims, close_revoked)
+    except TooManySockets as e:
+        await refuse(ws, "limit/sockets", str(e), 4429)
+        return
+    viewer = claims.viewer()
+    client = Client(viewer, ws.send_text, ws.close)
+    client.push(room.welcome(viewer, after))
+    app.state.hub.join(room, client)
+    by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
+    guard = RateGuard(app.state.limits)
+    last_ack = "0-0"
+    try:
+        while not seat.revoked:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if seat.revoked:
+                break
+            if not guard.admit():
+                if guard.exhausted:
+                    await refuse(ws, "rate/limited", f"too many messages (over {app.state.limits.rate:g} a second); closing", 1008)
+                    break
+                client.push(error_text("rate/limited", f"too many messages: at most {app.state.limits.rate:g} a second; this one was dropped"))
+                continue
+            text = message.get("text")
+            if text is None:
+                client.push(error_text("protocol/binary", "send JSON in text frames, not binary frames"))
+                continue
+            reply = await handle(app, room, by, claims.i, text, last_ack)
+            if isinstance(reply, protocol.Ack):
+                last_ack = reply.position
+            client.push(protocol.encoder.encode(reply).decode())
+    except WebSocketDisconnect:
+        pass
+    finally:
+        access.leave(seat)
+        await app.state.hub.leave(room, client)
+
+
+async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+    await ws.send_text(error_text(code, message))
+    await ws.close(close_code, message.encode()[:120].decode(errors="ignore"))
+
+
+async def handle(app, room, by: Actor, token_id: str, text: str, last_ack: str = "0-0") -> protocol.Message:
+    """One client message -> its answer. `last_ack`: the position of this
+    connection's last acknowledged command."""
+    try:
+        message = protocol.client_decoder.decode(text)
+    except msgspec.ValidationError as e:
+        return protocol.Error(code="protocol/invalid", message=f"that message is not valid: {e}")
+    except msgspec.DecodeError as e:
+        return protocol.Error(code="protocol/bad-json", message=f"that message is not JSON: {e}")
+    except RecursionError:
+        return protocol.Error(code="protocol/too-deep", message="that message nests arrays or objects too deeply")
+    if isinstance(message, protocol.Ping):
+        return protocol.Pong(id=message.id)
+    if not message.id or len(message.id) > 100:
+        return protocol.Error(code="protocol/bad-id", message="a command needs an id of 1 to 100 characters")
+    if "system" in message.command.roles:  # create, restore: the server alone writes them
+        tag = message.command.__struct_config__.tag
+        return protocol.Error(id=message.id, code="auth/forbidden", message=f"a {by.role} may not send '{tag}': only the server writes it")
+    event = Event(id=f"{token_id}.{message.id}", by=by, command=message.command, at=int(time.time() * 1000))
+    if (seen := room.seen.get(event.id)) is not None:
+        return protocol.Ack(id=message.id, position=seen, duplicate=True)
+    try:
+        rejected = check(room.state, event)
+        if rejected is not None and position_key(room.position) < position_key(last_ack):
+            # Refused by a state that does not yet hold this sender's own last
+            # command (a quick 'start' then 'declare'): wait for it, then judge again.
+            # Waiting only then keeps a pipelining client's commands flowing.
+            await room.reached(last_ack)
+            rejected = check(room.state, event)
+    except Exception:  # a bug in a rule's check: refuse the command, keep the connection
+        log.exception("checking %s failed", message.command)
+        return protocol.Error(id=message.id, code="server/internal", message="the server could not check that command (a bug, logged)")
+    if rejected is not None:
+        return protocol.Error(id=message.id, code=rejected.code, message=rejected.message)
+    if isinstance(event.command, Undo):  # stored as the restore computed for it (server/undo.py)
+        try:
+            event = await undo.compensate(app.state.store, room.id, event)
+        except Rejected as r:
+            return protocol.Error(id=message.id, code=r.code, message=r.message)
+        except StoreUnavailable as e:
+            return protocol.Error(id=message.id, code="store/unavailable", message=str(e))
+        except Exception:
+            log.exception("undoing with %s failed", message.command)
+            return protocol.Error(id=message.id, code="server/internal", message="the server could not compute that undo (a bug, logged)")
+    try:
+        payload = encode_event(event)
+    except (OverflowError, ValueError) as e:  # JSON ints are unbounded; the stream's msgpack is 64-bit
+        return protocol.Error(id=message.id, code="protocol/invalid", message=f"a number in that command is out of range: {e}")
+    try:
+        position, created = await app.state.store.append(room.id, event.id, payload)
+    except StoreUnavailable as e:
+        return protocol.Error(id=message.id, code="store/unavailable", message=str(e))
+    return protocol.Ack(id=message.id, position=position, duplicate=not created)

@@ -20,7 +20,19 @@ import sys
 import time
 import uuid
 
+import msgspec
 import websockets
+
+
+class Frame(msgspec.Struct):
+    """What the load generator reads of a server frame; the rest is skipped unparsed."""
+
+    type: str
+    position: str = ""
+    id: str = ""
+
+
+read_frame = msgspec.json.Decoder(Frame).decode
 
 
 def key(position: str) -> tuple[int, int]:
@@ -42,10 +54,10 @@ class Receiver:
     async def read(self) -> None:
         async for text in self.ws:
             now = time.perf_counter()
-            message = json.loads(text)
-            kind = message["type"]
+            message = read_frame(text)
+            kind = message.type
             if kind == "update":
-                self.keys.append(key(message["position"]))
+                self.keys.append(key(message.position))
                 self.times.append(now)
                 self.bytes += len(text)
                 self.updates += 1
@@ -53,9 +65,9 @@ class Receiver:
             elif kind in ("ack", "error"):
                 if kind == "error":
                     self.errors += 1
-                future = self.acks.pop(message.get("id", ""), None)
+                future = self.acks.pop(message.id, None)
                 if future is not None and not future.done():
-                    future.set_result(message)
+                    future.set_result({"type": kind, "position": message.position})
 
     def seen(self, target: tuple[int, int]) -> bool:
         return bool(self.keys) and self.keys[-1] >= target

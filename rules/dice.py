@@ -6,6 +6,7 @@ re-hashed with an attempt counter. Python's `random` is never used: its
 algorithms are not a stable contract, and replays must last forever.
 """
 
+import functools
 import hashlib
 import re
 
@@ -28,6 +29,7 @@ def draw(seed: bytes, position: int, index: int, sides: int) -> int:
         attempt += 1
 
 
+@functools.lru_cache(maxsize=256)
 def parse(expression: str) -> tuple[int, int, int]:
     """'2d6+1' -> (2, 6, 1). Raises ValueError naming the expression."""
     match = _DICE.match(expression.replace(" ", "").lower())

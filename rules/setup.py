@@ -99,11 +99,12 @@ def add(ctx: Context, cmd: AddCombatant) -> None:
     ctx.log("setup", f"{c.name} joins the {c.side} side.", actor=c.id)
 
 
-_EDITABLE = tuple(f for f in EditCombatant.__struct_fields__ if f != "id")
+# Wire name -> field name of what an edit may set; to_builtins leaves unset fields out, in C.
+_EDITABLE = {f.encode_name: f.name for f in msgspec.structs.fields(EditCombatant) if f.name != "id"}
 
 
 def _edits(cmd: EditCombatant) -> dict:
-    return {f: v for f in _EDITABLE if (v := getattr(cmd, f)) is not msgspec.UNSET}
+    return {_EDITABLE[k]: getattr(cmd, _EDITABLE[k]) for k in msgspec.to_builtins(cmd) if k in _EDITABLE}
 
 
 def check_edit(state: Encounter, cmd: EditCombatant) -> None:

@@ -9,7 +9,7 @@ import asyncio
 import hashlib
 import logging
 import os
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 
 import msgspec
@@ -77,7 +77,7 @@ class Room:
         self.position = "0-0"
         self.clients: set[Client] = set()
         self.log: deque[tuple[str, Entry]] = deque(maxlen=WELCOME_LOG)  # the recent log; the endpoint folds it all
-        self.seen: dict[str, str] = {}  # event id -> position: retries are acknowledged, not re-appended
+        self.seen: OrderedDict[str, str] = OrderedDict()  # event id -> position: retries are acknowledged, not re-appended
         self._folded = asyncio.Event()  # set and replaced on every fold
         self.views = Views()
         self.snapshot_seq = 0
@@ -105,7 +105,7 @@ class Room:
             self.position = position
             self.seen[event.id] = position
             if len(self.seen) > SEEN:
-                del self.seen[next(iter(self.seen))]  # older retries are caught by the store's own check
+                self.seen.popitem(last=False)  # older retries are caught by the store's own check
             for entry in self.state.recent:
                 self.log.append((position, entry))
                 new.append(entry)

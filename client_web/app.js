@@ -122,6 +122,18 @@ function drawGrid() {
           drawGrid();
         }
       : null,
+    {
+      limit: (id) => panels.moveLimit(id),
+      drop: (id, x, y) => {
+        state.marker = panels.declareMove(id, x, y);
+        drawGrid();
+      },
+      refuse: (id, feet, limit) =>
+        draw.toast(
+          `${draw.nameOf(state.view, id)} moves at most ${limit} ft a round, and that square is ${feet} ft away: nothing was declared.`,
+          "move/too-far",
+        ),
+    },
   );
 }
 

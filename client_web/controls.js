@@ -197,7 +197,11 @@ export class DeclarePanels {
 
   build(view, id, actor, choices, old) {
     const open = old ? old.el.open : view.you.role !== "gm"; // the GM opens whom they play
-    const forms = choices.map((choice) => ({ type: choice.type, ...choiceForm(view, id, choice, this) }));
+    const forms = choices.map((choice) => ({
+      type: choice.type,
+      limit: choice.type === "move" ? (choice.options?.max_feet?.[0] ?? null) : null,
+      ...choiceForm(view, id, choice, this),
+    }));
     const select = h(
       "select",
       { id: `action-${id}`, testid: `action-${id}` },
@@ -245,6 +249,26 @@ export class DeclarePanels {
     if (!move) return null;
     move.set(x, y);
     this.moveTarget = move;
+    return { x, y };
+  }
+
+  /** How far `id` may move if dragged now (the move choice's max_feet), or null. */
+  moveLimit(id) {
+    const walk = this.panels.get(id)?.forms.find((f) => f.type === "move");
+    return walk ? walk.limit : null;
+  }
+
+  /** A token was dropped within its move: fill in its move declaration and send it. */
+  declareMove(id, x, y) {
+    const panel = this.panels.get(id);
+    const walk = panel?.forms.find((f) => f.type === "move");
+    if (!walk) return null;
+    panel.el.open = true;
+    panel.select.value = "move";
+    panel.select.dispatchEvent(new Event("change"));
+    walk.move.set(x, y);
+    this.moveTarget = walk.move;
+    walk.form.requestSubmit();
     return { x, y };
   }
 

@@ -1,5 +1,7 @@
 // The battle map: an SVG of 5-ft squares with a token per combatant, coloured
-// by side, down combatants crossed out. A click picks a square (in feet).
+// by side, down combatants crossed out. A click picks a square (in feet); a
+// token the viewer may move can be dragged to declare a move (pointer events;
+// the declaration form's x/y fields, or a click on a square, do the same by keyboard).
 
 import { $, h, replace, svg } from "./dom.js";
 import { mine, sideIndex } from "./render.js";
@@ -45,12 +47,37 @@ function conditionsOf(c, view) {
   return list.filter((n) => n !== "dead");
 }
 
+const WORD_FONT = 7; // SVG units
+const WORD_WIDTH = SQ - 4; // the condition word stays inside its own square
+
 /** HP as a bar under the token, or the GM's condition word when the figures are hidden. */
 function healthBar(c, cx, cy, r) {
   const y = cy + r + 1;
   if (c.hp === null || c.hp === undefined) {
     if (c.condition === "unhurt" || c.down) return [];
-    return [svg("text", { class: "hp-word", x: cx, y: y + 5, "font-size": 8, "text-anchor": "middle" }, c.condition)];
+    // One word a line ("badly" over "wounded"), on a dark pill over the token's foot,
+    // squeezed if need be: at phone width a long word must not run under the next token.
+    const lines = c.condition.split(/\s+/).slice(0, 2);
+    const lineH = WORD_FONT + 1;
+    const wide = Math.min(WORD_WIDTH, Math.max(...lines.map((l) => l.length)) * WORD_FONT * 0.58 + 4);
+    const top = cy + r + 6 - lines.length * lineH; // below the initials, clear of the token in the next row
+    return [
+      svg(
+        "g",
+        { class: "hp-word", testid: `word-${c.id}` },
+        svg("rect", { class: "hp-word-back", x: cx - wide / 2, y: top - 1, width: wide, height: lines.length * lineH + 1, rx: 2 }),
+        lines.map((line, i) =>
+          svg(
+            "text",
+            {
+              x: cx, y: top + (i + 1) * lineH - 2, "font-size": WORD_FONT, "text-anchor": "middle",
+              ...(line.length * WORD_FONT * 0.58 > WORD_WIDTH - 2 ? { textLength: WORD_WIDTH - 2, lengthAdjust: "spacingAndGlyphs" } : {}),
+            },
+            line,
+          ),
+        ),
+      ),
+    ];
   }
   const w = SQ * 0.8;
   const part = Math.max(0, Math.min(1, c.hp / Math.max(1, c.hp_max)));
@@ -79,8 +106,11 @@ function markers(c, view, cx, cy, r) {
  * @param {object} view
  * @param {{x: number, y: number} | null} marker  a chosen move destination
  * @param {(x: number, y: number) => void} onPick  a square was clicked (feet)
+ * @param {{limit: (id: string) => number | null, drop: (id: string, x: number, y: number) => void,
+ *          refuse: (id: string, feet: number, limit: number) => void} | null} drag
+ *   who may be dragged (the move's max_feet, or null), and what a drop within it or beyond it does
  */
-export function renderGrid(view, marker, onPick) {
+export function renderGrid(view, marker, onPick, drag = null) {
   const b = gridBounds(view);
   const cols = (b.x1 - b.x0) / SQUARE_FT + 1;
   const rows = (b.y1 - b.y0) / SQUARE_FT + 1;
@@ -92,6 +122,9 @@ export function renderGrid(view, marker, onPick) {
     role: "img",
     "aria-label": `Battle map, ${cols} by ${rows} squares of 5 feet`,
     class: "map",
+    testid: "map",
+    "data-x0": b.x0, // the top left square, in feet: where a test (or a tool) finds a square
+    "data-y0": b.y0,
   });
   board.append(svg("rect", { class: "ground", x: 0, y: 0, width: cols * SQ, height: rows * SQ }));
   if (Math.max(cols, rows) <= MAX_LINES) {
@@ -127,11 +160,13 @@ export function renderGrid(view, marker, onPick) {
       const cy = px(c.y, b.y0) + SQ / 2 + (n === 1 ? 0 : Math.sin(angle) * SQ * 0.2);
       const hp = c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max} HP`;
       const marks = conditionsOf(c, view);
+      const draggable = drag?.limit(c.id) != null;
       const token = svg(
         "g",
         {
-          class: `token side-${colour(c.side)}${c.down ? " down" : ""}${mine(view, c.id) ? " mine" : ""}`,
+          class: `token side-${colour(c.side)}${c.down ? " down" : ""}${mine(view, c.id) ? " mine" : ""}${draggable ? " draggable" : ""}`,
           testid: `token-${c.id}`,
+          "data-id": c.id,
         },
         svg("title", {}, `${c.name} (${c.side}), ${hp}${c.down ? ", down" : ""}${marks.length ? `, ${marks.join(", ")}` : ""}, at ${c.x},${c.y} ft`),
         svg("circle", { cx, cy, r }),
@@ -148,13 +183,20 @@ export function renderGrid(view, marker, onPick) {
       board.append(token);
     });
   }
+  /** The square under a pointer, in feet, or null off the map. */
+  const squareAt = (ev) => {
+    const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(board.getScreenCTM().inverse());
+    const x = b.x0 + Math.floor(pt.x / SQ) * SQUARE_FT;
+    const y = b.y0 + Math.floor(pt.y / SQ) * SQUARE_FT;
+    return x >= b.x0 && y >= b.y0 && x <= b.x1 && y <= b.y1 ? { x, y } : null;
+  };
+  const dragged = drag ? wireDrag(board, view, b, drag, squareAt, px) : () => false;
   if (onPick) {
     board.classList.add("pickable");
     board.addEventListener("click", (ev) => {
-      const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(board.getScreenCTM().inverse());
-      const x = b.x0 + Math.floor(pt.x / SQ) * SQUARE_FT;
-      const y = b.y0 + Math.floor(pt.y / SQ) * SQUARE_FT;
-      if (x >= b.x0 && y >= b.y0 && x <= b.x1 && y <= b.y1) onPick(x, y);
+      if (dragged()) return; // the end of a drag is not a pick
+      const at = squareAt(ev);
+      if (at) onPick(at.x, at.y);
     });
   }
   replace($("[data-testid=grid]"), board);
@@ -164,4 +206,85 @@ export function renderGrid(view, marker, onPick) {
     $("[data-testid=legend]"),
     sides.map((s) => h("li", {}, h("span", { class: `swatch side-${colour(s)}`, "aria-hidden": "true" }), s)),
   );
+}
+
+/**
+ * Dragging a token: the squares within its move are shaded, a ghost follows the
+ * pointer with the distance (003's grid: a diagonal step counts 5 ft, as
+ * rules/combat.py's distance), and the drop declares the move or says why not.
+ * Returns a function telling whether a drag has just ended (to swallow its click).
+ */
+function wireDrag(board, view, b, drag, squareAt, px) {
+  let held = null; // {id, c, limit, from, at, reach, ghost}
+  let justDropped = false;
+  const feet = (c, at) => Math.max(Math.abs(at.x - c.x), Math.abs(at.y - c.y));
+
+  const ghostAt = (at) => {
+    const within = feet(held.c, at) <= held.limit;
+    held.ghost.setAttribute("class", `drag-ghost ${within ? "ok" : "far"}`);
+    held.ghost.setAttribute("transform", `translate(${px(at.x, b.x0)} ${px(at.y, b.y0)})`);
+    // The label stays on the map: below the top row, and anchored inwards at the sides.
+    const label = held.ghost.lastChild;
+    const side = at.x >= b.x1 - SQUARE_FT ? "end" : at.x <= b.x0 + SQUARE_FT ? "start" : "middle";
+    label.setAttribute("y", at.y === b.y0 ? SQ + 10 : -3);
+    label.setAttribute("x", { end: SQ, start: 0, middle: SQ / 2 }[side]);
+    label.setAttribute("text-anchor", side);
+    held.ghost.lastChild.textContent = within ? `${feet(held.c, at)} ft` : `${feet(held.c, at)} ft: too far`;
+    held.ghost.dataset.x = String(at.x);
+    held.ghost.dataset.y = String(at.y);
+  };
+  const end = () => {
+    held?.reach.remove();
+    held?.ghost.remove();
+    held = null;
+  };
+
+  board.addEventListener("pointerdown", (ev) => {
+    const el = ev.target.closest?.(".token.draggable");
+    if (!el || ev.button > 0) return;
+    const c = view.combatants.find((x) => x.id === el.dataset.id);
+    const limit = drag.limit(c?.id);
+    if (!c || limit == null) return;
+    ev.preventDefault();
+    board.setPointerCapture(ev.pointerId);
+    const x0 = Math.max(b.x0, c.x - limit);
+    const y0 = Math.max(b.y0, c.y - limit);
+    const reach = svg("rect", {
+      class: "reach", testid: "drag-reach",
+      x: px(x0, b.x0), y: px(y0, b.y0),
+      width: px(Math.min(b.x1, c.x + limit) + SQUARE_FT, x0), height: px(Math.min(b.y1, c.y + limit) + SQUARE_FT, y0),
+    });
+    const ghost = svg(
+      "g",
+      { testid: "drag-ghost", "aria-hidden": "true" },
+      svg("rect", { x: 3, y: 3, width: SQ - 6, height: SQ - 6, rx: 6 }),
+      svg("text", { x: SQ / 2, y: -3, "font-size": 9, "text-anchor": "middle" }, ""),
+    );
+    board.querySelector(".token")?.before(reach);
+    board.append(ghost);
+    held = { id: c.id, c, limit, from: { x: c.x, y: c.y }, reach, ghost, moved: false };
+    ghostAt(held.from);
+  });
+  board.addEventListener("pointermove", (ev) => {
+    const at = held && squareAt(ev);
+    if (!at) return;
+    if (at.x !== held.from.x || at.y !== held.from.y) held.moved = true;
+    ghostAt(at);
+  });
+  board.addEventListener("pointerup", (ev) => {
+    if (!held) return;
+    const { id, c, limit, moved } = held;
+    const at = squareAt(ev);
+    end();
+    if (!moved) return; // a press without a move: a click, handled as one
+    justDropped = true;
+    setTimeout(() => (justDropped = false), 0);
+    if (!at || (at.x === c.x && at.y === c.y)) return;
+    const distance = feet(c, at);
+    if (distance > limit) drag.refuse(id, distance, limit);
+    else drag.drop(id, at.x, at.y);
+  });
+  board.addEventListener("pointercancel", end);
+  board.addEventListener("lostpointercapture", end);
+  return () => justDropped;
 }

@@ -46,14 +46,45 @@ export function hpText(c) {
   return c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max}`;
 }
 
+// 003's morale results, in the table's words (GM only: rules/morale.py).
+const MORALE = {
+  surrender: "surrenders",
+  flee: "flees",
+  hold: "stands off or holds ground",
+  press: "presses the attack",
+  redouble: "fights with redoubled effort",
+};
+
+/** A condition as a chip: burning counts the rounds the oil has burned (003). */
+function conditionChip(c, name) {
+  const text = name === "burning" && c.burning ? `burning (${c.burning} ${c.burning === 1 ? "round" : "rounds"} so far)` : name;
+  return h("li", { class: `chip cond cond-${name.replace(/[^a-z]/g, "")}`, testid: `cond-${c.id}-${name}` }, text);
+}
+
+/** A weapon and what has become of it: dropped (a parry, a gawper's fumble) or broken (a failed save). */
+function weaponItem(c, w, i) {
+  const lost = w.broken ? "broken" : w.dropped ? "dropped" : "";
+  return h(
+    "li",
+    { class: `weapon${lost ? ` lost ${lost}` : ""}`, testid: `weapon-${c.id}-${i}`, "data-state": lost || "in hand" },
+    `${w.name} ${w.damage}${w.bonus ? ` +${w.bonus}` : ""}`,
+    lost ? h("span", { class: `badge ${lost === "broken" ? "down" : "wait"}` }, lost) : null,
+  );
+}
+
 export function renderCards(view) {
   const colour = sideIndex(view);
   const declared = new Set(view.declarations.map((d) => d.actor));
   const awaited = new Set(view.awaited);
+  const surprised = new Set(view.surprised ?? []);
   const cards = view.combatants.map((c) => {
     const badges = [];
     if (mine(view, c.id)) badges.push(h("span", { class: "badge you" }, "yours"));
     if (c.down) badges.push(h("span", { class: "badge down", testid: `down-${c.id}` }, "down"));
+    else if (c.hp !== null && c.hp !== undefined && c.condition !== "unhurt") {
+      // The figures are shown: say what they mean too (hidden figures show only this word, as HP).
+      badges.push(h("span", { class: `badge wound ${c.condition === "badly wounded" ? "bad" : ""}`, testid: `wound-${c.id}` }, c.condition));
+    }
     if (c.hidden) badges.push(h("span", { class: "badge" }, "hidden"));
     if (declared.has(c.id)) badges.push(h("span", { class: "badge ok" }, "declared"));
     else if (awaited.has(c.id)) badges.push(h("span", { class: "badge wait" }, "awaited"));
@@ -64,8 +95,13 @@ export function renderCards(view) {
       ["Move", `${c.move} ft`, null],
       ["At", `${c.x}, ${c.y}`, `pos-${c.id}`],
     ];
-    if (c.subdual) facts.push(["Subdual", c.subdual, null]);
-    if (c.morale) facts.push(["Morale", c.morale_round ? `${c.morale} (round ${c.morale_round})` : c.morale, `morale-${c.id}`]);
+    if (c.subdual) facts.push(["Subdual", `${c.subdual} (of ${c.hp_max} HP)`, `subdual-${c.id}`]);
+    if (c.morale) {
+      const words = MORALE[c.morale] ?? c.morale;
+      facts.push(["Morale", c.morale_round ? `${words} (round ${c.morale_round})` : words, `morale-${c.id}`]);
+    }
+    const conditions = [...c.conditions];
+    if (surprised.has(c.side) && !conditions.includes("surprised")) conditions.push("surprised");
     return h(
       "li",
       {
@@ -92,8 +128,12 @@ export function renderCards(view) {
         { class: "facts" },
         facts.map(([k, v, id]) => h("div", {}, h("dt", {}, k), h("dd", id ? { testid: id } : {}, String(v)))),
       ),
-      c.conditions.length ? h("p", { class: "conditions", testid: `conditions-${c.id}` }, c.conditions.join(", ")) : null,
-      c.weapons?.length ? h("p", { class: "weapons" }, c.weapons.map((w) => `${w.name} ${w.damage}`).join(" · ")) : null,
+      conditions.length
+        ? h("ul", { class: "chips conditions", testid: `conditions-${c.id}`, "aria-label": "Conditions" }, conditions.map((n) => conditionChip(c, n)))
+        : null,
+      c.weapons?.length
+        ? h("ul", { class: "chips weapons", testid: `weapons-${c.id}`, "aria-label": "Weapons" }, c.weapons.map((w, i) => weaponItem(c, w, i)))
+        : null,
       c.notes ? h("p", { class: "notes" }, "GM notes: ", c.notes) : null,
     );
   });

@@ -22,6 +22,7 @@ export class Replay {
     this.encounter = encounter;
     this.token = token;
     this.seq = null;
+    this.wanted = null; // the event asked for last: steps count from it, so quick presses are not lost
     this.count = 0;
     this.rounds = [];
     this.playing = false;
@@ -52,9 +53,9 @@ export class Replay {
     });
     this.position = h("span", { testid: "replay-position", class: "replay-position" }, "Loading…");
     this.first = button("replay-first", "First event", "« First", () => this.go(0));
-    this.back = button("replay-back", "One event back", "◀ Back", () => this.go(this.seq - 1));
+    this.back = button("replay-back", "One event back", "◀ Back", () => this.go(this.from() - 1));
     this.play = button("replay-play", "Play", "▶ Play", () => (this.playing ? this.pause() : this.start()));
-    this.forward = button("replay-forward", "One event forward", "Forward ▶", () => this.go(this.seq + 1));
+    this.forward = button("replay-forward", "One event forward", "Forward ▶", () => this.go(this.from() + 1));
     this.last = button("replay-last", "Last event", "Last »", () => this.go(this.count - 1));
     this.speed = h(
       "select",
@@ -130,6 +131,10 @@ export class Replay {
     }, delay);
   }
 
+  from() {
+    return this.wanted ?? this.seq;
+  }
+
   go(at) {
     if (this.count) at = Math.max(0, Math.min(this.count - 1, at));
     return this.load(at);
@@ -138,6 +143,7 @@ export class Replay {
   /** Fetch the fight at event `at` (null: the last event) and draw it. */
   async load(at) {
     this.inflight?.abort();
+    this.wanted = at;
     const control = new AbortController();
     this.inflight = control;
     const timer = setTimeout(() => control.abort(), FETCH_TIMEOUT_MS);
@@ -149,6 +155,7 @@ export class Replay {
     } catch (err) {
       if (control.signal.aborted && this.inflight !== control) return; // a newer request took over
       this.pause();
+      this.wanted = null;
       draw.toast(`Cannot load the replay: ${err.message}`, "replay/failed");
       return;
     } finally {
@@ -161,6 +168,7 @@ export class Replay {
 
   show(body) {
     this.seq = body.seq;
+    this.wanted = null;
     this.count = body.count;
     this.slider.max = String(body.count - 1);
     this.slider.value = String(body.seq);

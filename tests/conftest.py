@@ -85,3 +85,136 @@ async def join():
     yield open_table
     for table in opened:
         await table.close()
+
+
+# --- Browser pages ----------------------------------------------------------
+# Real Chromium (Debian's /usr/bin/chromium) through sync Playwright, for the
+# tests marked `browser` (tests/test_browser*.py). Skipped without Chromium,
+# unless CI=true. The helpers are imported by those modules (`from conftest import`).
+
+import pathlib  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import time  # noqa: E402
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # Several pages share one window: keep the ones behind running at full speed
+    # (a throttled page waits up to seconds for the frames Playwright's checks need).
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+]
+TIMEOUT_MS = 15_000
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.access(path, os.X_OK):
+        message = "Chromium not found: install Debian's chromium package for the browser tests"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, timeout=30_000)
+        yield browser
+        browser.close()
+
+
+class Pages:
+    """The pages one test opens, and what went wrong in them (script errors, console
+    errors: a CSP violation is one). Each page gets its own context, so its own
+    window: a page in a background tab gets no animation frames, and Playwright's
+    actionability checks wait on them."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts = []
+        self.problems: list[str] = []
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+    def open(self, url: str, name: str, width: int = 1280, route=None, live: bool = True) -> Page:
+        context = self.browser.new_context()
+        context.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_viewport_size({"width": width, "height": 900})
+        page.on("pageerror", lambda e: self.problems.append(f"{name}: {e}"))
+        page.on("console", lambda m: self.problems.append(f"{name}: {m.text}") if m.type == "error" else None)
+        if route is not None:
+            page.route_web_socket(re.compile(r"/ws/encounters/"), route)
+        page.goto(url)
+        if live:
+            expect(page.get_by_test_id("connection")).to_have_text("live")
+            expect(page.get_by_test_id("status-banner")).to_be_hidden()
+        return page
+
+    def check(self) -> None:
+        assert self.problems == []
+
+
+@pytest.fixture
+def table(browser: Browser) -> Iterator[Pages]:
+    pages = Pages(browser)
+    yield pages
+    pages.close()
+
+
+def cards(page: Page) -> dict[str, dict]:
+    """Every combatant card's data attributes, by combatant id."""
+    data = page.eval_on_selector_all("[data-testid^='combatant-']", "els => els.map(e => ({...e.dataset}))")
+    return {c["id"]: c for c in data}
+
+
+def gm_edit(gm: Page, cid: str, field: str, value: int) -> None:
+    gm.get_by_test_id("edit-combatant").select_option(cid)
+    gm.get_by_test_id("edit-field").select_option(field)
+    gm.get_by_test_id("edit-value").fill(str(value))
+    gm.get_by_test_id("edit-submit").click()
+
+
+def gm_force(gm: Page, values: list[int]) -> None:
+    """Queue dice through the GM console, and wait until the queue shows them."""
+    gm.get_by_test_id("force-input").fill(" ".join(map(str, values)))
+    gm.get_by_test_id("force-rolls").click()
+    expect(gm.get_by_test_id("forced-queue")).to_have_text(", ".join(map(str, values)))
+
+
+def until_round(gm: Page, number: int) -> None:
+    """Wait for the round; answer any prompt the rules park the round on (first option)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while gm.get_by_test_id("round").text_content() != str(number):
+        assert time.monotonic() < deadline, f"round {number} never came"
+        answers = gm.locator("[data-testid=awaiting] button")
+        if gm.get_by_test_id("awaiting").is_visible() and answers.count():
+            answers.first.click()
+        gm.wait_for_timeout(100)
+
+
+def overflowing(page: Page) -> list[str]:
+    """Elements that stick out past the right edge of the window (a phone must not scroll sideways)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .map(e => e.tagName + (e.dataset.testid ? '[' + e.dataset.testid + ']' : '') + '.' + e.className)"""
+    )
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)

@@ -6,9 +6,9 @@ import re
 
 import httpx
 import pytest
+from conftest import Pages, cards, screenshot
 from playwright.sync_api import expect
 from support import token_of
-from test_browser import Table, browser, cards, screenshot, table  # noqa: F401  (browser, table: fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ FIGHT = {
 }
 
 
-def test_browser_gm_console_builds_and_runs_the_table(fray_server, table: Table) -> None:
+def test_browser_gm_console_builds_and_runs_the_table(fray_server, table: Pages) -> None:
     made = fray_server.create(FIGHT)
     gm = table.open(made["links"]["gm"], "gm")
     player = table.open(made["links"]["players"]["alda"], "player", width=390)

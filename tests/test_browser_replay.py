@@ -11,9 +11,9 @@ import uuid
 
 import httpx
 import pytest
+from conftest import Pages, overflowing, screenshot
 from playwright.sync_api import Page, expect
 from support import token_of
-from test_browser import Table, browser, overflowing, screenshot, table  # noqa: F401  (browser, table: fixtures)
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
@@ -60,7 +60,7 @@ def at_event(page: Page, seq: int) -> None:
     expect(page.locator(f"body[data-replay-seq='{seq}']")).to_have_count(1)
 
 
-def test_browser_replay_scrubs_back_to_round_one(fray_server, table: Table) -> None:
+def test_browser_replay_scrubs_back_to_round_one(fray_server, table: Pages) -> None:
     made = play_showcase(fray_server, hidden=("mog",))
     link = made["links"]["players"]["party"]
     page = table.open(replay_url(link), "replay", live=False)
@@ -131,7 +131,7 @@ def test_browser_replay_scrubs_back_to_round_one(fray_server, table: Table) -> N
     table.check()
 
 
-def test_browser_replay_for_the_gm_shows_the_gm_view(fray_server, table: Table) -> None:
+def test_browser_replay_for_the_gm_shows_the_gm_view(fray_server, table: Pages) -> None:
     made = play_showcase(fray_server, hidden=("mog",))
     page = table.open(replay_url(made["links"]["gm"], at=12), "gm replay", live=False)
     at_event(page, 12)

@@ -6,9 +6,9 @@ import json
 import uuid
 
 import pytest
+from conftest import Pages, screenshot
 from playwright.sync_api import expect
 from support import FrayServer
-from test_browser import Table, browser, screenshot, table  # noqa: F401  (browser, table: fixtures)
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
@@ -27,7 +27,7 @@ def command(server: FrayServer, link: str, cmd: dict) -> None:
         raise AssertionError("no ack")
 
 
-def test_browser_page_survives_a_server_restart(redis_url, tmp_path, table: Table) -> None:
+def test_browser_page_survives_a_server_restart(redis_url, tmp_path, table: Pages) -> None:
     first = FrayServer(redis_url, tmp_path)
     second = None
     try:

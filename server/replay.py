@@ -31,6 +31,7 @@ class Fold(msgspec.Struct):
     state: Encounter
     log: list[Entry]  # the viewer's lines, oldest first, up to `seq`
     rounds: list[dict]  # [{seq, round}]: the event that opened each round, over the whole stream
+    viewer: Viewer
 
 
 class ReplayError(Exception):
@@ -64,11 +65,20 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
             # apply() works in place: keep a copy of the moment, not the live object.
             kept = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=Encounter)
     assert kept is not None
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds)
+    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer)
 
 
-async def _viewer(request: Request) -> Viewer:
-    return (await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))).viewer()
+async def _fold(request: Request, at: int | None) -> Fold | Response:
+    """The fight up to `at` as the token's viewer saw it, or the response refusing it."""
+    try:
+        viewer = (await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))).viewer()
+        return await fold_until(request.app.state.store, request.path_params["id"], viewer, at)
+    except BadToken as e:
+        return error(403, "auth/bad-token", str(e))
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    except ReplayError as e:
+        return error(e.status, e.code, e.message)
 
 
 async def replay_endpoint(request: Request) -> Response:
@@ -76,15 +86,10 @@ async def replay_endpoint(request: Request) -> Response:
     raw = request.query_params.get("at", "")
     if raw and not raw.isdigit():
         return error(400, "request/invalid", "'at' is an event number: 0, 1, 2, ...")
-    try:
-        viewer = await _viewer(request)
-        folded = await fold_until(request.app.state.store, request.path_params["id"], viewer, int(raw) if raw else None)
-    except BadToken as e:
-        return error(403, "auth/bad-token", str(e))
-    except StoreUnavailable as e:
-        return error(503, "store/unavailable", str(e))
-    except ReplayError as e:
-        return error(e.status, e.code, e.message)
+    folded = await _fold(request, int(raw) if raw else None)
+    if isinstance(folded, Response):
+        return folded
+    viewer = folded.viewer
     # A replay is read-only: no actions to offer.
     body = {
         "seq": folded.seq,
@@ -102,15 +107,10 @@ async def export_endpoint(request: Request) -> Response:
     if fmt not in ("json", "md"):
         return error(400, "request/invalid", "'format' is 'json' or 'md'")
     encounter = request.path_params["id"]
-    try:
-        viewer = await _viewer(request)
-        folded = await fold_until(request.app.state.store, encounter, viewer, None)
-    except BadToken as e:
-        return error(403, "auth/bad-token", str(e))
-    except StoreUnavailable as e:
-        return error(503, "store/unavailable", str(e))
-    except ReplayError as e:
-        return error(e.status, e.code, e.message)
+    folded = await _fold(request, None)
+    if isinstance(folded, Response):
+        return folded
+    viewer = folded.viewer
     safe = re.sub(r"[^A-Za-z0-9_-]", "", encounter)[:40] or "encounter"
     if fmt == "json":
         body, media = _encoder.encode(folded.log), "application/json"

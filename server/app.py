@@ -41,9 +41,11 @@ async def load_secret(redis_url: str) -> bytes:
         await client.aclose()
 
 
-def create_app(redis_url: str, *, on_ready=None, limits: Limits = Limits(), admin_key: str = "",
+def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits = Limits(), admin_key: str = "",
                loopback: bool = True, origins: tuple[str, ...] = ()) -> Starlette:
-    """`loopback`: the server listens on loopback only (creation is then open without an admin key)."""
+    """`loopback`: the server listens on loopback only (creation is then open without an admin key).
+    `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
+    uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -64,6 +66,8 @@ def create_app(redis_url: str, *, on_ready=None, limits: Limits = Limits(), admi
             await app.state.hub.stop()
             await app.state.access.close()
             await store.close()
+            if on_stopped is not None:
+                on_stopped()
 
     routes = [
         Route("/", index),

@@ -115,7 +115,7 @@ def serve_command(args) -> int:
 
     try:
         uvicorn.run(
-            create_app(url, on_ready=on_ready, limits=limits, admin_key=os.environ.get("FRAY_ADMIN_KEY", ""),
+            create_app(url, on_ready=on_ready, on_stopped=embedded.stop if embedded else None, limits=limits, admin_key=os.environ.get("FRAY_ADMIN_KEY", ""),
                        loopback=is_loopback(args.host), origins=tuple(o.strip() for o in args.origin)),
             host=args.host,
             port=args.port,

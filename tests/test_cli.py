@@ -49,3 +49,41 @@ def test_schema_is_json_schema_of_both_directions():
     assert set(schema["properties"]) == {"client", "server"}
     for name in ("CommandMessage", "Welcome", "Update", "Ack", "Error", "Declare", "View"):
         assert name in schema["$defs"]
+
+
+def test_serve_stops_its_embedded_redis_on_sigterm(tmp_path):
+    """uvicorn re-raises SIGTERM after its graceful shutdown, so the embedded
+    Redis must be stopped by the app's own shutdown, not after uvicorn returns."""
+    import os
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = (tmp_path / "serve.log").open("w")
+    serve = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--data", str(tmp_path / "data"), "--no-demo"],
+                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "REDIS_URL": ""})
+    try:
+        pidfile = tmp_path / "data" / "redis.pid"
+        deadline = time.monotonic() + 20
+        while not ((tmp_path / "serve.log").read_text().count("serving on") and pidfile.exists()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        redis_pid = int(pidfile.read_text())
+        os.kill(redis_pid, 0)  # running
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(20)
+        for _ in range(100):
+            try:
+                os.kill(redis_pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(redis_pid, signal.SIGKILL)
+            raise AssertionError("the embedded Redis outlived `fray serve`")
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+        log.close()

@@ -210,22 +210,44 @@ export function renderAwaiting(view, onAnswer) {
     return;
   }
   const mayAnswer = Boolean(onAnswer) && (view.you.role === "gm" || (a.who !== "gm" && mine(view, a.who)));
+  const key = `${a.id}|${mayAnswer}`;
+  if (!box.hidden && box.dataset.key === key) return; // same prompt: keep what is being typed
+  box.dataset.key = key;
   const who = a.who === "gm" ? "the GM" : nameOf(view, a.who);
   box.hidden = false;
   replace(
     box,
-    h("h2", {}, mayAnswer ? "Your choice" : `Waiting for ${who}`),
+    h("h2", {}, mayAnswer ? (a.kind === "die" ? "Roll at the table" : "Your choice") : `Waiting for ${who}`),
     h("p", { class: "prompt" }, a.prompt, a.who !== "gm" && view.you.role === "gm" ? ` (for ${who})` : ""),
-    mayAnswer
-      ? h(
-          "div",
-          { class: "buttons" },
-          a.options.map((opt) =>
-            h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, opt),
-          ),
-        )
-      : null,
+    mayAnswer ? (a.kind === "die" ? dieForm(a, onAnswer) : choiceButtons(a, onAnswer)) : null,
   );
+}
+
+function choiceButtons(a, onAnswer) {
+  return h(
+    "div",
+    { class: "buttons" },
+    a.options.map((opt) => h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, opt)),
+  );
+}
+
+/** A real die's result: a number field from 1 to the die's size (option physical_dice). */
+function dieForm(a, onAnswer) {
+  const input = h("input", {
+    type: "number", min: "1", max: String(a.options.length), step: "1", required: "",
+    inputmode: "numeric", testid: "die-input", "aria-label": `die result, 1 to ${a.options.length}`,
+  });
+  const submit = (event) => {
+    event.preventDefault();
+    if (a.options.includes(input.value)) {
+      onAnswer(a.id, input.value);
+    } else {
+      input.setCustomValidity(`a d${a.options.length} shows 1 to ${a.options.length}`);
+      input.reportValidity();
+    }
+  };
+  input.addEventListener("input", () => input.setCustomValidity(""));
+  return h("form", { class: "die-form", on: { submit } }, input, h("button", { type: "submit", testid: "die-submit" }, "Enter"));
 }
 
 /* ---------- log ---------- */
@@ -236,6 +258,7 @@ function rollChip(r) {
     { class: `roll${r.forced ? " forced" : ""}`, title: r.purpose, testid: "roll" },
     `d${r.sides} → ${r.value}`,
     r.forced ? h("span", { class: "forced-mark" }, " forced") : null,
+    r.entered ? h("span", { class: "forced-mark" }, " rolled at the table") : null,
     h("span", { class: "sr-only" }, ` (${r.purpose})`),
   );
 }

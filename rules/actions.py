@@ -131,6 +131,24 @@ class Cast(ActionBase, tag="cast"):
     target: str = ""
 
 
+# --- 003: devices and fleeing (resolved in rules.devices)
+
+
+class UseDevice(ActionBase, tag="use_device"):
+    """003: 'Wands, rods, and other magic devices are "weapons" and not "spells"':
+    resolved in the attack phase; its effects are the GM's."""
+
+    device: str
+    target: str = ""
+
+
+class Flee(ActionBase, tag="flee"):
+    """Run: move up to the move rate in the movement phase, then out of the fight ('fled')."""
+
+    x: int
+    y: int
+
+
 # --- footing: getting up and re-arming (resolved in rules.footing)
 
 
@@ -147,6 +165,7 @@ class Recover(ActionBase, tag="recover"):
 Action = Attack | Move | Hold | Shoot | ThrowOil | ThrowTorch | Grapple | StopDropRoll | Cast
 Action = Action | Charge | Approach | SetSpear | Parry | Kill  # rules.melee
 Action = Action | Stand | Recover  # rules.footing
+Action = Action | UseDevice | Flee  # rules.devices
 
 
 def tag(action: ActionBase) -> str:

@@ -150,6 +150,7 @@ class Restore(CommandBase, tag="restore"):
     steps: list[Step] | UnsetType = UNSET
     awaiting: Awaiting | None | UnsetType = UNSET
     forced: list[int] | UnsetType = UNSET
+    entered: list[int] | UnsetType = UNSET  # dice entered for a step waiting on the table (physical_dice)
     morale_triggers: list[str] | UnsetType = UNSET
     next_id: int | UnsetType = UNSET
 

@@ -10,7 +10,7 @@ class Context:
         self.state = state
         self.by = by
         self.command_id = command_id
-        self.dice = Dice(state.seed, state.seq, state.forced)
+        self.dice = Dice(state.seed, state.seq, state.forced, state.entered)
 
     def log(self, kind: str, text: str, **fields) -> Entry:
         mods = fields.pop("mods", [])

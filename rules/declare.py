@@ -4,7 +4,7 @@ targets of their attacks, attack options, movement, any spells to be cast.'
 
 from rules import melee
 from rules import extras  # 003: delay, ranged, oil, grappling, spells
-from rules.actions import Attack, Hold, Move, tag
+from rules.actions import Attack, Flee, Hold, Move, tag
 from rules.combat import distance
 from rules.commands import Declare
 from rules.context import Context, lookup
@@ -59,7 +59,7 @@ def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
                 raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {a.weapon}")
             if not 0 <= a.called_shots <= MAX_CALLED_SHOTS:
                 raise Rejected("declare/called-shots", f"called shots are 0 to {MAX_CALLED_SHOTS}")
-        case Move() as m:
+        case Move() | Flee() as m:  # a flight is checked as a move (rules.devices)
             if m.x < 0 or m.y < 0 or m.x % 5 or m.y % 5:
                 raise Rejected("declare/off-grid", f"({m.x}, {m.y}) is not a square of the 5-ft grid")
             dest = Combatant(id="", name="", side="", x=m.x, y=m.y)

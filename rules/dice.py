@@ -43,22 +43,40 @@ def parse(expression: str) -> tuple[int, int, int]:
     return count, sides, bonus
 
 
-class Dice:
-    """The dice of one event. Forced results (the GM's queue) are used first, in order."""
+class NeedDie(Exception):
+    """A die the table rolls for real and nobody has entered yet (rules.resolve waits for it)."""
 
-    def __init__(self, seed: bytes, position: int, forced: list[int]) -> None:
+    def __init__(self, sides: int, purpose: str) -> None:
+        super().__init__(f"d{sides}: {purpose}")
+        self.sides = sides
+        self.purpose = purpose
+
+
+class Dice:
+    """The dice of one event. Dice entered from the table come first, then the GM's
+    forced results, then the seeded draw, or, while `physical`, a NeedDie."""
+
+    def __init__(self, seed: bytes, position: int, forced: list[int], entered: list[int] | None = None) -> None:
         self.seed = seed
         self.position = position
         self.forced = forced  # the encounter's queue, consumed in place
+        self.entered = [] if entered is None else entered  # real dice entered for the step being resolved
+        self.physical = False  # the step being resolved is rolled at the table
         self.index = 0
         self.rolls: list[Roll] = []
 
     def roll(self, sides: int, purpose: str) -> int:
+        if self.entered:
+            value = self.entered.pop(0)
+            self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, entered=True))
+            return value
         forced = False
         if self.forced:
             value = self.forced.pop(0)
             forced = 1 <= value <= sides
         if not forced:
+            if self.physical:
+                raise NeedDie(sides, purpose)
             value = draw(self.seed, self.position, self.index, sides)
             self.index += 1
         self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=forced))

@@ -7,6 +7,8 @@ from typing import get_args
 
 from rules import footing, grapple, morale, oil, ranged, spells, subdual
 from rules.actions import Action, Cast, Grapple, Recover, Shoot, Stand, StopDropRoll, ThrowOil, ThrowTorch
+from rules import devices  # 003: wands, rods and devices; fleeing
+from rules.actions import Flee, UseDevice
 from rules.charts.range_cover import COVER, COVER_KINDS, RANGE
 from rules.context import Context, lookup
 from rules.errors import Rejected
@@ -49,6 +51,8 @@ def check(state: Encounter, actor: Combatant, action) -> None:
             oil.check_roll(state, actor)
         case Cast():
             spells.check(state, actor, action)
+        case UseDevice():
+            devices.check(state, actor, action)
         case Stand() | Recover():
             footing.check(state, actor, action)
 
@@ -67,6 +71,8 @@ def describe(state: Encounter, action) -> str | None:
             return "stop, drop and roll"
         case Cast():
             return spells.describe(state, action)
+        case UseDevice() | Flee():
+            return devices.describe(state, action)
         case Stand() | Recover():
             return footing.describe(state, action)
     return None
@@ -91,6 +97,10 @@ def resolve(ctx: Context, actor: Combatant, action, step: Step) -> None:
             oil.stop_drop_roll(ctx, actor)
         case Cast():
             spells.cast(ctx, actor, action)
+        case UseDevice():
+            devices.use(ctx, actor, action)
+        case Flee():
+            devices.flee(ctx, actor, action)
         case Stand() | Recover():
             footing.resolve(ctx, actor, action)
 
@@ -131,6 +141,8 @@ def choices(state: Encounter, c: Combatant, targets: list[str]) -> list[dict]:
         out.append(dict(type="stop_drop_roll"))
     if c.caster:
         out.append(dict(type="cast", targets=[""] + targets, options={"spell": []}))
+    out.append(dict(type="use_device", targets=[""] + targets, options={"device": []}))  # 003: a device is a weapon
+    out.append(dict(type="flee", options={"max_feet": [c.move]}))
     return out
 
 

@@ -16,6 +16,7 @@ class Roll(Struct, frozen=True, omit_defaults=True):
     value: int
     purpose: str
     forced: bool = False
+    entered: bool = False  # rolled at the table and entered by a person
 
 
 class Mod(Struct, frozen=True, omit_defaults=True):
@@ -141,6 +142,7 @@ class Encounter(Struct):
     steps: list[Step] = []
     awaiting: Awaiting | None = None
     forced: list[int] = []  # the GM's forced-roll queue
+    entered: list[int] = []  # real dice entered for the step waiting on them (option physical_dice)
     morale_triggers: list[str] = []  # 'first_death:<side>' ...: automatic checks already made (003)
     recent: list[Entry] = []  # log entries made by the last event
     next_id: int = 1

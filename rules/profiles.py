@@ -30,6 +30,8 @@ COMMON = (
     Option("weapon_damage", False, "Hits roll the weapon's damage dice instead of 1-6 (003: 'except when otherwise noted')."),
     Option("formal_declarations", False, "Declarations are taken in reversed INT order, lowest first (003)."),
     Option("sealed_declarations", True, "Nobody outside a side sees its declarations until all are in."),
+    Option("physical_dice", "off", "Dice rolled at the table: each one is asked of the acting combatant's player "
+           "(`players`: combatants marked pc; `all`: every step, the GM for monsters) and entered.", ("off", "players", "all")),
     # 003: morale, burning oil (rules.morale, rules.oil)
     Option("morale_first_death", False, "A side's first death calls its morale at the end of that round (003)."),
     Option("morale_half_down", False, "Half a side out of the fight calls its morale at the end of that round (003)."),

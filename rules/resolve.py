@@ -3,20 +3,37 @@ park it on an `awaiting` record when a person must choose, end the round."""
 
 from collections.abc import Callable
 
-from rules.actions import Attack, Hold, Move
-from rules import combat, melee
-from rules.actions import Approach, Charge, Kill, SetSpear
-from rules import extras  # 003: ranged, oil, grappling, spells, subdual, morale
-from rules.actions import Cast, Grapple, Shoot, StopDropRoll, ThrowOil, ThrowTorch
-from rules.actions import Recover, Stand  # rules.footing, through rules.extras
+import msgspec
+
+from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
+from rules.actions import (
+    Approach,
+    Attack,
+    Cast,
+    Charge,
+    Flee,
+    Grapple,
+    Hold,
+    Kill,
+    Move,
+    Recover,
+    SetSpear,
+    Shoot,
+    Stand,
+    StopDropRoll,
+    ThrowOil,
+    ThrowTorch,
+    UseDevice,
+)
 from rules.combat import attack
 from rules.commands import Advance, Answer, Start
 from rules.context import Context, lookup
 from rules.declare import controls
-from rules.morale import out_of_fight
+from rules.dice import NeedDie
 from rules.errors import Rejected
 from rules.events import Actor
 from rules.model import Awaiting, Encounter, Step
+from rules.morale import out_of_fight
 from rules.round import may_act, plan, why_idle
 from rules.surprise import roll_surprise, sides
 
@@ -71,7 +88,62 @@ def run(ctx: Context) -> None:
         if step.phase != state.phase:
             state.phase = step.phase
             ctx.log("phase", f"{step.phase.capitalize()} phase.")
+        if rolled_at_table(state, step):
+            attempt(ctx, step)
+        else:
+            resolve(ctx, step)
+
+
+def rolled_at_table(state: Encounter, step: Step) -> bool:
+    """Option physical_dice: is this step's dice rolled at the table and entered?"""
+    mode = state.options.get("physical_dice", "off")
+    if mode == "all":
+        return True
+    actor = lookup(state, step.actor) if mode == "players" else None
+    return actor is not None and actor.pc
+
+
+_snapshot = msgspec.msgpack.Encoder()
+_restore = msgspec.msgpack.Decoder(Encounter)
+
+
+def attempt(ctx: Context, step: Step) -> None:
+    """Resolve a step whose dice are rolled at the table. A step is a function of
+    its dice, so when it needs a die nobody has entered yet, the attempt is undone
+    (the state put back as it was when the step began) and the queue parks, asking
+    the acting combatant's player for that die; each answer re-runs the step with
+    every die entered so far."""
+    state, dice = ctx.state, ctx.dice
+    saved, index = _snapshot.encode(state), dice.index
+    dice.physical = True
+    try:
         resolve(ctx, step)
+    except NeedDie as need:
+        before = _restore.decode(saved)
+        for name in state.__struct_fields__:
+            setattr(state, name, getattr(before, name))
+        dice.forced, dice.entered, dice.index, dice.rolls = state.forced, state.entered, index, []
+        state.steps.insert(0, step)
+        who = step.actor if lookup(state, step.actor) is not None else "gm"
+        state.awaiting = Awaiting(
+            id=f"die:{state.seq}",
+            who=who,
+            kind="die",
+            prompt=f"Roll a d{need.sides} at the table for {need.purpose}, and enter it.",
+            options=[str(v) for v in range(1, need.sides + 1)],
+        )
+        ctx.log("die", f"Waiting for a real d{need.sides}: {need.purpose}.", actor=who if who != "gm" else None)
+    else:
+        state.entered = dice.entered = []  # all used; nothing carries over to the next step
+    finally:
+        dice.physical = False
+
+
+def die_entered(ctx: Context, waiting: Awaiting, choice: str) -> None:
+    ctx.state.entered.append(int(choice))
+
+
+RESUME["die"] = die_entered
 
 
 def resolve(ctx: Context, step: Step) -> None:
@@ -108,7 +180,7 @@ def resolve(ctx: Context, step: Step) -> None:
             melee.set_spear(ctx, actor, a)
         case Kill() as a:
             melee.kill(ctx, actor, a)
-        case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover():
+        case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover() | UseDevice() | Flee():
             extras.resolve(ctx, actor, declaration.action, step)
 
 

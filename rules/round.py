@@ -30,6 +30,8 @@ PHASE_OF = {
     "cast": "magic",  # 'Magic spells cast ... now their effects are resolved.'
     "stand": "movement",  # getting up is movement (a ruling; rules.footing)
     "recover": "movement",  # picking up a dropped weapon (a ruling; rules.footing)
+    "use_device": "attack",  # 003: devices 'are "weapons" and not "spells"; ... resolved in the earlier phases'
+    "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.devices)
 }
 
 # Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).

@@ -23,7 +23,7 @@ from rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
 # docs/rulings.md 'Undo'), the last event's log; `undone` is always carried.
 RESTORED = (
     "status", "round", "phase", "combatants", "declarations", "surprised", "steps", "awaiting", "forced",
-    "morale_triggers", "next_id",
+    "entered", "morale_triggers", "next_id",
 )
 PINNED = ("id", "profile", "options", "seed", "seed_hash", "rules_version", "seq", "recent", "undone")
 BAD = "undo/bad-restore"
@@ -65,8 +65,9 @@ def _check_values(state: Encounter, cmd: Restore) -> None:
         raise Rejected(BAD, f"round {cmd.round} is out of range")
     if cmd.next_id is not UNSET and cmd.next_id < state.next_id:
         raise Rejected(BAD, "combatant ids are never reused: next_id cannot go back")
-    if cmd.forced is not UNSET and (len(cmd.forced) > MAX_FORCED or any(not 1 <= v <= 1000 for v in cmd.forced)):
-        raise Rejected(BAD, f"at most {MAX_FORCED} forced results, each 1 to 1000")
+    for name, dice in (("forced", cmd.forced), ("entered", cmd.entered)):
+        if dice is not UNSET and (len(dice) > MAX_FORCED or any(not 1 <= v <= 1000 for v in dice)):
+            raise Rejected(BAD, f"at most {MAX_FORCED} {name} results, each 1 to 1000")
     combatants = state.combatants if cmd.combatants is UNSET else cmd.combatants
     ids = [c.id for c in combatants]
     if len(ids) > MAX_COMBATANTS or len(set(ids)) != len(ids) or "" in ids:

@@ -1,0 +1,42 @@
+"""Devices and fleeing (003). 'Wands, rods, and other magic devices are "weapons" and
+not "spells"; their effects are resolved in the earlier phases': Fray resolves the use
+in the attack phase; the device's effects are the GM's. A burning user still uses it
+(only spells are lost to the flames, rules.oil). Fleeing is a move in the movement
+phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.morale)."""
+
+from rules.actions import Flee, UseDevice
+from rules.context import Context, lookup
+from rules.errors import Rejected
+from rules.model import Combatant, Encounter
+from rules.morale import OUT
+
+MAX_DEVICE = 60
+FLED = OUT["flee"]  # the condition morale's 'Flee' gives: out of the fight (rules.round.CANNOT_ACT)
+
+
+def check(state: Encounter, actor: Combatant, a: UseDevice) -> None:
+    if not a.device.strip() or len(a.device) > MAX_DEVICE:
+        raise Rejected("use_device/bad-device", f"name the device in 1 to {MAX_DEVICE} characters")
+    if a.target and lookup(state, a.target) is None:
+        raise Rejected("use_device/unknown-target", f"there is no combatant {a.target!r}")
+
+
+def describe(state: Encounter, a: UseDevice | Flee) -> str:
+    if isinstance(a, Flee):
+        return f"flee to ({a.x}, {a.y})"
+    target = lookup(state, a.target) if a.target else None
+    return f"use {a.device}" + (f" on {target.name}" if target else "")
+
+
+def use(ctx: Context, actor: Combatant, a: UseDevice) -> None:
+    target = lookup(ctx.state, a.target) if a.target else None
+    on = f" on {target.name}" if target else ""
+    ctx.log("device", f"{actor.name} uses {a.device}{on}.", actor=actor.id, target=a.target or None)
+
+
+def flee(ctx: Context, actor: Combatant, a: Flee) -> None:
+    """The destination was checked at declaration as a `move` is (rules.declare)."""
+    actor.x, actor.y = a.x, a.y
+    if FLED not in actor.conditions:
+        actor.conditions.append(FLED)
+    ctx.log("move", f"{actor.name} flees to ({a.x}, {a.y}) and is out of the fight.", actor=actor.id)

@@ -1,15 +1,10 @@
 """Declarations (003): the formal procedure in reversed INT order, sealed declarations,
 and delaying an action to a later phase."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
 from rules.scenario import play
 from rules.view import Viewer, view
-
-NO_SURPRISE = [5, 6]
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
-
 
 ALDA = fighter("alda", "party", dex=14, int=14, x=0, y=0)
 OGRE = fighter("ogre", "ogres", dex=8, int=6, ac=10, x=5, y=0)
@@ -20,11 +15,6 @@ def run(*commands, dice=(), combatants=(ALDA, OGRE), options=None):
                  "commands": [{"type": "start"}, *commands]})
 
 
-def declare(actor: str, action: dict, who: str = "gm") -> dict:
-    return {"type": "declare", "actor": actor, "action": action, "as": who}
-
-
-ADVANCE = {"type": "advance"}
 ALDA_HITS = declare("alda", {"type": "attack", "target": "ogre"}, "player:alda")
 
 

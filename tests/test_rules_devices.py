@@ -3,17 +3,11 @@ not "spells"; their effects are resolved in the earlier phases'; a `flee` is a m
 the movement phase that leaves the runner 'fled', out of the fight like morale's 'Flee'."""
 
 import msgspec
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 from rules.reducer import canonical
 from rules.scenario import play
 from rules.view import Viewer, view
-
-NO_SURPRISE = [5, 6]  # the party's and the orcs' surprise d6: nobody surprised
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
-
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 BRAN = fighter("bran", "party", dex=16, x=0, y=5)
@@ -29,11 +23,6 @@ def run(*commands, dice=(), combatants=(ALDA, ORC), options=None):
     })
 
 
-def declare(actor: str, action: dict, who: str = "gm") -> dict:
-    return {"type": "declare", "actor": actor, "action": action, "as": who}
-
-
-ADVANCE = {"type": "advance"}
 WAND = declare("alda", {"type": "use_device", "device": "a wand of frost", "target": "orc"})
 
 

@@ -1,15 +1,10 @@
 """Getting back into the fight (rules.footing): `stand` from prone, `recover` a dropped
 weapon. Both are Movement Phase actions (rulings in docs/rulings.md); every die forced."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
 from rules.scenario import play
 from rules.view import Viewer, view
-
-NO_SURPRISE = [5, 6]  # the party's and the orcs' surprise d6: nobody surprised
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
-
 
 ALDA = fighter("alda", "party", ac=15, dex=14, x=10, y=10)  # AC 4 descending
 ORC = fighter("orc", "orcs", ac=12, dex=9, x=15, y=10)  # AC 7 descending
@@ -18,13 +13,6 @@ DROPPED = [{"name": "sword", "dropped": True}, {"name": "dagger", "length": 1, "
 
 def run(*commands, dice=(), combatants=(ALDA, ORC), surprise=NO_SURPRISE):
     return play({"combatants": list(combatants), "dice": list(surprise) + list(dice), "commands": [{"type": "start"}, *commands]})
-
-
-def declare(actor: str, action: dict) -> dict:
-    return {"type": "declare", "actor": actor, "action": action}
-
-
-ADVANCE = {"type": "advance"}
 
 
 def get(played, cid: str):

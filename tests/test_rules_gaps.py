@@ -2,6 +2,8 @@
 from behind, only man-types grapple, and fled or surrendered creatures are not
 'left standing'. Every die forced; numbers are 003's."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare
+
 from rules.scenario import play
 from rules.view import Viewer, view
 
@@ -20,13 +22,7 @@ def run(*commands, dice=(), combatants=(BRAN, ORC), options=None):
                  "commands": [{"type": "start"}, *commands]})
 
 
-def declare(actor: str, action: dict) -> dict:
-    return {"type": "declare", "actor": actor, "action": action}
-
-
-ADVANCE = {"type": "advance"}
 ORCS_SURPRISED = [5, 2]  # surprise d6: party 5 (not surprised), orcs 2 (surprised)
-NO_SURPRISE = [5, 6]
 
 
 def attacks(played) -> list:

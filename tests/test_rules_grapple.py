@@ -1,15 +1,10 @@
 """Grappling (003): a hit to close (unless the target will not strike to kill), at most
 six on a man-sized creature, d6 per Hit Die each side, pinned or thrown back 1"."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
 from rules.scenario import play
 from rules.view import Viewer, view
-
-NO_SURPRISE = [5, 6]
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
-
 
 ALDA = fighter("alda", "party", dex=14, x=10, y=0, hd=2)
 BRAN = fighter("bran", "party", dex=12, x=20, y=0, hd=1)
@@ -20,11 +15,6 @@ def run(*commands, dice=(), combatants=(ALDA, ORC)):
     return play({"combatants": list(combatants), "dice": NO_SURPRISE + list(dice), "commands": [{"type": "start"}, *commands]})
 
 
-def declare(actor: str, action: dict) -> dict:
-    return {"type": "declare", "actor": actor, "action": action}
-
-
-ADVANCE = {"type": "advance"}
 GRAPPLE = declare("alda", {"type": "grapple", "target": "orc"})
 
 

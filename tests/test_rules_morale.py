@@ -3,17 +3,11 @@ called by the GM or by the encounter's automatic triggers; the result governs th
 creature's next round."""
 
 import pytest
+from scenes import ADVANCE, NO_SURPRISE, fighter
 
 from rules.charts.morale import morale_result
 from rules.scenario import play
 from rules.view import Viewer, view
-
-NO_SURPRISE = [5, 6]
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
-
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0, pc=True)
 GOB1 = fighter("gob1", "goblins", ac=10, hp=3, hp_max=3, x=5, y=0)
@@ -29,7 +23,6 @@ def call(**fields) -> dict:
     return {"type": "call_morale", **fields}
 
 
-ADVANCE = {"type": "advance"}
 KILL_GOB1 = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob1"}}
 
 

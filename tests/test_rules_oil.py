@@ -1,14 +1,9 @@
 """Burning oil (003): the flask with size modifiers, the torch against AC 9, the burn
 in the magic phase round by round, stop-drop-and-roll, and burning spellcasters."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
 from rules.scenario import play
-
-NO_SURPRISE = [5, 6]  # the party's and the orcs' surprise d6: nobody surprised
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
-
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 ORC = fighter("orc", "orcs", ac=10, x=20, y=0)  # AC 9 descending; 20 ft: a flask's medium range
@@ -23,11 +18,6 @@ def run(*commands, dice=(), combatants=(ALDA, ORC), options=None):
     })
 
 
-def declare(actor: str, action: dict, who: str = "gm") -> dict:
-    return {"type": "declare", "actor": actor, "action": action, "as": who}
-
-
-ADVANCE = {"type": "advance"}
 OIL = declare("alda", {"type": "throw_oil", "target": "orc"})
 
 

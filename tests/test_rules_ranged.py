@@ -1,16 +1,13 @@
 """Ranged attacks (003) with 002's range and cover adjustments, two shots for bows and
 thrown daggers standing still, shooting and moving, and firing into melee."""
 
+from scenes import ADVANCE, NO_SURPRISE, fighter
+
 from rules.scenario import play
 from rules.view import Viewer, view
 
-NO_SURPRISE = [5, 6]
 BOW = {"name": "bow", "range": 150, "missile": "bow"}
 CROSSBOW = {"name": "crossbow", "range": 160}
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
 
 
 ARCHER = fighter("archer", "party", dex=14, x=0, y=0, weapons=[{"name": "dagger"}, BOW])
@@ -23,9 +20,6 @@ def run(*commands, dice=(), combatants=(ARCHER, ORC)):
 
 def shoot(**options) -> dict:
     return {"type": "declare", "actor": "archer", "action": {"type": "shoot", "target": "orc", "weapon": 1, **options}}
-
-
-ADVANCE = {"type": "advance"}
 
 
 def texts(played, *kinds: str) -> list[str]:

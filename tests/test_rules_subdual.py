@@ -2,14 +2,9 @@
 the end of a round in which it was sustained, the percentage of maximum HP taken is
 the chance (d100 below it) that the creature surrenders."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
 from rules.scenario import play
-
-NO_SURPRISE = [5, 6]
-
-
-def fighter(cid: str, side: str, **figures) -> dict:
-    return {"id": cid, "name": cid.capitalize(), "side": side, "hp": 10, "hp_max": 10, "attack_bonus": 0, **figures}
-
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 ORC = fighter("orc", "orcs", ac=10, x=5, y=0)  # AC 9 descending: d20 10 hits
@@ -19,11 +14,6 @@ def run(*commands, dice=(), combatants=(ALDA, ORC)):
     return play({"combatants": list(combatants), "dice": NO_SURPRISE + list(dice), "commands": [{"type": "start"}, *commands]})
 
 
-def declare(actor: str, action: dict) -> dict:
-    return {"type": "declare", "actor": actor, "action": action}
-
-
-ADVANCE = {"type": "advance"}
 SUBDUE = declare("alda", {"type": "attack", "target": "orc", "subdue": True})
 
 

@@ -17,8 +17,7 @@ from rules.events import Actor, Event, encode_event
 from rules.model import Combatant
 from rules.profiles import validate_options
 from rules.reducer import apply, canonical, check
-from rules.view import log_for
-from server import demo, protocol
+from server import demo
 from server.store import StoreUnavailable
 from server.tokens import ROLES, BadToken
 
@@ -151,21 +150,6 @@ async def create(request: Request) -> Response:
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
     return JSONResponse(made, status_code=201, headers=SECURITY_HEADERS)
-
-
-async def encounter_log(request: Request) -> Response:
-    encounter = request.path_params["id"]
-    try:
-        claims = await claims_of(request.app, encounter, request.query_params.get("token"))
-        room = await request.app.state.hub.fold_from_scratch(encounter)
-    except BadToken as e:
-        return error(403, "auth/bad-token", str(e))
-    except StoreUnavailable as e:
-        return error(503, "store/unavailable", str(e))
-    if room is None:
-        return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
-    entries = log_for([e for _, e in room.log], room.state, claims.viewer())
-    return Response(protocol.encoder.encode(entries), media_type="application/json", headers=SECURITY_HEADERS)
 
 
 async def encounter_digest(request: Request) -> Response:

@@ -73,7 +73,7 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         Route("/", index),
         Route("/healthz", healthz),
         Route("/api/encounters", api.create, methods=["POST"]),
-        Route("/api/encounters/{id}/log", api.encounter_log),
+        Route("/api/encounters/{id}/log", replay.log_endpoint),
         Route("/api/encounters/{id}/digest", api.encounter_digest),
         Route("/api/encounters/{id}/links", api.links, methods=["GET", "POST"]),
         Route("/api/encounters/{id}/links/{token_id}/revoke", api.revoke, methods=["POST"]),

@@ -209,12 +209,6 @@ class Hub:
         task = asyncio.ensure_future(self.store.save_snapshot(room.id, fields))
         task.add_done_callback(lambda t: t.cancelled() or t.exception() and log.warning("snapshot failed: %s", t.exception()))
 
-    async def fold_from_scratch(self, encounter: str) -> Room | None:
-        """A private Room folded from the whole stream (log endpoint, replays, checks)."""
-        room = Room(encounter)
-        room.fold(await self.store.read(encounter))
-        return room if room.state is not None else None
-
     def join(self, room: Room, client: Client) -> None:
         room.clients.add(client)
 

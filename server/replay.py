@@ -101,6 +101,14 @@ async def replay_endpoint(request: Request) -> Response:
     return Response(_encoder.encode(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
+async def log_endpoint(request: Request) -> Response:
+    """GET /api/encounters/{id}/log?token=...: the whole log, each line as this viewer saw it live."""
+    folded = await _fold(request, None)
+    if isinstance(folded, Response):
+        return folded
+    return Response(_encoder.encode(folded.log), media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
 async def export_endpoint(request: Request) -> Response:
     """GET /api/encounters/{id}/export?token=...&format=json|md: the viewer's whole log."""
     fmt = request.query_params.get("format", "json")

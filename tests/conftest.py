@@ -51,12 +51,20 @@ async def new_encounter(redis_url: str) -> AsyncIterator[Callable[[], str]]:
 # --- Fray servers -----------------------------------------------------------
 # Real `fray serve` processes on loopback ports, sharing the test Redis.
 
-from support import FrayServer  # noqa: E402  (beside its fixtures)
+from support import FAST, FrayServer  # noqa: E402  (beside its fixtures)
 
 
 @pytest.fixture(scope="module")
 def fray_server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FrayServer]:
     server = FrayServer(redis_url, tmp_path_factory.mktemp("fray"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def fast_server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[FrayServer]:
+    """A `fray serve` with its rate and socket limits lifted (support.FAST)."""
+    server = FrayServer(redis_url, tmp_path_factory.mktemp("fast"), env=FAST)
     yield server
     server.stop()
 

@@ -24,6 +24,8 @@ from server.store import events_key
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMEOUT = 10.0
+# Limits lifted, for tests that send many commands quickly from one socket or token.
+FAST = {"FRAY_RATE": "100000", "FRAY_BURST": "100000", "FRAY_SOCKETS_PER_TOKEN": "1000"}
 
 
 def free_port() -> int:

@@ -11,24 +11,16 @@ import uuid
 import pytest
 
 from server.embedded import EmbeddedRedis
-from support import FrayServer, Table, digest, key, raw_websocket, read_until_closed, stream
+from support import FAST, FrayServer, Table, digest, key, raw_websocket, read_until_closed, stream
 
 pytestmark = pytest.mark.redis
 
-FAST = {"FRAY_RATE": "100000", "FRAY_BURST": "100000", "FRAY_SOCKETS_PER_TOKEN": "1000"}
 FIGHT = {
     "combatants": [
         {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 40, "hp_max": 40, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
         {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 40, "hp_max": 40, "dex": 9, "x": 15, "y": 10},
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def fast_server(redis_url, tmp_path_factory):
-    server = FrayServer(redis_url, tmp_path_factory.mktemp("faults"), env=FAST)
-    yield server
-    server.stop()
 
 
 

@@ -180,3 +180,18 @@ def test_unknown_encounter_and_bad_body_are_refused(fray_server):
     assert r.status_code == 400 and "HP" in r.json()["message"]
     r = httpx.get(f"{fray_server.url}/api/encounters/nope/log", params={"token": "a.b"})
     assert r.status_code == 403
+
+
+async def test_log_endpoint_has_the_whole_log_not_the_rooms_recent_window(fast_server, join):
+    # The live room keeps only its recent entries (hub.WELCOME_LOG); the endpoint must fold them all.
+    from server.hub import WELCOME_LOG
+
+    made = fast_server.create(FIGHT)
+    gm = await join(fast_server, made["links"]["gm"])
+    for i in range(WELCOME_LOG + 20):
+        ack = await gm.send({"type": "edit_combatant", "id": "gob", "notes": f"note {i}"})
+        assert ack["type"] == "ack", ack
+    entries = httpx.get(f"{fast_server.url}/api/encounters/{made['id']}/log", params={"token": token_of(made["links"]["gm"])}).json()
+    edits = [e for e in entries if e["text"].startswith("GM edits Goblin")]
+    assert len(edits) == WELCOME_LOG + 20
+    assert entries[0]["text"].startswith("Encounter created")

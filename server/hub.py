@@ -214,6 +214,12 @@ class Hub:
 
     async def leave(self, room: Room, client: Client) -> None:
         room.clients.discard(client)
+        if not room.clients and self.rooms.get(room.id) is room:
+            # Nobody watches it here now: drop it (before any await, so no join slips
+            # in between) rather than fold and hold every fight this process ever served.
+            del self.rooms[room.id]
+            self._loading.pop(room.id, None)
+            self.tail.unwatch(room.id)
         await client.stop()
 
     def _on_events(self, encounter: str, events: list[tuple[str, bytes]]) -> None:

@@ -1,0 +1,56 @@
+"""The hub on a real Redis: a room lives while it has clients, and is folded
+again (from its stream) when someone comes back."""
+
+import asyncio
+
+import pytest
+
+from rules import RULES_VERSION
+from rules.commands import CreateEncounter, ForceRolls
+from rules.events import Actor, Event, encode_event
+from rules.view import Viewer
+from server.hub import Client, Hub
+
+pytestmark = pytest.mark.redis
+
+
+class Socket:
+    """What the hub writes to a client: the frames, kept."""
+
+    def __init__(self) -> None:
+        self.frames: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.frames.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        pass
+
+
+async def test_a_room_is_unloaded_when_its_last_client_leaves(store, new_encounter):
+    encounter = new_encounter()
+    create = CreateEncounter(id=encounter, profile="holmes-phases", seed=bytes(32), rules_version=RULES_VERSION)
+    await store.append(encounter, "create", encode_event(Event("create", Actor("system"), create)))
+    hub = Hub(store)
+    await hub.start()
+    try:
+        room = await hub.room(encounter)
+        socket = Socket()
+        client = Client(Viewer("gm"), socket.send_text, socket.close)
+        hub.join(room, client)
+        await hub.leave(room, client)
+        assert encounter not in hub.rooms and encounter not in hub.tail._positions
+
+        # Meanwhile the fight goes on; whoever comes back gets a room folded anew.
+        await store.append(encounter, "dice", encode_event(Event("dice", Actor("gm"), ForceRolls(values=[4]))))
+        again = await hub.room(encounter)
+        assert again is not room and again.state.forced == [4]
+        hub.join(again, Client(Viewer("gm"), socket.send_text, socket.close))
+        await store.append(encounter, "more", encode_event(Event("more", Actor("gm"), ForceRolls(values=[6]))))
+        for _ in range(100):  # the tail watches it again
+            if again.state.forced == [4, 6]:
+                break
+            await asyncio.sleep(0.02)
+        assert again.state.forced == [4, 6]
+    finally:
+        await hub.stop()

@@ -10,6 +10,8 @@ choice made in the middle of an exchange (a parrier's counter-attack) parks the
 queue and the rest of the exchange waits behind it.
 """
 
+from collections.abc import Callable
+
 import msgspec
 
 from rules.actions import Attack, Parry
@@ -149,6 +151,12 @@ def queue(state: Encounter, steps: list[Step]) -> None:
     state.steps[0:0] = steps
 
 
+# How a profile rolls a strike that can be made (reach, weapon and target checked):
+# the roll, its outcome and its damage. A profile registers its own here
+# (rules.profiles names the profiles); any other rolls 003's (`roll`).
+ROLLS: dict[str, Callable[[Context, Step, Combatant, Combatant, Weapon], None]] = {}
+
+
 def strike(ctx: Context, step: Step) -> None:
     """One attack roll: a step of kind 'strike'."""
     state = ctx.state
@@ -170,6 +178,13 @@ def strike(ctx: Context, step: Step) -> None:
     if distance(attacker, target) > reach:
         ctx.log("attack", f"{attacker.name} cannot reach {target.name} ({distance(attacker, target)} ft away, {weapon.name} reaches {reach} ft).", **who)
         return
+    ROLLS.get(state.profile, roll)(ctx, step, attacker, target, weapon)
+
+
+def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
+    """003's attack roll and its consequences, for a strike that can be made."""
+    state = ctx.state
+    who = dict(actor=attacker.id, target=target.id)
     action = declared(state, attacker) if step.mode in DECLARED else None
     behind = bool(getattr(action, "from_behind", False))
     wanted = getattr(action, "called_shots", 0)

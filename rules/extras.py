@@ -36,6 +36,14 @@ def delay_options(kind: str) -> tuple[str, ...]:
     return tuple(phases_after("attack" if kind == "shoot" else PHASE_OF.get(kind)))
 
 
+@functools.cache
+def delay_choices(kind: str) -> list[str]:
+    """The `delay` option list of an action type: '' (no delay) and its later
+    phases; [] if it takes none. One shared list per type: read only."""
+    later = delay_options(kind)
+    return ["", *later] if later else []
+
+
 def check(state: Encounter, actor: Combatant, action) -> None:
     delay = getattr(action, "delay", "")
     if delay and delay not in later_phases(action):

@@ -120,6 +120,11 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     return v
 
 
+# Option lists every combatant's choices share (held once; nobody changes them).
+CALLED_SHOTS = list(range(MAX_CALLED_SHOTS + 1))
+EITHER = [False, True]
+
+
 def choices(state: Encounter, c: Combatant) -> list[Choice]:
     others = [t for t in state.combatants if t.id != c.id and not t.down]
     return [
@@ -128,10 +133,10 @@ def choices(state: Encounter, c: Combatant) -> list[Choice]:
             targets=[t.id for t in others if t.side != c.side] + [t.id for t in others if t.side == c.side],
             options={
                 "weapon": list(range(len(c.weapons))),
-                "called_shots": list(range(MAX_CALLED_SHOTS + 1)),
-                "from_behind": [False, True],
-                "subdue": [False, True],
-                "double": [False, True],  # 003: shorter, lighter weapon attacks twice
+                "called_shots": CALLED_SHOTS,
+                "from_behind": EITHER,
+                "subdue": EITHER,
+                "double": EITHER,  # 003: shorter, lighter weapon attacks twice
             },
         ),
         Choice(type="move", options={"max_feet": [c.move]}),
@@ -146,9 +151,9 @@ def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choic
     targets = next((ch.targets for ch in listed if ch.type == "attack"), [])
     listed = listed + [Choice(**fields) for fields in extras.choices(state, c, targets)]
     for ch in listed:
-        later = extras.delay_options(ch.type)
+        later = extras.delay_choices(ch.type)
         if later and "delay" not in ch.options:
-            ch.options = {**ch.options, "delay": ["", *later]}
+            ch.options = {**ch.options, "delay": later}
     return listed
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from rules.model import Encounter
-from rules.view import Viewer, combatant_view, declaration_audience, declaration_views, legal_actions, view
+from rules.view import Choice, Viewer, combatant_view, declaration_audience, declaration_views, legal_actions, view
 from server.patch import diff
 
 COMMON = ("id", "profile", "options", "status", "round", "phase", "seq", "seed_hash", "awaited", "surprised", "awaiting", "undone")
@@ -35,26 +35,12 @@ SPECTATOR = Viewer("spectator")
 NO_ACTIONS: dict = {}
 NO_CARDS: list = []
 _pack = msgspec.msgpack.Encoder().encode
+_plain = msgspec.to_builtins
 
 
 def _digest(packed: bytes) -> bytes:
     """A combatant's identity for the card cache: 16 bytes, not its whole encoding."""
     return hashlib.blake2b(packed, digest_size=16).digest()
-_plain = msgspec.to_builtins
-
-
-def _shared(value: Any, memo: dict) -> Any:
-    """`value` with equal lists and dicts held once: legal actions repeat the same
-    target lists and option lists for every combatant and choice. Read only after."""
-    if isinstance(value, list):
-        items = [_shared(v, memo) for v in value]
-        key: tuple = ("list", *((type(v), v) if not isinstance(v, list | dict) else id(v) for v in items))
-    elif isinstance(value, dict):
-        items = {k: _shared(v, memo) for k, v in value.items()}
-        key = ("dict", *((k, (type(v), v) if not isinstance(v, list | dict) else id(v)) for k, v in items.items()))
-    else:
-        return value
-    return memo.setdefault(key, items)
 
 
 class Views:
@@ -67,7 +53,7 @@ class Views:
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
         self.cards: dict[bool, dict[bytes, dict]] = {True: {}, False: {}}
         self.actions_key: tuple | None = None
-        self.actions: dict[str, list] = {}
+        self.actions: dict[str, list[Choice]] = {}
 
     def _refresh(self, state: Encounter) -> None:
         if state.seq == self.seq:
@@ -79,7 +65,7 @@ class Views:
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), *packed)
         if key != self.actions_key:
             self.actions_key = key
-            self.actions = _shared(_plain(legal_actions(state)), {})
+            self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
         gm_cards, table_cards = self.cards[True], self.cards[False]
         self.cards = {True: {}, False: {}}
         for p, c in zip(packed, state.combatants):

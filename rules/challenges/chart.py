@@ -33,15 +33,16 @@ def points(ctx: Context, g: Grade, target: Combatant, expression: str, extra: li
     dice_, bonus, shown = rolled(ctx, target, expression, extra)
     normal = dice_ + bonus
     fixed = f" {'+' if bonus >= 0 else '-'} {abs(bonus)}" if bonus else ""
+    summed = f"{shown}{fixed}" + (f" = {normal}" if fixed or extra else "")
     match g.damage:
         case "half":
-            return max(MINIMUM, normal // 2), f"{shown}{fixed} = {normal}, halved, round down, minimum {MINIMUM}"
+            return max(MINIMUM, normal // 2), f"{summed}, halved, round down, minimum {MINIMUM}"
         case "minus":
-            return max(MINIMUM, normal - g.plus), f"{shown}{fixed} = {normal}, -{g.plus}, minimum {MINIMUM}"
+            return max(MINIMUM, normal - g.plus), f"{summed}, -{g.plus}, minimum {MINIMUM}"
         case "plus":
-            return max(0, normal + g.plus), f"{shown}{fixed} = {normal}, +{g.plus} strong Hit"
+            return max(0, normal + g.plus), f"{summed}, +{g.plus} strong Hit"
         case "double":
             if ctx.state.options.get("double_damage", "dice") == "total":
                 return max(0, 2 * normal), f"({shown}{fixed}) doubled"
             return max(0, 2 * dice_ + bonus), f"{shown} doubled{fixed}"
-    return max(0, normal), f"{shown}{fixed} = {normal}" if fixed or extra else shown
+    return max(0, normal), summed

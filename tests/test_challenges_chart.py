@@ -326,3 +326,23 @@ def test_profile_options_are_checked():
         validate_options("challenges", {"save_vs_paralyzation": 25})
     assert validate_options("challenges", {})["weapon_damage"] is True
     assert validate_options("holmes-phases", {})["weapon_damage"] is False
+
+
+# --- the prompts with dice rolled at the table (option physical_dice) ----------------------
+
+
+def test_natural_20_at_the_table_asks_for_the_d20_then_the_choice_then_the_damage_die():
+    # entered d20 20 + 3 - 15 = +8; 'the result above': d6 entered 5, doubled = 10, a Serious wound.
+    options = {"physical_dice": "players"}
+    say = lambda wid, choice: {"type": "answer", "awaiting": wid, "choice": choice, "as": "player:alda"}  # noqa: E731
+    steps = [alda_attacks(), ADVANCE]
+    asked = []
+    for choice in ("20", "result", "5"):
+        played = fight(*steps, options=options, alda={"attack_bonus": 3, "pc": True})
+        asked.append(played.state.awaiting.kind)
+        steps.append(say(played.state.awaiting.id, choice))
+    played = fight(*steps, options=options, alda={"attack_bonus": 3, "pc": True})
+    assert asked == ["die", "natural-20", "die"]
+    assert "Gob takes 10 damage (1d6 rolled 5 doubled), 20 HP left." in texts(played, "damage")
+    assert who(played, "gob").conditions == ["serious wound"] and played.state.awaiting is None
+    assert [(r.value, r.entered) for e in played.log for r in e.rolls if r.sides != 6 or r.entered] == [(20, True), (5, True)]

@@ -116,8 +116,8 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
     mods = base_mods(ctx, actor) + ([(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else [])
     mods += aim_mods(a.cover, a.cover_kind, band)
     if ctx.state.profile in SHOTS:
-        return SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)
-    if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
+        SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)
+    elif roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
         strike(ctx, actor, target, weapon)
 
 

@@ -346,3 +346,36 @@ def test_natural_20_at_the_table_asks_for_the_d20_then_the_choice_then_the_damag
     assert "Gob takes 10 damage (1d6 rolled 5 doubled), 20 HP left." in texts(played, "damage")
     assert who(played, "gob").conditions == ["serious wound"] and played.state.awaiting is None
     assert [(r.value, r.entered) for e in played.log for r in e.rolls if r.sides != 6 or r.entered] == [(20, True), (5, True)]
+
+
+def test_hidden_foes_figures_are_redacted_from_the_players_log():
+    from rules.view import Viewer, log_for
+
+    played = fight(alda_attacks(), ADVANCE, dice=[D20, 4], result=4, gob={"hidden": True})
+    seen = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",)))]
+    assert "Alda attacks Gob: A strong Hit for +3 points of damage that also inflicts a Light wound." in seen
+    assert not [t for t in seen if "AC 15" in t or "HP left" in t]
+
+
+def test_parried_miss_that_would_have_struck_disarms_a_lighter_parrier():
+    # 003: 'If the attacker would have struck the defender if not for the penalty, and their weapon is
+    # heavier, the defender is disarmed.' d20 9 + 3 - 4 parry - 15 = -7 (a miss); without the parry -3, a glancing blow.
+    club = {"name": "club", "weight": 5}
+    dagger = {"name": "dagger", "weight": 1, "length": 1}
+    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[9],
+                   alda={"attack_bonus": 3, "weapons": [club]}, gob={"weapons": [dagger]})
+    assert "Attack Result -7: Miss and take -2 penalty to initiative next round." in texts(played, "attack")[0]
+    assert "Gob's parry holds, but the heavier club knocks the dagger away: Gob is disarmed." in texts(played, "parry")
+    assert who(played, "gob").weapons[0].dropped
+
+
+def test_parried_miss_by_a_lighter_attacker_offers_the_counter_attack():
+    # 003: a miss regardless, the parrier's weapon lighter: 'may counterattack once immediately, with +3'.
+    club = {"name": "club", "weight": 5}
+    dagger = {"name": "dagger", "weight": 1, "length": 1}
+    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[2],
+                   alda={"attack_bonus": 3, "weapons": [dagger]}, gob={"weapons": [club]})
+    assert played.state.awaiting is None  # the club is heavier than the dagger: no counter
+    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[2],
+                   alda={"attack_bonus": 3, "weapons": [club]}, gob={"weapons": [dagger]})
+    assert played.state.awaiting.kind == "riposte" and played.state.awaiting.who == "gob"

@@ -153,11 +153,11 @@ def follow(ctx: Context, attacker: Combatant, target: Combatant, blow: Blow, g: 
             initiative.initiative_penalty(ctx, attacker, g.initiative)
         case "extra-attack":
             natural.extra_attack(ctx, attacker, target, blow.weapon)
-    if g.damage == "none" and blow.parry and blow.mode != "shot":
+    weapon = attacker.weapons[blow.weapon]
+    index = parrying(ctx.state, target) if blow.mode != "shot" and in_melee(attacker, target, weapon) else None
+    if g.damage == "none" and index is not None:  # 003: a parried miss may disarm, or open a counter-attack
         step = Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=blow.weapon, mode=blow.mode)
-        index = parrying(ctx.state, target)
-        if index is not None:
-            parried(ctx, attacker, target, attacker.weapons[blow.weapon], index, step, blow.result + blow.parry >= HIT_FROM)
+        parried(ctx, attacker, target, weapon, index, step, blow.result + blow.parry >= HIT_FROM)
 
 
 def hurt(ctx: Context, attacker: Combatant, target: Combatant, points: int, how: str) -> None:

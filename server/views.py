@@ -20,6 +20,7 @@ one whose variant changed kind (declarations unsealing) is diffed on its own.
 tests/test_views.py checks views and patches against the reference.
 """
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -34,7 +35,26 @@ SPECTATOR = Viewer("spectator")
 NO_ACTIONS: dict = {}
 NO_CARDS: list = []
 _pack = msgspec.msgpack.Encoder().encode
+
+
+def _digest(packed: bytes) -> bytes:
+    """A combatant's identity for the card cache: 16 bytes, not its whole encoding."""
+    return hashlib.blake2b(packed, digest_size=16).digest()
 _plain = msgspec.to_builtins
+
+
+def _shared(value: Any, memo: dict) -> Any:
+    """`value` with equal lists and dicts held once: legal actions repeat the same
+    target lists and option lists for every combatant and choice. Read only after."""
+    if isinstance(value, list):
+        items = [_shared(v, memo) for v in value]
+        key: tuple = ("list", *((type(v), v) if not isinstance(v, list | dict) else id(v) for v in items))
+    elif isinstance(value, dict):
+        items = {k: _shared(v, memo) for k, v in value.items()}
+        key = ("dict", *((k, (type(v), v) if not isinstance(v, list | dict) else id(v)) for k, v in items.items()))
+    else:
+        return value
+    return memo.setdefault(key, items)
 
 
 class Views:
@@ -55,16 +75,20 @@ class Views:
         self.seq, self.state = state.seq, state
         self.before = {**self.before, **self.now}
         self.now, self.ops = {}, {}
-        packed = [_pack(c) for c in state.combatants]
+        packed = [_digest(_pack(c)) for c in state.combatants]
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), *packed)
         if key != self.actions_key:
             self.actions_key = key
-            self.actions = _plain(legal_actions(state))
-        for gm in (True, False):
-            previous = self.cards[gm]
-            self.cards[gm] = {
-                p: previous.get(p) or _plain(combatant_view(state, c, gm)) for p, c in zip(packed, state.combatants)
-            }
+            self.actions = _shared(_plain(legal_actions(state)), {})
+        gm_cards, table_cards = self.cards[True], self.cards[False]
+        self.cards = {True: {}, False: {}}
+        for p, c in zip(packed, state.combatants):
+            gm = self.cards[True][p] = gm_cards.get(p) or _plain(combatant_view(state, c, True))
+            table = table_cards.get(p)
+            if table is None:
+                table = _plain(combatant_view(state, c, False))
+                table = gm if table == gm else table  # most cards read the same to all: held once
+            self.cards[False][p] = table
 
     def _build(self, part: str, variant: Any) -> dict:
         state = self.state

@@ -3,7 +3,6 @@ grappling, spells, subdual, morale and delayed actions. Each shared module makes
 one call here; the rules live in their own modules."""
 
 import functools
-from collections.abc import Callable
 from typing import get_args
 
 from rules import footing, grapple, morale, oil, ranged, spells, subdual
@@ -109,9 +108,6 @@ def resolve(ctx: Context, actor: Combatant, action, step: Step) -> None:
 # Steps that are not a declared action: kind -> handler (see rules.resolve.STEPS).
 STEPS = {"burn": oil.burn}
 
-# A profile's own end-of-round work, after 003's.
-END_OF_ROUND: dict[str, Callable[[Context], None]] = {}
-
 
 def after_plan(state: Encounter) -> None:
     oil.schedule(state)
@@ -120,8 +116,6 @@ def after_plan(state: Encounter) -> None:
 def end_of_round(ctx: Context) -> None:
     subdual.end_of_round(ctx)
     morale.end_of_round(ctx)
-    if ctx.state.profile in END_OF_ROUND:
-        END_OF_ROUND[ctx.state.profile](ctx)
 
 
 AIM = {"range_band": ["", *RANGE], "cover": list(COVER), "cover_kind": list(COVER_KINDS)}

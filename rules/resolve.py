@@ -49,6 +49,9 @@ STEPS["strike"] = combat.strike  # one attack roll (rules.combat)
 STEPS.update(extras.STEPS)  # 'burn': burning oil at the head of the magic phase (rules.oil)
 STEPS.update(challenges.STEPS)  # 001: a natural 20 settled as chosen
 
+# A profile's own end-of-round checks, after 003's.
+ROUND_ENDS: dict[str, Callable[[Context], None]] = dict(challenges.ROUND_ENDS)
+
 
 def check_start(state: Encounter, cmd: Start) -> None:
     if state.status != "setup":
@@ -190,6 +193,8 @@ def resolve(ctx: Context, step: Step) -> None:
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
     extras.end_of_round(ctx)  # 003: subdual surrender, automatic morale
+    if state.profile in ROUND_ENDS:
+        ROUND_ENDS[state.profile](ctx)
     # Fled and surrendered creatures (003 morale, subdual) are not left standing.
     standing = [s for s in sides(ctx) if any(c.side == s and not c.down and not out_of_fight(c) for c in state.combatants)]
     if len(standing) == 1:

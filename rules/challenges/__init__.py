@@ -4,7 +4,7 @@ LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 and 20. Importing this package registers it in the shared seams; rules.resolve
 imports it and merges RESUME and STEPS."""
 
-from rules import combat, extras, fighters, ranged, round as round_
+from rules import combat, fighters, ranged, round as round_
 from rules.challenges import attack, initiative, natural, wounds
 from rules.charts import thac0
 
@@ -26,10 +26,10 @@ def attack_bonus(state, c) -> int:
 
 combat.ROLLS[PROFILE] = attack.strike
 ranged.SHOTS[PROFILE] = attack.shot
-fighters.BONUS[PROFILE] = attack_bonus
+fighters.NET_BONUS[PROFILE] = attack_bonus
 round_.ORDER[PROFILE] = initiative.order
-extras.END_OF_ROUND[PROFILE] = initiative.end_of_round
 
 # Merged into rules.resolve's registries (this package is imported before they exist).
 RESUME = {"natural-20": natural.chosen, "extra-attack": natural.aimed}
 STEPS = {"natural-20": attack.pending}
+ROUND_ENDS = {PROFILE: initiative.end_of_round}

@@ -5,10 +5,10 @@ A fight is Alda (party) against a Gob (AC 15, 30 HP) with a 1d6 sword; the d20 i
 and Alda's Attack Bonus is set so that 10 + bonus - 15 is the Attack Result wanted."""
 
 import pytest
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 from rules.charts.attack_result import ATTACK_CHART, WOUNDS, grade
 from rules.scenario import play
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 AC = 15
 D20 = 10
@@ -334,7 +334,7 @@ def test_profile_options_are_checked():
 def test_natural_20_at_the_table_asks_for_the_d20_then_the_choice_then_the_damage_die():
     # entered d20 20 + 3 - 15 = +8; 'the result above': d6 entered 5, doubled = 10, a Serious wound.
     options = {"physical_dice": "players"}
-    say = lambda wid, choice: {"type": "answer", "awaiting": wid, "choice": choice, "as": "player:alda"}  # noqa: E731
+    say = lambda wid, choice: {"type": "answer", "awaiting": wid, "choice": choice, "as": "player:alda"}
     steps = [alda_attacks(), ADVANCE]
     asked = []
     for choice in ("20", "result", "5"):
@@ -379,3 +379,9 @@ def test_parried_miss_by_a_lighter_attacker_offers_the_counter_attack():
     played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[2],
                    alda={"attack_bonus": 3, "weapons": [club]}, gob={"weapons": [dagger]})
     assert played.state.awaiting.kind == "riposte" and played.state.awaiting.who == "gob"
+
+
+def test_natural_20_prompt_names_the_result_it_would_give_up():
+    played = fight(alda_attacks(), ADVANCE, dice=[20], alda={"attack_bonus": 2})  # 20 + 2 - 15 = +7
+    assert played.state.awaiting.prompt == ("Natural 20 against Gob: take the Attack Result +7, 'A strong Hit for +5 points of damage "
+                                            "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?")

@@ -8,10 +8,10 @@ import tomllib
 
 import httpx
 import pytest
+from support import stream, token_of
 
 from rules.reducer import canonical, fold
 from rules.scenario import play
-from support import stream, token_of
 
 FILE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "challenges.toml"
 SCENARIO = tomllib.loads(FILE.read_text())

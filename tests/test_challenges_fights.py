@@ -5,14 +5,14 @@ fight folds again to the same bytes."""
 import re
 
 import pytest
+from scenes import fighter
 
-from rules.commands import Advance, Answer, Declare
 from rules.actions import Attack, Recover
+from rules.commands import Advance, Answer, Declare
 from rules.events import Actor, Event
 from rules.reducer import apply, canonical, fold
 from rules.round import may_act
 from rules.scenario import events_of, load
-from scenes import fighter
 
 GM = Actor("gm", "gm")
 

@@ -2,9 +2,10 @@
 LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 (rules/charts/attack_result.py); Light, Serious and Critical wounds; the natural 1
 and 20. Importing this package registers it in the shared seams; rules.resolve
-imports it and merges RESUME and STEPS."""
+imports it and merges RESUME, STEPS and ROUND_ENDS."""
 
-from rules import combat, fighters, ranged, round as round_
+from rules import combat, fighters, ranged
+from rules import round as round_
 from rules.challenges import attack, initiative, natural, wounds
 from rules.charts import thac0
 

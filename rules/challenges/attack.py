@@ -9,11 +9,21 @@ terms and caps carry over unchanged (a normal Hit is 003's hit)."""
 
 from msgspec import Struct
 
-from rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
 from rules.challenges import chart, initiative, natural, wounds
+from rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
 from rules.combat import (
-    BASE_DAMAGE, DECLARED, PARRY, PARRY_CAP, allowed_called_shots, called_shot_penalty, drop_check,
-    in_melee, modifiers, need_of, parried, parrying,
+    BASE_DAMAGE,
+    DECLARED,
+    PARRY,
+    PARRY_CAP,
+    allowed_called_shots,
+    called_shot_penalty,
+    drop_check,
+    in_melee,
+    modifiers,
+    need_of,
+    parried,
+    parrying,
 )
 from rules.context import Context, lookup
 from rules.fighters import declared

@@ -5,11 +5,12 @@ and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
 
 import msgspec
 
+from rules.challenges import initiative, wounds
+from rules.charts.attack_result import grade
 from rules.combat import distance, queue
 from rules.context import Context, lookup
 from rules.fighters import OUT_OF_FIGHT, able, usable
 from rules.model import Awaiting, Combatant, Step
-from rules.challenges import initiative, wounds
 
 RESULT, EXTRA = "result", "extra"  # the natural 20's two answers
 DECLINE = "decline"
@@ -28,7 +29,8 @@ def ask(ctx: Context, blow) -> None:
         id=f"{state.seq}:natural-20:{len(state.steps)}",
         who=attacker.id,
         kind="natural-20",
-        prompt=f"Natural 20 against {target.name}: take the Attack Result ({RESULT}) or a normal Hit plus an immediate extra attack ({EXTRA})?",
+        prompt=f"Natural 20 against {target.name}: take the Attack Result {blow.result:+d}, '{grade(blow.result).effect}' "
+               f"({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
         options=[RESULT, EXTRA],
     )
 

@@ -112,6 +112,16 @@ def test_profiles_endpoint_lists_challenges_and_its_options(fray_server):
     assert options["wound_penalties"]["choices"] == ["stack", "worst"] and options["weapon_damage"]["default"] is True
 
 
+async def test_challenges_encounter_is_created_with_its_options(fray_server, join):
+    made = fray_server.create({"profile": "challenges", "options": {"wound_penalties": "worst", "save_vs_paralyzation": 12},
+                               "combatants": SCENARIO["combatants"][2:4]})
+    gm = await join(fray_server, made["links"]["gm"])
+    assert gm.view["profile"] == "challenges"
+    assert gm.view["options"]["wound_penalties"] == "worst" and gm.view["options"]["save_vs_paralyzation"] == 12
+    assert gm.view["options"]["weapon_damage"] is True and gm.view["options"]["double_damage"] == "dice"
+    assert {c["id"]: c["ac_shown"] for c in gm.view["combatants"]} == {"dulcia": 16, "g1": 15}  # ascending, 001's own
+
+
 def test_bad_challenges_option_is_refused(fray_server):
     r = httpx.post(f"{fray_server.url}/api/encounters", json={"profile": "challenges", "options": {"double_damage": "triple"}})
     assert r.status_code == 400 and "double_damage" in r.json()["message"]

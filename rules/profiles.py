@@ -69,6 +69,8 @@ CHALLENGES = tuple(
            "with its fixed modifier.", ("dice", "total")),
     Option("save_vs_paralyzation", 14, "The d20 (less wounds) that saves vs. Paralyzation on a -9 (001 gives no number).",
            tuple(range(2, 21))),
+    Option("wound_slows", 0, "Feet of movement lost per point of wound penalty (001's referee: 'Serious wound ... moving 3 "
+           "points slower'); 0 leaves movement to the GM.", (0, 5, 10)),
     Option("drop_forfeits", False, "A weapon dropped on a -9 also forfeits the next attack made (with another weapon or "
            "after picking it up); off, losing the weapon is the forfeit."),
 )

@@ -385,3 +385,13 @@ def test_natural_20_prompt_names_the_result_it_would_give_up():
     played = fight(alda_attacks(), ADVANCE, dice=[20], alda={"attack_bonus": 2})  # 20 + 2 - 15 = +7
     assert played.state.awaiting.prompt == ("Natural 20 against Gob: take the Attack Result +7, 'A strong Hit for +5 points of damage "
                                             "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?")
+
+
+@pytest.mark.parametrize(("feet", "move"), [(0, 120), (10, 90)])
+def test_option_wound_slows_takes_feet_per_point_of_wound(feet, move):
+    # the example's referee: 'Since he has a Serious wound, that grants a -3 penalty to stuff, the DM rules
+    # that he is moving 3 points slower'. +6: a Serious wound; 10 ft a point: 30 ft slower.
+    played = fight(alda_attacks(), ADVANCE, dice=[D20, 4], result=6, options={"wound_slows": feet})
+    assert who(played, "gob").move == move
+    if feet:
+        assert "Gob moves 30 ft slower: 120 -> 90 ft a round." in texts(played, "wound")

@@ -5,7 +5,9 @@ the table sees it on the card and the GM heals it by editing the conditions. Its
 penalty lowers the Attack Bonus ('bad factors decrease it, like fighting while
 suffering from one or more Wounds') and, as the example has it ('-1 on to-hit
 rolls, saves, etc.'), saving throws. Option `wound_penalties`: every wound counts
-(`stack`), or only the worst (`worst`)."""
+(`stack`), or only the worst (`worst`). Option `wound_slows`: feet of movement each
+point of wound penalty costs ('the DM rules that he is moving 3 points slower');
+0, the default, leaves movement to the GM."""
 
 from rules.charts.attack_result import WOUNDS
 from rules.context import Context
@@ -42,6 +44,7 @@ def inflict(ctx: Context, attacker: Combatant, target: Combatant, wound: str) ->
     to kill this tough 15 hit point Gnoll, so he also suffer a Light Wound')."""
     if target.down:
         return
+    before = penalty(ctx.state, target)
     target.conditions.append(condition(wound))
     ctx.log(
         "wound",
@@ -49,6 +52,10 @@ def inflict(ctx: Context, attacker: Combatant, target: Combatant, wound: str) ->
         f"now {', '.join(f'{n} {v}' for n, v in penalties(ctx.state, target))}.",
         actor=attacker.id, target=target.id, total=-WOUNDS[wound],
     )
+    slows = int(ctx.state.options.get("wound_slows", 0)) * (before - penalty(ctx.state, target))
+    if slows:
+        was, target.move = target.move, max(0, target.move - slows)
+        ctx.log("wound", f"{target.name} moves {was - target.move} ft slower: {was} -> {target.move} ft a round.", target=target.id)
 
 
 def save(ctx: Context, c: Combatant, against: str, need: int) -> bool:

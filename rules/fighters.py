@@ -1,6 +1,8 @@
 """Who fights with what: the combat bonus (002's hit table), the weapon in hand,
 and whether a combatant can still strike or be struck down without a roll (003)."""
 
+from collections.abc import Callable
+
 from rules.actions import Attack, Charge, Parry, SetSpear
 from rules.charts import thac0
 from rules.errors import Rejected
@@ -9,9 +11,14 @@ from rules.model import Combatant, Encounter, Weapon
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless")  # 003: 'truly helpless'
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
 
+# A profile that reckons the whole combat bonus itself (001's net Attack Bonus, wounds included).
+NET_BONUS: dict[str, Callable[[Encounter, Combatant], int]] = {}
+
 
 def combat_bonus(state: Encounter, c: Combatant) -> int:
     """An explicit `attack_bonus` wins; else 19 - THAC0 from 002's hit table."""
+    if state.profile in NET_BONUS:
+        return NET_BONUS[state.profile](state, c)
     if c.attack_bonus is not None:
         return c.attack_bonus
     demihuman = state.options.get("demihuman_thac0", "fighter")

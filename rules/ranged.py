@@ -8,6 +8,8 @@ weapons may move and shoot ... Other ranged weapons must remain stationary.'
 combatant will be hit, and then roll to attack that character as normal.'
 """
 
+from collections.abc import Callable
+
 from rules.actions import Shoot
 from rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from rules.combat import BASE_DAMAGE, descending, distance
@@ -21,6 +23,10 @@ TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice p
 MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
 OUT = ("fled", "surrendered")
+
+# How a profile rolls a missile that reaches its target (ctx, shooter, target, weapon
+# index, terms but AC); any other rolls 003's (roll_to_hit, then strike).
+SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
 
 
 def check_aim(range_band_: str, cover: str, kind: str, code: str) -> None:
@@ -109,7 +115,9 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
     target = into_melee(ctx, actor, aimed)
     mods = base_mods(ctx, actor) + ([(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else [])
     mods += aim_mods(a.cover, a.cover_kind, band)
-    if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
+    if ctx.state.profile in SHOTS:
+        SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)
+    elif roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
         strike(ctx, actor, target, weapon)
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 import msgspec
 
 from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
+from rules import challenges  # profile 'challenges' (001): registers itself in the seams
 from rules.actions import (
     Approach,
     Attack,
@@ -40,11 +41,16 @@ from rules.surprise import roll_surprise, sides
 # What resumes a parked queue, by awaiting kind: later rules register here.
 RESUME: dict[str, Callable[[Context, Awaiting, str], None]] = {}
 RESUME["riposte"] = combat.riposte  # 003: a parrier's counter-attack at +3
+RESUME.update(challenges.RESUME)  # 001: the natural 20's choice, an extra attack's target
 
 # Steps queued mid-phase by the rules (kind -> handler), beside the declared ones.
 STEPS: dict[str, Callable[[Context, Step], None]] = {}
 STEPS["strike"] = combat.strike  # one attack roll (rules.combat)
 STEPS.update(extras.STEPS)  # 'burn': burning oil at the head of the magic phase (rules.oil)
+STEPS.update(challenges.STEPS)  # 001: a natural 20 settled as chosen
+
+# A profile's own end-of-round checks, after 003's.
+ROUND_ENDS: dict[str, Callable[[Context], None]] = dict(challenges.ROUND_ENDS)
 
 
 def check_start(state: Encounter, cmd: Start) -> None:
@@ -187,6 +193,8 @@ def resolve(ctx: Context, step: Step) -> None:
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
     extras.end_of_round(ctx)  # 003: subdual surrender, automatic morale
+    if state.profile in ROUND_ENDS:
+        ROUND_ENDS[state.profile](ctx)
     # Fled and surrendered creatures (003 morale, subdual) are not left standing.
     standing = [s for s in sides(ctx) if any(c.side == s and not c.down and not out_of_fight(c) for c in state.combatants)]
     if len(standing) == 1:

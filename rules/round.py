@@ -5,6 +5,8 @@ phases [Houserule]. All actions in one phase are completed prior to the next
 phase beginning.'
 """
 
+from collections.abc import Callable
+
 from rules.actions import tag
 from rules.melee import by_length
 from rules.model import Combatant, Encounter, Step
@@ -36,6 +38,9 @@ PHASE_OF = {
 
 # Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).
 CANNOT_ACT = ("fled", "surrendered", "pinned")
+
+# A profile's order of actors in each phase; any other goes in dex_order.
+ORDER: dict[str, Callable[[Encounter], list[Combatant]]] = {}
 
 
 def steps_of(action) -> list[tuple[str, str]]:
@@ -82,7 +87,7 @@ def plan(state: Encounter) -> list[Step]:
     by_actor = {d.actor: d for d in state.declarations}
     steps = []
     for phase in PHASES[1:-1]:
-        for c in dex_order(state.combatants):
+        for c in ORDER[state.profile](state) if state.profile in ORDER else dex_order(state.combatants):
             d = by_actor.get(c.id)
             if d is not None:
                 steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(d.action) if p == phase]

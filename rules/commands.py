@@ -73,6 +73,18 @@ class EditCombatant(CommandBase, tag="edit_combatant"):
     subdual: int | UnsetType = UNSET
     morale: str | UnsetType = UNSET
     man_type: bool | UnsetType = UNSET  # 003: only man-types grapple (option grapple_man_types)
+    # 002: thac0-sheet figures (rules.thac0sheet)
+    str_adj: int | UnsetType = UNSET
+    dex_adj: int | UnsetType = UNSET
+    con: int | UnsetType = UNSET
+    basic_ac: int | UnsetType = UNSET
+    save_death: int | UnsetType = UNSET
+    vessel: bool | UnsetType = UNSET
+    rowers: int | UnsetType = UNSET
+    rowers_max: int | UnsetType = UNSET
+    crew: int | UnsetType = UNSET
+    lashed_to: str | UnsetType = UNSET
+    aboard: str | UnsetType = UNSET
 
 
 class RemoveCombatant(CommandBase, tag="remove_combatant"):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 import msgspec
 
 from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
+from rules import thac0sheet  # noqa: F401  the thac0-sheet profile (002) registers itself
 from rules.actions import (
     Approach,
     Attack,
@@ -181,6 +182,8 @@ def resolve(ctx: Context, step: Step) -> None:
         case Kill() as a:
             melee.kill(ctx, actor, a)
         case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover() | UseDevice() | Flee():
+            extras.resolve(ctx, actor, declaration.action, step)
+        case _:  # an action a profile adds (extras.ADDED)
             extras.resolve(ctx, actor, declaration.action, step)
 
 

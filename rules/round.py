@@ -34,8 +34,9 @@ PHASE_OF = {
     "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.devices)
 }
 
-# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).
-CANNOT_ACT = ("fled", "surrendered", "pinned")
+# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling),
+# or stunned or knocked out by a blow (002 striking).
+CANNOT_ACT = ("fled", "surrendered", "pinned", "stunned", "knocked out")
 
 
 def steps_of(action) -> list[tuple[str, str]]:

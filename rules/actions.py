@@ -212,7 +212,7 @@ class Board(ActionBase, tag="board"):
     weapon: int = 0
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("movement", "act")]
+        return [("attack", "act")]  # the leap and the blow are one act (a ruling)
 
 
 class Repair(ActionBase, tag="repair"):

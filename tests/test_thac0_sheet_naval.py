@@ -126,7 +126,7 @@ def test_naval_boarding_is_minus_two_on_hit_rolls_and_ac():
     back = declare("pete", {"type": "attack", "target": "alda"})
     played = sea(grapple, ADVANCE, board, back, ADVANCE, dice=[1, 11, 8, 3], people=boarders())
     assert "Alda boards Cog beside Pete, at (35, 5)." in texts(played)
-    assert "Pete attacks Alda: THAC0 19 - AC 9 = H 10; d20 8 + 2 target boarding, AC = 10 ≥ 10: hit." in texts(played)
+    assert "Pete attacks Alda: THAC0 19 - AC 9 = H 10; d20 8 + 2 target boarding (AC 2 worse) = 10 ≥ 10: hit." in texts(played)
     assert "Alda boards and attacks Pete: THAC0 19 - AC 9 = H 10; d20 11 - 2 boarding = 9 < 10: miss." in texts(played)
     alda = who(played, "alda")
     assert alda.aboard == "cog" and alda.conditions == []  # the boarding round is over

@@ -42,7 +42,7 @@ def test_striking_blow_does_one_plus_strength_and_may_stun():
     played = fight(strike(), ADVANCE, dice=[10, 15, 12])
     assert "Alda strikes Gob: THAC0 19 - AC 9 = H 10; d20 10 ≥ 10: hit." in texts(played)
     assert "Gob takes 3 damage (1 + 2 δS), 7 HP left." in texts(played)
-    assert "Gob is stunned (t = 5): SvDR d20 12 + 2 = 14 ≥ 14, stays awake; loses its next round." in texts(played)
+    assert "Gob is stunned (t = d20 15 - C' 10 = 5): SvDR d20 12 + 2 = 14 ≥ 14, stays awake; loses its next round." in texts(played)
     gob = who(played, "gob")
     assert gob.hp == 7 and gob.conditions == ["stunned"] and gob.out_until == 2
 
@@ -58,7 +58,7 @@ def test_striking_stunned_loses_the_next_round_then_comes_round():
 def test_striking_failed_save_knocks_out_for_t_rounds():
     # t = d20 17 - C' 10 = 7; SvDR d20 7 + 2 = 9 < 14: knocked out for 7 rounds, helpless meanwhile.
     played = fight(strike(), ADVANCE, dice=[10, 17, 7])
-    assert "Gob is knocked out for 7 rounds: SvDR d20 7 + 2 = 9 < 14." in texts(played)
+    assert "Gob is knocked out for 7 rounds (t = d20 17 - C' 10 = 7): SvDR d20 7 + 2 = 9 < 14." in texts(played)
     gob = who(played, "gob")
     assert gob.conditions == ["knocked out"] and gob.out_until == 8
     kill = fight(strike(), ADVANCE, declare("alda", {"type": "kill", "target": "gob"}), ADVANCE, dice=[10, 17, 7])
@@ -82,7 +82,7 @@ def test_striking_pulled_blow_does_no_damage_but_may_stun():
 def test_striking_no_stun_when_t_is_not_above_zero():
     # 'Stunned if t = 1d20 - C' > 0': d20 10 - C' 10 = 0.
     played = fight(strike(), ADVANCE, dice=[10, 10])
-    assert "Gob is not stunned: t = d20 - C' 10 = 0, not above 0." in texts(played)
+    assert "Gob is not stunned: t = d20 10 - C' 10 = 0, not above 0." in texts(played)
     assert who(played, "gob").conditions == []
 
 
@@ -90,9 +90,9 @@ def test_striking_monster_c_is_twice_its_hit_dice():
     # '(Monster C = 2 x HD.)': HD 3 is C 6; d20 6 - 6 = 0 is no stun, d20 7 - 6 = 1 is.
     gob = {"klass": "monster", "hd": 3}
     calm = fight(strike(), ADVANCE, dice=[10, 6], gob=gob, alda={"level": 4})
-    assert "Gob is not stunned: t = d20 - C' 6 = 0, not above 0." in texts(calm)
+    assert "Gob is not stunned: t = d20 6 - C' 6 = 0, not above 0." in texts(calm)
     dazed = fight(strike(), ADVANCE, dice=[10, 7, 20], gob=gob, alda={"level": 4})
-    assert "Gob is stunned (t = 1): SvDR d20 20 + 2 = 22 ≥ 14, stays awake; loses its next round." in texts(dazed)
+    assert "Gob is stunned (t = d20 7 - C' 6 = 1): SvDR d20 20 + 2 = 22 ≥ 14, stays awake; loses its next round." in texts(dazed)
 
 
 def test_striking_attacker_must_be_half_the_defender_size():
@@ -109,7 +109,7 @@ def test_striking_haymaker_has_no_size_limit_minus_five_and_minus_four_on_the_sa
     played = fight(strike(haymaker=True), ADVANCE, dice=[15, 15, 16], alda={"size": "S"}, gob={"size": "L"})
     assert rejected(played) == []
     assert "Alda throws a haymaker at Gob: THAC0 19 - AC 9 = H 10; d20 15 - 5 haymaker = 10 ≥ 10: hit." in texts(played)
-    assert "Gob is stunned (t = 5): SvDR d20 16 - 2 = 14 ≥ 14, stays awake; loses its next round." in texts(played)
+    assert "Gob is stunned (t = d20 15 - C' 10 = 5): SvDR d20 16 - 2 = 14 ≥ 14, stays awake; loses its next round." in texts(played)
 
 
 def test_striking_haymaker_loses_initiative():

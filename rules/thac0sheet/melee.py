@@ -22,7 +22,7 @@ def situation(attacker: Combatant, target: Combatant) -> list[tuple[str, int]]:
     if BOARDING_ROUND in attacker.conditions:
         mods.append(("boarding", BOARDING))
     if BOARDING_ROUND in target.conditions:
-        mods.append(("target boarding, AC", -BOARDING))
+        mods.append(("target boarding (AC 2 worse)", -BOARDING))
     return mods
 
 

@@ -96,21 +96,23 @@ def blow(ctx: Context, actor: Combatant, target: Combatant, a: Strike, bonus: in
         ctx.log("down", f"{target.name} falls.", target=target.id)
         return
     c = MONSTER_C * target.hd if target.klass == "monster" else target.con
-    t = ctx.dice.roll(STUN_DIE, f"{target.name} shrugs off the blow") - c
+    d20 = ctx.dice.roll(STUN_DIE, f"{target.name} shrugs off the blow")
+    t = d20 - c
     if t <= 0:
-        ctx.log("strike", f"{target.name} is not stunned: t = d20 - C' {c} = {t}, not above 0.", total=t, **who)
+        ctx.log("strike", f"{target.name} is not stunned: t = d20 {d20} - C' {c} = {t}, not above 0.", total=t, **who)
         return
+    reckoned = f"t = d20 {d20} - C' {c} = {t}"
     save_mods = KNOCKOUT_SAVE - actor.str_adj + (HAYMAKER_SAVE if a.haymaker else 0)
     roll = ctx.dice.roll(20, f"{target.name} saves vs death ray against a knock-out")
     round_ = ctx.state.round
     if roll + save_mods >= target.save_death:
         target.out_until = max(target.out_until, round_ + 1)
         condition(target, STUNNED)
-        ctx.log("strike", f"{target.name} is stunned (t = {t}): SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} ≥ {target.save_death}, stays awake; loses its next round.", total=t, **who)
+        ctx.log("strike", f"{target.name} is stunned ({reckoned}): SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} ≥ {target.save_death}, stays awake; loses its next round.", total=t, **who)
     else:
         target.out_until = max(target.out_until, round_ + t)
         condition(target, KNOCKED_OUT)
-        ctx.log("strike", f"{target.name} is knocked out for {t} rounds: SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} < {target.save_death}.", total=t, **who)
+        ctx.log("strike", f"{target.name} is knocked out for {t} rounds ({reckoned}): SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} < {target.save_death}.", total=t, **who)
 
 
 def sign(v: int) -> str:

@@ -171,3 +171,29 @@ def test_naval_a_vessel_only_sails_grapples_and_repairs():
     assert rejected(played) == ["naval/vessel-action"]
     listed = [c.type for c in legal_actions(sea().state)["galley"]]
     assert listed == ["move", "hold", "grapple_ship"]
+
+
+def test_naval_missiles_and_fists_do_not_harm_a_hull():
+    bran = fighter("bran", "party", dex=12, x=0, y=5, aboard="galley", weapons=[{"name": "bow", "range": 150, "missile": "bow"}])
+    played = sea(declare("bran", {"type": "shoot", "target": "cog"}), declare("bran", {"type": "strike", "target": "cog"}), people=[bran])
+    assert rejected(played) == ["naval/target-is-vessel", "strike/vessel"]
+    assert played.state.declarations == []
+
+
+def test_naval_only_vessels_grapple_vessels():
+    bran = fighter("bran", "party", dex=12, x=0, y=5)
+    played = sea(declare("bran", {"type": "grapple_ship", "target": "cog"}), declare("galley", {"type": "grapple_ship", "target": "bran"}), people=[bran])
+    assert rejected(played) == ["grapple_ship/not-a-vessel", "grapple_ship/not-a-vessel"]
+
+
+def test_naval_bad_figures_are_refused_and_change_nothing():
+    bad = [
+        {"type": "add_combatant", "combatant": fighter("raft", "party", rowers=5, rowers_max=4, vessel=True)},
+        {"type": "add_combatant", "combatant": fighter("oars", "party", rowers_max=4)},
+        {"type": "edit_combatant", "id": "galley", "aboard": "cog"},
+        {"type": "edit_combatant", "id": "galley", "str_adj": 9},
+    ]
+    played = play({"profile": PROFILE, "combatants": [ship("galley", "party"), ship("cog", "pirates")], "commands": bad})
+    assert rejected(played) == ["combatant/invalid"] * 4
+    assert [e.text for e in played.log if e.kind == "rejected"][1] == "Rejected: Oars has rowers, crew or grapnels but is not a vessel (set vessel)."
+    assert [c.id for c in played.state.combatants] == ["galley", "cog"] and who(played, "galley").aboard == ""

@@ -85,6 +85,11 @@ class EditCombatant(CommandBase, tag="edit_combatant"):
     crew: int | UnsetType = UNSET
     lashed_to: str | UnsetType = UNSET
     aboard: str | UnsetType = UNSET
+    hold: str | UnsetType = UNSET  # the GM parts wrestlers: hold "" and held_by ""
+    held_by: str | UnsetType = UNSET
+    out_until: int | UnsetType = UNSET
+    repaired: int | UnsetType = UNSET
+    repair_work: int | UnsetType = UNSET
 
 
 class RemoveCombatant(CommandBase, tag="remove_combatant"):

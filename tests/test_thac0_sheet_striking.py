@@ -130,3 +130,16 @@ def test_striking_is_offered_with_its_options():
     assert listed["strike"].targets == ["gob"]
     assert listed["strike"].options == {"pulled": [False, True], "haymaker": [False, True]}
     assert "grapple" not in listed and "wrestle" in listed
+
+
+def test_striking_stunned_loses_the_rest_of_this_round_too():
+    # The goblin (DEX 16) stuns Alda before her turn: THAC0 20 - AC 9 = H 11, d20 11; t = d20 15 - 10; SvDR d20 20 + 4.
+    played = fight(declare("gob", {"type": "strike", "target": "alda"}), strike(), ADVANCE, dice=[11, 15, 20], gob={"dex": 16})
+    assert "Alda is stunned (t = d20 15 - C' 10 = 5): SvDR d20 20 + 4 = 24 ≥ 14, stays awake; loses its next round." in texts(played)
+    assert "Alda cannot act (stunned)." in texts(played)
+
+
+def test_striking_gm_may_wake_the_stunned():
+    played = fight(strike(), ADVANCE, {"type": "edit_combatant", "id": "gob", "conditions": [], "out_until": 0},
+                   declare("gob", {"type": "attack", "target": "alda"}), dice=[10, 15, 12])
+    assert rejected(played) == [] and who(played, "gob").out_until == 0

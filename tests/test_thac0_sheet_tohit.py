@@ -199,3 +199,16 @@ def test_thac0_sheet_options_are_checked():
         validate_options(PROFILE, {"wrestle_helpers": "some"})
     with pytest.raises(ValueError, match="no option 'h_floor'"):
         validate_options("holmes-phases", {"h_floor": True})
+
+
+@pytest.mark.parametrize(("figures", "thac0"), [
+    ({"klass": "magic-user", "level": 6}, 17),  # M-U 6-10
+    ({"klass": "cleric", "level": 13}, 13),  # C/T 13-16
+    ({"klass": "fighter", "level": 31}, -1),  # F 31-33
+    ({"klass": "elf", "level": 3, "rank": "C"}, 13),  # D-H letter C
+    ({"klass": "monster", "hd": 36}, -3),  # '35+ up'
+    ({"attack_bonus": 3}, 16),  # an explicit bonus: THAC0 19 - 3
+])
+def test_thac0_read_off_the_hit_table(figures, thac0):
+    played = fight(attack(), ADVANCE, dice=[1], alda={"attack_bonus": None, **figures})
+    assert texts(played, "attack")[-1].startswith(f"Alda attacks Gob: THAC0 {thac0} - AC 6 = H {thac0 - 6}")

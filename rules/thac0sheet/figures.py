@@ -16,6 +16,8 @@ def check_figures(c: Combatant, code: str) -> None:
         raise Rejected(code, f"basic AC {c.basic_ac} is outside -20..40 (ascending)")
     if not 1 <= c.save_death <= 30:
         raise Rejected(code, f"save_death {c.save_death} (the d20 needed vs death ray) is 1..30")
+    if not (0 <= c.out_until <= 10_000 and 0 <= c.repaired <= c.hp_max and 0 <= c.repair_work <= 1_000):
+        raise Rejected(code, "out_until 0..10000, repaired 0..max HP, repair_work 0..1000")
     if c.hold and c.hold not in HOLDS:
         raise Rejected(code, f"hold {c.hold!r} must be one of {', '.join(HOLDS)}")
     if not 0 <= c.rowers <= c.rowers_max <= 10_000 or not 0 <= c.crew <= 10_000:

@@ -3,11 +3,12 @@ rounded down), speed lost by tenths of damage and rowers, dead in the water at 7
 sunk at 100%, grappling at 50 ft on 2 in 6 or by agreement, boarding at -2 on hit
 rolls and AC, repairs by five crewmen, 1 point a turn up to half the damage."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
+from rules.model import Combatant
 from rules.scenario import play
 from rules.thac0sheet.naval import speed
-from rules.model import Combatant
 from rules.view import legal_actions
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 PROFILE = "thac0-sheet"
 

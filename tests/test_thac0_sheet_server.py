@@ -2,7 +2,6 @@
 with its options, chosen per encounter by POST /api/encounters, bad options refused."""
 
 import httpx
-
 from support import TIMEOUT, token_of
 
 

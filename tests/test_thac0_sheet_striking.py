@@ -2,9 +2,10 @@
 the stun roll t = 1d20 - C', the save vs death ray at +4 - δS against a knock-out
 for t rounds, and the haymaker. Every die is forced; the numbers are 002's."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
 from rules.scenario import play
 from rules.view import legal_actions
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 PROFILE = "thac0-sheet"
 

@@ -3,11 +3,11 @@ steps, the negative-H damage bonus, range and cover, and 003's rules that stand.
 Every die is forced; the numbers are 002's."""
 
 import pytest
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 from rules.profiles import validate_options
 from rules.scenario import play
 from rules.thac0sheet.tohit import adjust
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 PROFILE = "thac0-sheet"
 

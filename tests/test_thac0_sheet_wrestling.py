@@ -2,10 +2,11 @@
 +1/+5, the compared 1d20 + w, grab -> fall -> pin, the pinned save against 1 + δS
 damage and the pinned WR -3. Every die is forced; the numbers are 002's."""
 
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+
+from rules.model import Combatant
 from rules.scenario import play
 from rules.thac0sheet.wrestling import rating
-from rules.model import Combatant
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
 PROFILE = "thac0-sheet"
 

@@ -9,8 +9,16 @@ import msgspec
 from rules import combat
 from rules.actions import Board, GrappleShip, Repair
 from rules.charts.thac0_sheet import (
-    DEAD_IN_WATER, GRAPPLE_ON, GRAPPLE_RANGE, HP_PER_HULL_POINT, REPAIR_CREW, REPAIR_FAILS,
-    REPAIR_PER_TURN, REPAIR_SHARE, SINKS, SPEED_STEP,
+    DEAD_IN_WATER,
+    GRAPPLE_ON,
+    GRAPPLE_RANGE,
+    HP_PER_HULL_POINT,
+    REPAIR_CREW,
+    REPAIR_FAILS,
+    REPAIR_PER_TURN,
+    REPAIR_SHARE,
+    SINKS,
+    SPEED_STEP,
 )
 from rules.combat import distance, queue
 from rules.context import Context, lookup

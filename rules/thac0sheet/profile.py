@@ -32,7 +32,9 @@ def check(state: Encounter, actor: Combatant, action) -> None:
 def choices(state: Encounter, c: Combatant, listed: list) -> list:
     """view.CHOICES: a vessel's own list; for everyone else 003's without grappling,
     plus strike, wrestle and (aboard a grappled vessel) board."""
-    from rules.view import Choice  # rules.view imports the round's modules: import at use
+    from rules.view import (
+        Choice,  # rules.view imports the round's modules: import at use
+    )
 
     others = [t for t in state.combatants if t.id != c.id and not t.down]
     if c.vessel:

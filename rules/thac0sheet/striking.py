@@ -8,7 +8,14 @@ size limit.'
 
 from rules.actions import Strike
 from rules.charts.thac0_sheet import (
-    BLOW, HAYMAKER_SAVE, HAYMAKER_TO_HIT, KNOCKOUT_SAVE, MONSTER_C, REACH, SIZE_SCALE, STUN_DIE,
+    BLOW,
+    HAYMAKER_SAVE,
+    HAYMAKER_TO_HIT,
+    KNOCKOUT_SAVE,
+    MONSTER_C,
+    REACH,
+    SIZE_SCALE,
+    STUN_DIE,
 )
 from rules.combat import PARRY, SURPRISE_BONUS, distance, parrying
 from rules.context import Context, lookup

@@ -7,7 +7,14 @@ modifiers are taken off H first and the steps keep that on the die instead. Wher
 a parry takes -4, called shots, attacks from behind, prone targets.
 """
 
-from rules.charts.thac0_sheet import HIGH_LINES, LINE_EVERY, LOW_LINE, LOW_LINES, NEGATIVE_NEED, STEP
+from rules.charts.thac0_sheet import (
+    HIGH_LINES,
+    LINE_EVERY,
+    LOW_LINE,
+    LOW_LINES,
+    NEGATIVE_NEED,
+    STEP,
+)
 from rules.context import Context
 from rules.fighters import combat_bonus
 from rules.model import Combatant, Encounter

@@ -9,7 +9,14 @@ them in DEX order; each win takes the hold one step further, a loss breaks it.
 """
 
 from rules.actions import Wrestle
-from rules.charts.thac0_sheet import HELPERS, HOLD_CONDITION, HOLDS, MONSTER_W, PINNED_DAMAGE, REACH
+from rules.charts.thac0_sheet import (
+    HELPERS,
+    HOLD_CONDITION,
+    HOLDS,
+    MONSTER_W,
+    PINNED_DAMAGE,
+    REACH,
+)
 from rules.combat import distance
 from rules.context import Context, lookup
 from rules.errors import Rejected

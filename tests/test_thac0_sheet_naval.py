@@ -63,7 +63,7 @@ def test_naval_giant_blow_counts_one_hull_point_per_five():
                     weapons=[{"name": "club", "damage": "3d6"}])
     played = sea(declare("giant", {"type": "attack", "target": "cog"}), ADVANCE, dice=[15, 6, 6, 5], people=[giant], options={"weapon_damage": True})
     assert "Giant attacks Cog: THAC0 19 - AC 7 = H 12; d20 15 ≥ 12: hit." in texts(played)
-    assert "Cog takes 3 hull points (17 hit points (3d6) / 5, rounded down), 27 of 30 left." in texts(played)
+    assert "Cog takes 3 hull points (17 hit points (3d6) / 5, rounded down), 27 HP left." in texts(played)
     assert "Cog makes 108 of 120 ft (10% damage, 0% of the rowers lost)." in texts(played)
 
 
@@ -150,7 +150,7 @@ def test_naval_repairs_one_point_a_turn_up_to_half_the_damage():
     # rounds_per_turn 1: a point a round. 6 of 10 hull points lost: half is 3.
     repair = declare("galley", {"type": "repair"})
     played = sea(repair, ADVANCE, repair, ADVANCE, repair, ADVANCE, repair, dice=[1, 2, 3, 4, 5], galley={"hp": 4, "hp_max": 10}, options={"rounds_per_turn": 1})
-    assert "Galley's crew patches 1 hull point: 5 of 10; the patch fails after 5d6 = 15 days." in texts(played)
+    assert "Galley's crew patches 1 hull point, 5 HP left; the patch fails after 5d6 = 15 days." in texts(played)
     assert who(played, "galley").hp == 7 and who(played, "galley").repaired == 3
     assert rejected(played) == ["repair/nothing-to-repair"]
 
@@ -198,3 +198,13 @@ def test_naval_bad_figures_are_refused_and_change_nothing():
     assert rejected(played) == ["combatant/invalid"] * 4
     assert [e.text for e in played.log if e.kind == "rejected"][1] == "Rejected: Oars has rowers, crew or grapnels but is not a vessel (set vessel)."
     assert [c.id for c in played.state.combatants] == ["galley", "cog"] and who(played, "galley").aboard == ""
+
+
+def test_naval_hidden_vessel_hull_figures_are_not_shown_to_players():
+    from rules.view import Viewer, log_for
+
+    giant = fighter("giant", "party", attack_bonus=None, klass="fighter", level=1, dex=12, x=35, y=0, weapons=[{"name": "club", "damage": "3d6"}])
+    played = sea(declare("giant", {"type": "attack", "target": "cog"}), ADVANCE, dice=[15, 6, 6, 5], people=[giant], cog={"hidden": True}, options={"weapon_damage": True})
+    seen = [e.text for e in log_for(played.log, played.state, Viewer(role="player", combatants=("giant",))) if e.kind in ("damage", "naval")]
+    assert seen == ["Cog takes 3 hull points (17 hit points (3d6) / 5, rounded down)."]
+    assert "Cog makes 108 of 120 ft (10% damage, 0% of the rowers lost)." in texts(played)  # the GM's log

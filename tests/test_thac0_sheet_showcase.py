@@ -27,10 +27,10 @@ def test_thac0_showcase_uses_every_forced_die_and_refuses_nothing():
 
 def test_thac0_showcase_hull_points_speed_grapple_and_repair():
     assert "Sea serpent attacks Galley: THAC0 12 - AC 7 = H 5; d20 9 ≥ 5: hit." in texts()
-    assert "Galley takes 3 hull points (18 hit points (4d6) / 5, rounded down), 27 of 30 left." in texts()
+    assert "Galley takes 3 hull points (18 hit points (4d6) / 5, rounded down), 27 HP left." in texts()
     assert "Galley makes 108 of 120 ft (10% damage, 0% of the rowers lost)." in texts()
     assert "Galley grapples Cog: d6 2 ≤ 2." in texts()
-    assert "Cog's crew patches 1 hull point: 25 of 30; the patch fails after 5d6 = 15 days." in texts()
+    assert "Cog's crew patches 1 hull point, 25 HP left; the patch fails after 5d6 = 15 days." in texts()
     galley, cog = who("galley"), who("cog")
     assert (galley.hp, galley.lashed_to, cog.hp, cog.repaired, cog.lashed_to) == (27, "cog", 25, 1, "galley")
 

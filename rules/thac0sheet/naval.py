@@ -56,7 +56,7 @@ def hull_damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str,
 
 def strike_hull(ctx: Context, ship: Combatant, hull: int, why: str, actor: str | None = None) -> None:
     ship.hp -= hull
-    ctx.log("damage", f"{ship.name} takes {hull} hull points ({why}), {ship.hp} of {ship.hp_max} left.", actor=actor, target=ship.id, total=hull)
+    ctx.log("damage", f"{ship.name} takes {hull} hull points ({why}), {ship.hp} HP left.", actor=actor, target=ship.id, total=hull)
     afloat(ctx, ship)
 
 
@@ -71,11 +71,12 @@ def afloat(ctx: Context, ship: Combatant) -> None:
     elif share >= DEAD_IN_WATER:
         if DEAD not in ship.conditions:
             ship.conditions.append(DEAD)
-        ctx.log("naval", f"{ship.name} is dead in the water ({share}% damage).", target=ship.id)
+        ctx.log("naval", f"{ship.name} is dead in the water ({share}% damage).", target=ship.id)  # seen: it stops
     else:
         if DEAD in ship.conditions:
             ship.conditions.remove(DEAD)
-        ctx.log("naval", f"{ship.name} makes {speed(ship)} of {ship.move} ft ({share}% damage, {rowers_lost(ship)}% of the rowers lost).", target=ship.id)
+        ctx.log("naval", f"{ship.name} makes {speed(ship)} of {ship.move} ft ({share}% damage, {rowers_lost(ship)}% of the rowers lost).",
+                target=ship.id, audience="gm" if ship.hidden else "all")  # a hidden vessel's figures are the GM's
 
 
 # --- declarations ------------------------------------------------------------
@@ -215,7 +216,7 @@ def repair(ctx: Context, ship: Combatant) -> None:
     ship.hp += REPAIR_PER_TURN
     ship.repaired += REPAIR_PER_TURN
     days = ctx.dice.roll_dice(REPAIR_FAILS, f"{ship.name}'s patch holds")
-    ctx.log("naval", f"{ship.name}'s crew patches {REPAIR_PER_TURN} hull point: {ship.hp} of {ship.hp_max}; the patch fails after {REPAIR_FAILS} = {days} days.", actor=ship.id, total=days)
+    ctx.log("naval", f"{ship.name}'s crew patches {REPAIR_PER_TURN} hull point, {ship.hp} HP left; the patch fails after {REPAIR_FAILS} = {days} days.", actor=ship.id, total=days)
     afloat(ctx, ship)
 
 

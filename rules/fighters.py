@@ -8,7 +8,7 @@ from rules.charts import thac0
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Weapon
 
-HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless")  # 003: 'truly helpless'
+HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
 
 # A profile that reckons the whole combat bonus itself (001's net Attack Bonus, wounds included).

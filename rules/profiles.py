@@ -46,6 +46,15 @@ COMMON = (
     Option("oil_spell_loss", "damage", "A burning caster loses the spell when the fire does damage, or whenever still burning (003).", ("damage", "burning")),
 )
 
+# 002's options (rules.thac0sheet): where the sheet reads two ways (docs/rulings.md).
+THAC0_SHEET = (
+    Option("h_floor", False, "An H of 0 or 1 after 002's steps also needs 2 on the die; off, as written, only a negative H 'use[s] 2'."),
+    Option("mods_before_steps", False, "Roll modifiers (surprise, range, cover, haymaker, boarding...) come off H before 002's steps; off, they adjust the d20 against H."),
+    Option("wrestle_helpers", "defender", "002 'Multiple wrestlers: +1/+5 for each with less/more than 1/2 HD': half the defender's HD, or half a Hit Die.", ("defender", "half-hd")),
+    Option("pin_penalty", 3, "002: a pinned wrestler's 'WR -3 (or more)'.", (3, 4, 5, 6)),
+    Option("rounds_per_turn", 10, "Rounds in a turn, for 002's repairs, '1 hp per turn'.", (1, 6, 10, 60)),
+)
+
 PROFILES = {
     "holmes-phases": Profile(
         name="holmes-phases",
@@ -53,6 +62,13 @@ PROFILES = {
         title="Holmes Basic round with phases (003)",
         ac_style="descending",
         options=COMMON,
+    ),
+    "thac0-sheet": Profile(
+        name="thac0-sheet",
+        document="002_b7d3390b1b702b95.txt",
+        title="THAC0 combat sheet: to-hit steps, striking, wrestling, naval combat (002)",
+        ac_style="descending",
+        options=COMMON + THAC0_SHEET,
     ),
 }
 

@@ -7,6 +7,7 @@ import msgspec
 
 from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
 from rules import challenges  # profile 'challenges' (001): registers itself in the seams
+from rules import thac0sheet  # noqa: F401  the thac0-sheet profile (002) registers itself
 from rules.actions import (
     Approach,
     Attack,
@@ -187,6 +188,8 @@ def resolve(ctx: Context, step: Step) -> None:
         case Kill() as a:
             melee.kill(ctx, actor, a)
         case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover() | UseDevice() | Flee():
+            extras.resolve(ctx, actor, declaration.action, step)
+        case _:  # an action a profile adds (extras.ADDED)
             extras.resolve(ctx, actor, declaration.action, step)
 
 

@@ -36,8 +36,9 @@ PHASE_OF = {
     "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.devices)
 }
 
-# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).
-CANNOT_ACT = ("fled", "surrendered", "pinned")
+# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling),
+# or stunned or knocked out by a blow (002 striking).
+CANNOT_ACT = ("fled", "surrendered", "pinned", "stunned", "knocked out")
 
 # A profile's order of actors in each phase; any other goes in dex_order.
 ORDER: dict[str, Callable[[Encounter], list[Combatant]]] = {}

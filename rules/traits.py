@@ -4,6 +4,7 @@ from rules.charts.morale import MORALE_TEXT
 from rules.charts.oil import FLASK_SIZE
 from rules.errors import Rejected
 from rules.model import Combatant
+from rules.thac0sheet.figures import check_figures as check_002  # 002: striking, wrestling, naval figures
 
 MAX_LOYALTY = 10
 
@@ -19,3 +20,4 @@ def check_traits(c: Combatant, code: str) -> None:
         raise Rejected(code, f"morale {c.morale!r} must be one of {', '.join(MORALE_TEXT)}")
     if c.burning < 0:
         raise Rejected(code, "burning rounds cannot be negative")
+    check_002(c, code)

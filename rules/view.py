@@ -8,6 +8,7 @@ so the client builds its controls from data.
 """
 
 import re
+from collections.abc import Callable
 
 import msgspec
 from msgspec import Struct
@@ -17,6 +18,7 @@ from rules import footing  # stand up, pick up a dropped weapon
 from rules.actions import tag
 from rules import melee
 from rules.combat import combat_bonus, descending
+from rules.context import lookup
 from rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from rules.profiles import PROFILES
@@ -157,12 +159,18 @@ def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choic
     return listed
 
 
+# A profile's changes to a combatant's list (its own actions added, replaced ones gone).
+CHOICES: dict[str, Callable[[Encounter, Combatant, list[Choice]], list[Choice]]] = {}
+
+
 def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
     """What each combatant may declare now, for whoever controls it: the same for
     every viewer, so the server computes it once per change, not once per audience."""
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         return {}
-    return {c.id: with_003(state, c, choices(state, c)) for c in state.combatants if may_act(state, c)}
+    own = CHOICES.get(state.profile)
+    listed = {c.id: with_003(state, c, choices(state, c)) for c in state.combatants if may_act(state, c)}
+    return {cid: own(state, lookup(state, cid), actions) for cid, actions in listed.items()} if own else listed
 
 
 def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[str]:

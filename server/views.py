@@ -54,6 +54,9 @@ class Views:
         self.cards: dict[bool, dict[bytes, dict]] = {True: {}, False: {}}
         self.actions_key: tuple | None = None
         self.actions: dict[str, list[Choice]] = {}
+        self.secrets_key: tuple | None = None
+        self.combatants = b""  # every combatant, packed, at the previous change
+        self.changed: set[str] = set()  # parts that may differ from their value at the previous change
 
     def _refresh(self, state: Encounter) -> None:
         if state.seq == self.seq:
@@ -61,11 +64,22 @@ class Views:
         self.seq, self.state = state.seq, state
         self.before = {**self.before, **self.now}
         self.now, self.ops = {}, {}
-        packed = [_digest(_pack(c)) for c in state.combatants]
+        whole = _pack(state.combatants)
+        if whole == self.combatants:  # most changes (a declaration, a forced roll) leave every combatant as it was
+            packed = list(self.cards[True])
+        else:
+            self.combatants = whole
+            packed = [_digest(_pack(c)) for c in state.combatants]
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), *packed)
+        self.changed = {"common", "declarations"}  # the position and the log move on every change
         if key != self.actions_key:
             self.actions_key = key
             self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
+            self.changed.add("actions")
+        secrets = (state.status, tuple(state.forced))
+        if secrets != self.secrets_key:
+            self.secrets_key = secrets
+            self.changed.add("secrets")
         gm_cards, table_cards = self.cards[True], self.cards[False]
         self.cards = {True: {}, False: {}}
         for p, c in zip(packed, state.combatants):
@@ -75,6 +89,8 @@ class Views:
                 table = _plain(combatant_view(state, c, False))
                 table = gm if table == gm else table  # most cards read the same to all: held once
             self.cards[False][p] = table
+        if list(self.cards[True]) != list(gm_cards):
+            self.changed.add("cards")
 
     def _build(self, part: str, variant: Any) -> dict:
         state = self.state
@@ -101,7 +117,10 @@ class Views:
         key = (part, variant)
         value = self.now.get(key)
         if value is None:
-            value = self.now[key] = self._build(part, variant)
+            value = self.before.get(key) if part not in self.changed else None  # 'you' never changes
+            if value is None:
+                value = self._build(part, variant)
+            self.now[key] = value
         return value
 
     def _variants(self, viewer: Viewer) -> dict[str, Any]:

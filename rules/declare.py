@@ -2,6 +2,8 @@
 targets of their attacks, attack options, movement, any spells to be cast.'
 """
 
+from collections.abc import Callable
+
 from rules import melee
 from rules import extras  # 003: delay, ranged, oil, grappling, spells
 from rules.actions import Attack, Flee, Hold, Move, tag
@@ -14,6 +16,12 @@ from rules.model import Combatant, Declaration, Encounter
 from rules.round import declaration_order, may_act, why_idle
 
 MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
+
+# A profile's own declaration checks (000: limbs, shields, two weapons), and the
+# actions only one profile has (action tag -> profile) with how each reads in the log.
+CHECKS: dict[str, Callable[[Encounter, Combatant, object], None]] = {}
+OWN_ACTIONS: dict[str, str] = {}
+DESCRIBE: dict[str, Callable[[Encounter, object], str]] = {}
 
 
 def controls(by: Actor, cid: str) -> bool:
@@ -48,6 +56,11 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
 
 
 def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
+    owner = OWN_ACTIONS.get(tag(cmd.action), state.profile)
+    if owner != state.profile:
+        raise Rejected("declare/not-in-profile", f"'{tag(cmd.action)}' is a rule of the {owner} profile, not of {state.profile}")
+    if state.profile in CHECKS:
+        CHECKS[state.profile](state, actor, cmd.action)
     match cmd.action:
         case Attack() as a:
             target = lookup(state, a.target)
@@ -83,6 +96,8 @@ def _describe(state: Encounter, action) -> str:
             return f"attack {target.name if target else a.target}{extra}"
         case Move() as m:
             return f"move to ({m.x}, {m.y})"
+        case _ if tag(action) in DESCRIBE:
+            return DESCRIBE[tag(action)](state, action)
         case _:
             return melee.describe(state, action) or extras.describe(state, action) or tag(action)
 

@@ -1,6 +1,8 @@
 """Who fights with what: the combat bonus (002's hit table), the weapon in hand,
 and whether a combatant can still strike or be struck down without a roll (003)."""
 
+from collections.abc import Callable
+
 from rules.actions import Attack, Charge, Parry, SetSpear
 from rules.charts import thac0
 from rules.errors import Rejected
@@ -10,10 +12,17 @@ HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless")  
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
 
 
+# A profile's own table of the combat bonus (000's Attack Value): None where it has no row.
+BONUS: dict[str, Callable[[Combatant], int | None]] = {}
+
+
 def combat_bonus(state: Encounter, c: Combatant) -> int:
-    """An explicit `attack_bonus` wins; else 19 - THAC0 from 002's hit table."""
+    """An explicit `attack_bonus` wins; else the profile's table (BONUS); else 19 - THAC0 from 002's hit table."""
     if c.attack_bonus is not None:
         return c.attack_bonus
+    own = BONUS[state.profile](c) if state.profile in BONUS else None
+    if own is not None:
+        return own
     demihuman = state.options.get("demihuman_thac0", "fighter")
     return thac0.combat_bonus(c.klass, c.level, c.hd, c.hd_plus, c.rank, str(demihuman))
 

@@ -6,6 +6,8 @@ from collections.abc import Callable
 import msgspec
 
 from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
+from rules import llhouse  # 000's profile 'll-house': registers its rolls, falls, actions and prompts
+from rules.actions import tag
 from rules.actions import (
     Approach,
     Attack,
@@ -45,6 +47,12 @@ RESUME["riposte"] = combat.riposte  # 003: a parrier's counter-attack at +3
 STEPS: dict[str, Callable[[Context, Step], None]] = {}
 STEPS["strike"] = combat.strike  # one attack roll (rules.combat)
 STEPS.update(extras.STEPS)  # 'burn': burning oil at the head of the magic phase (rules.oil)
+RESUME.update(llhouse.RESUME)  # 000: shield sacrifice
+STEPS.update(llhouse.STEPS)  # 000: the strikes of an attack routine (extra attacks, two weapons)
+
+# A profile's own declared actions (action tag -> handler), and its end-of-round checks.
+ACTS: dict[str, Callable] = dict(llhouse.ACTS)
+ROUND_ENDS: dict[str, Callable[[Context], None]] = dict(llhouse.ROUND_ENDS)
 
 
 def check_start(state: Encounter, cmd: Start) -> None:
@@ -161,6 +169,9 @@ def resolve(ctx: Context, step: Step) -> None:
     if not may_act(state, actor):
         ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
+    if tag(declaration.action) in ACTS:
+        ACTS[tag(declaration.action)](ctx, actor, declaration.action, step)
+        return
     match declaration.action:
         case Attack() as a:
             if lookup(state, a.target) is None:
@@ -187,6 +198,8 @@ def resolve(ctx: Context, step: Step) -> None:
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
     extras.end_of_round(ctx)  # 003: subdual surrender, automatic morale
+    if state.profile in ROUND_ENDS:
+        ROUND_ENDS[state.profile](ctx)
     # Fled and surrendered creatures (003 morale, subdual) are not left standing.
     standing = [s for s in sides(ctx) if any(c.side == s and not c.down and not out_of_fight(c) for c in state.combatants)]
     if len(standing) == 1:

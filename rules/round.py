@@ -32,10 +32,15 @@ PHASE_OF = {
     "recover": "movement",  # picking up a dropped weapon (a ruling; rules.footing)
     "use_device": "attack",  # 003: devices 'are "weapons" and not "spells"; ... resolved in the earlier phases'
     "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.devices)
+    "shield_bash": "attack",  # 000: 'instead of a normal attack'
+    "two_weapons": "attack",  # 000: two-weapon fighting is an attack
+    "staunch": "attack",  # 000: staunching a wound, in place of an attack (a ruling; rules.llhouse)
 }
 
 # Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).
 CANNOT_ACT = ("fled", "surrendered", "pinned")
+# Conditions that also stop a combatant acting under one profile (000: 'knocked down').
+HOLDS: dict[str, tuple[str, ...]] = {}
 
 
 def steps_of(action) -> list[tuple[str, str]]:
@@ -66,14 +71,15 @@ def declaration_order(combatants: list[Combatant]) -> list[Combatant]:
 
 
 def may_act(state: Encounter, c: Combatant) -> bool:
-    return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in CANNOT_ACT)
+    held = CANNOT_ACT + HOLDS.get(state.profile, ())
+    return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in held)
 
 
 def why_idle(state: Encounter, c: Combatant) -> str:
     """Why may_act is False: 'down', 'surprised', or the condition that stops it."""
     if c.down:
         return "down"
-    held = [x for x in CANNOT_ACT if x in c.conditions]
+    held = [x for x in CANNOT_ACT + HOLDS.get(state.profile, ()) if x in c.conditions]
     return held[0] if held else "surprised"
 
 

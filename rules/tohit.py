@@ -6,7 +6,7 @@ combat bonus + any applicable weapon bonuses + the target's Armour Class is
 equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 """
 
-from rules.combat import SURPRISE_BONUS, TO_HIT
+from rules.combat import SURPRISE_BONUS, TO_HIT, fall
 from rules.context import Context
 from rules.fighters import combat_bonus
 from rules.model import Combatant
@@ -42,5 +42,4 @@ def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | No
     target.hp -= points
     ctx.log("damage", f"{target.name} takes {points} damage ({why}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
     if target.hp <= 0 and not target.down:
-        target.down = True
-        ctx.log("down", f"{target.name} falls.", target=target.id)
+        fall(ctx, target)

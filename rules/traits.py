@@ -1,11 +1,16 @@
 """Checks on the combatant figures that 003's oil, subdual, grappling and morale read."""
 
+from collections.abc import Callable
+
 from rules.charts.morale import MORALE_TEXT
 from rules.charts.oil import FLASK_SIZE
 from rules.errors import Rejected
 from rules.model import Combatant
 
 MAX_LOYALTY = 10
+
+# Checks of the figures a profile's own rules read (rules.llhouse: armor, improvements).
+FIGURE_CHECKS: list[Callable[[Combatant, str], None]] = []
 
 
 def check_traits(c: Combatant, code: str) -> None:
@@ -19,3 +24,5 @@ def check_traits(c: Combatant, code: str) -> None:
         raise Rejected(code, f"morale {c.morale!r} must be one of {', '.join(MORALE_TEXT)}")
     if c.burning < 0:
         raise Rejected(code, "burning rounds cannot be negative")
+    for check in FIGURE_CHECKS:
+        check(c, code)

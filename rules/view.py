@@ -8,6 +8,7 @@ so the client builds its controls from data.
 """
 
 import re
+from collections.abc import Callable
 
 import msgspec
 from msgspec import Struct
@@ -152,12 +153,21 @@ def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choic
     return listed
 
 
+# A profile's own declarations (000's shield bash, two weapons, staunching), as Choice fields.
+CHOICES: dict[str, Callable[[Encounter, Combatant], list[dict]]] = {}
+
+
 def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
     """What each combatant may declare now, for whoever controls it: the same for
     every viewer, so the server computes it once per change, not once per audience."""
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         return {}
-    return {c.id: with_003(state, c, choices(state, c)) for c in state.combatants if may_act(state, c)}
+    own = CHOICES.get(state.profile)
+    return {
+        c.id: with_003(state, c, choices(state, c) + ([Choice(**f) for f in own(state, c)] if own else []))
+        for c in state.combatants
+        if may_act(state, c)
+    }
 
 
 def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[str]:

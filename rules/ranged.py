@@ -8,6 +8,8 @@ weapons may move and shoot ... Other ranged weapons must remain stationary.'
 combatant will be hit, and then roll to attack that character as normal.'
 """
 
+from collections.abc import Callable
+
 from rules.actions import Shoot
 from rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from rules.combat import BASE_DAMAGE, descending, distance
@@ -92,6 +94,10 @@ def resolve(ctx: Context, actor: Combatant, a: Shoot, kind: str) -> None:
         shoot(ctx, actor, a)
 
 
+# A profile's own missile shot once the target and the terms are known (000: crits and fumbles).
+SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
+
+
 def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
     weapon = actor.weapons[a.weapon]
     if not usable(weapon):
@@ -109,6 +115,9 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
     target = into_melee(ctx, actor, aimed)
     mods = base_mods(ctx, actor) + ([(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else [])
     mods += aim_mods(a.cover, a.cover_kind, band)
+    if ctx.state.profile in SHOTS:
+        SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)
+        return
     if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
         strike(ctx, actor, target, weapon)
 

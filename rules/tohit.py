@@ -6,6 +6,8 @@ combat bonus + any applicable weapon bonuses + the target's Armour Class is
 equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 """
 
+from collections.abc import Callable
+
 from rules.combat import SURPRISE_BONUS, TO_HIT, fall
 from rules.context import Context
 from rules.fighters import combat_bonus
@@ -19,8 +21,14 @@ def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
     return mods
 
 
+# A profile's own bare attack roll (000: d20 + mods against the ascending AC); else 003's.
+BARE_ROLLS: dict[str, Callable[[Context, Combatant, str, int, list[tuple[str, int]], str | None], bool]] = {}
+
+
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
     """Roll d20 + mods + AC (descending) against 19 and log it; `what` reads 'throws oil at Orc'."""
+    if ctx.state.profile in BARE_ROLLS:
+        return BARE_ROLLS[ctx.state.profile](ctx, attacker, what, ac, mods, target)
     d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
     total = d20 + sum(v for _, v in mods) + ac
     hit = total >= TO_HIT

@@ -353,3 +353,38 @@ def test_bad_000_figures_are_refused():
         played = play({"profile": "ll-house", "combatants": [alda(**figures)]})
         assert [e.code for e in played.log if e.kind == "rejected"] == ["combatant/invalid"]
         assert words in played.log[-1].text and not played.state.combatants
+
+
+# --- missiles, flasks and torches -----------------------------------------------------------
+
+BOW = {"name": "bow", "damage": "1d6", "range": 150, "missile": "bow"}
+SHOOT = act("alda", type="shoot", target="orc", weapon=1)
+
+
+def archer(**figures):
+    return alda(x=0, y=0, weapons=[SWORD, BOW], **figures)
+
+
+def test_a_missile_is_rolled_against_ascending_ac():
+    # 60 ft of a 150-ft bow is medium range (002: +0 here); 'roll the Armor Class or higher'
+    played = fight(SHOOT, dice=[14, 3], combatants=[archer(), orc(x=60, y=0)])
+    assert "Alda shoots the bow at Orc: d20 14 + 1 attack value + 0 medium range = 15 ≥ AC 15: hit." in texts(played)
+    assert who(played, "orc").hp == 5
+
+
+def test_a_missile_natural_20_rolls_the_crit_chart_and_natural_1_the_fumble_table():
+    # 000: 'Any roll of Natural 20 yields special effects, and so does any roll of Natural 1'
+    crit_ = fight(SHOOT, dice=[20, 10, 4], combatants=[archer(), orc(x=60, y=0, hp=20, hp_max=20)])
+    assert "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2)." in texts(crit_)
+    assert who(crit_, "orc").hp == 12
+    fumbled = fight(SHOOT, dice=[1, 5], combatants=[archer(), orc(x=60, y=0)])
+    assert "Fumble table d6 5: Alda dropped weapon; draw new weapon or lose 1 round to retrieve." in texts(fumbled)
+    assert who(fumbled, "alda").weapons[1].dropped
+
+
+def test_an_oil_flask_reads_000s_arithmetic_without_special_rolls():
+    # 003's flask (+2 for a medium target) against 000's ascending AC; a natural 20 is just a hit (a ruling)
+    played = fight(act("alda", type="throw_oil", target="orc", torch=False), dice=[20, 4], combatants=[alda(), orc(x=20, y=10)])
+    attack = [t for t in texts(played, "attack") if "flask" in t][0]
+    assert attack.startswith("Alda throws a flask of oil at Orc: d20 20 + 1 attack value") and attack.endswith("≥ AC 15: hit.")
+    assert not texts(played, "critical")

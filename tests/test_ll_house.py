@@ -151,7 +151,9 @@ def test_crit_armor_damage_lowers_ac_by_one_until_beyond_repair_and_gone():
     gone = crit(9, target=orc(hp=40, hp_max=40, ac=11, armor_damage=4))
     assert "Orc's chain mail is damaged (5 of 5 points): AC 11 → 10; it is reduced to 0 and gives no protection." in texts(gone)
     spent = crit(14, 1, target=orc(hp=40, hp_max=40, ac=10, armor_damage=5))
-    assert who(spent, "orc").ac == 10 and "Orc has no chain mail left to damage." in texts(spent)
+    assert who(spent, "orc").ac == 10 and "Orc has no armor left to damage." in texts(spent)
+    bare = crit(4, 1, target=orc(hp=40, hp_max=40, ac=10, armor="unarmored"))
+    assert who(bare, "orc").ac == 10 and "Orc has no armor left to damage." in texts(bare)
 
 
 def test_crit_limb_rolls_the_limb_table():

@@ -62,7 +62,7 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
         return
     points = ARMOR[target.armor][1]
     if target.armor_damage >= points:
-        ctx.log("armor", f"{target.name} has no {target.armor} left to damage.", **who)
+        ctx.log("armor", f"{target.name} has no armor left to damage.", **who)
         return
     target.armor_damage += 1
     target.ac -= 1

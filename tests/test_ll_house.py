@@ -390,3 +390,27 @@ def test_an_oil_flask_reads_000s_arithmetic_without_special_rolls():
     attack = [t for t in texts(played, "attack") if "flask" in t][0]
     assert attack.startswith("Alda throws a flask of oil at Orc: d20 20 + 1 attack value") and attack.endswith("≥ AC 15: hit.")
     assert not texts(played, "critical")
+
+
+# --- views, edits, the weapon dice -------------------------------------------------------------
+
+
+def test_view_shows_ascending_ac_and_the_attack_value():
+    from rules.view import Viewer, view
+    played = fight(rounds=0)
+    cards = {c.id: c for c in view(played.state, Viewer("player", ("alda",))).combatants}
+    assert (cards["alda"].ac_shown, cards["alda"].attack_bonus) == (15, 1)  # 000 speaks ascending AC
+    assert (cards["orc"].ac_shown, cards["orc"].attack_bonus) == (15, 0)
+
+
+def test_gm_sets_improved_combat_options_by_editing_and_bad_ones_change_nothing():
+    edit = {"type": "edit_combatant", "id": "alda", "improvements": {"extra_attack": 2}, "expertise": {"sword": 1}}
+    played = fight(edit, rounds=0)
+    assert who(played, "alda").improvements == {"extra_attack": 2} and who(played, "alda").expertise == {"sword": 1}
+    bad = fight({"type": "edit_combatant", "id": "alda", "improvements": {"extra_attack": 9}, "armor": "plate mail"}, rounds=0)
+    assert rejected(bad) == ["combatant/invalid"] and who(bad, "alda").improvements == {} and who(bad, "alda").armor == "chain mail"
+
+
+def test_weapon_damage_off_rolls_003s_1_to_6():
+    played = fight(ATTACK, dice=[15, 6], combatants=[alda(weapons=[{**SWORD, "damage": "1d12"}]), orc()], options={"weapon_damage": False})
+    assert "Alda rolls 6 damage against Orc (1d6 6)." in texts(played)

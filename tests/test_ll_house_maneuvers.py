@@ -34,7 +34,6 @@ def test_improved_parry_and_weapon_expertise_add_two_a_rank():
     parrier = alda(improvements={"improved_parry": 2}, expertise={"sword": 1})
     played = fight(act("alda", type="parry"), ORC_ATTACKS, dice=[20, 1, 1], combatants=[parrier, orc(attack_bonus=2)],
                    options={"special_rolls": "pcs"})
-    assert "Orc attacks Alda: d20 20 + 2 attack value = 22 ≥ AC 23 (15 + 2 parry + 4 improved parry + 2 sword expertise): miss." not in texts(played)
     assert "Orc attacks Alda: d20 20 + 2 attack value = 22 < AC 23 (15 + 2 parry + 4 improved parry + 2 sword expertise): miss." in texts(played)
 
 

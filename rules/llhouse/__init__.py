@@ -8,7 +8,7 @@ rules.view), what stops a combatant acting (rules.round.HOLDS) and its figures' 
 """
 
 from rules import combat, declare, fighters, ranged, round, tohit, traits, view
-from rules.llhouse import attack, dying, figures, manoeuvres, missiles
+from rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
 from rules.llhouse.criticals import KNOCKED_DOWN
 from rules.llhouse.figures import PROFILE
 
@@ -26,7 +26,7 @@ for name in ("shield_bash", "two_weapons", "staunch"):
     declare.OWN_ACTIONS[name] = PROFILE
     declare.DESCRIBE[name] = manoeuvres.describe
 
-RESUME = {"shield_sacrifice": attack.sacrifice}
+RESUME = {"shield_sacrifice": damage.sacrifice}
 STEPS = {"ll-strike": attack.extra_strike}
 ACTS = {"shield_bash": manoeuvres.bash, "two_weapons": attack.two_weapons, "staunch": dying.staunch}
 ROUND_ENDS = {PROFILE: dying.round_end}

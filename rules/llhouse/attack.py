@@ -1,7 +1,7 @@
 """000's attack roll (profile 'll-house'): 'roll a 1d20. You must roll the Armor Class or
 higher to hit', plus the Attack Value; a natural 20 rolls on the critical hit chart, a
-natural 1 on the fumble table; the damage of a hit, which a shield may be sacrificed
-against; and the attack routine of EXTRA ATTACK and TWO-WEAPON FIGHTING.
+natural 1 on the fumble table (the damage of a hit is rules.llhouse.damage); and the
+attack routine of EXTRA ATTACK and TWO-WEAPON FIGHTING.
 
 The round and 003's situational terms (surprise, charge, from behind, prone, called
 shots, set spear) stand where 000 is silent; 003's parry is replaced by 000's (+2 AC).
@@ -11,22 +11,19 @@ import msgspec
 
 from rules.actions import Attack, TwoWeapons
 from rules.charts.ll_house import (
-    CONCUSSION, CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT, EXPERTISE, MAIN_HAND, MASTER_BODY,
-    OFF_HAND, SHIELD_SACRIFICE, TWO_WEAPON_BONUS, WHICH_HAND,
+    CONCUSSION, CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT, MAIN_HAND, MASTER_BODY, OFF_HAND,
+    TWO_WEAPON_BONUS, WHICH_HAND,
 )
 from rules import combat
 from rules.combat import allowed_called_shots, called_shot_penalty, distance, double_refused, in_melee, queue
 from rules.context import Context, lookup
-from rules.dice import parse
 from rules.fighters import declared, usable
 from rules.llhouse import criticals
 from rules.llhouse.criticals import KNOCKED_DOWN
-from rules.llhouse.dying import DEAD
-from rules.llhouse.figures import (
-    expertise, may_wield, maneuvers_open, rank, shield_ready, special_rolls, widening,
-)
-from rules.llhouse.improved import cleave, parry_bonus
-from rules.model import Awaiting, Combatant, Encounter, Step, Weapon
+from rules.llhouse.damage import damage_roll, kill, land
+from rules.llhouse.figures import may_wield, rank, special_rolls, widening
+from rules.llhouse.improved import parry_bonus
+from rules.model import Combatant, Encounter, Step, Weapon
 
 DECLARED = ("attack", "double", "charge", "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {
@@ -178,7 +175,7 @@ def limbs(c: Combatant) -> list[str]:
     return [x for x in c.conditions if x.split(" ")[-1] in ("hand", "elbow", "shoulder")] or ["too few hands"]
 
 
-# --- the blow: critical hit chart, damage, shield sacrifice ---------------------------
+# --- the blow: the critical hit chart, then the damage (rules.llhouse.damage) ---------
 
 
 def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode: str, crit: bool, called: int, subdue: bool) -> None:
@@ -211,92 +208,3 @@ def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode:
         return
     ctx.log("hit", f"{attacker.name} rolls {points} damage against {target.name} ({shown}).", total=points, **who)
     land(ctx, attacker, target, points, effect)
-
-
-def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon, times, extra_d6: int) -> tuple[int, str]:
-    """'Dam + Bonus, then X3': the weapon's dice (option weapon_damage; else 003's 1-6), 003's
-    extra d6s (called shots, set spear), the weapon's bonus and WEAPON EXPERTISE's +2 a rank;
-    'Maximum Damage ... (plus all bonuses)' takes every die at its highest."""
-    dice = weapon.damage if ctx.option("weapon_damage") else combat.BASE_DAMAGE
-    count, sides, plus = parse(dice)
-    if times == "max":
-        rolled = count * sides + plus + 6 * extra_d6
-        shown = f"{dice} at its maximum {rolled}"
-    else:
-        rolled = ctx.dice.roll_dice(dice, f"damage to {target.name}")
-        rolled += sum(ctx.dice.roll(6, f"extra d6: damage to {target.name}") for _ in range(extra_d6))
-        shown = f"{dice}{f' + {extra_d6}d6' if extra_d6 else ''} {rolled}"
-    bonus = [(f"{weapon.name} bonus", weapon.bonus), (f"{weapon.name} expertise", EXPERTISE * expertise(attacker, weapon))]
-    bonus = [(name, v) for name, v in bonus if v]
-    total = rolled + sum(v for _, v in bonus)
-    shown += "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in bonus)
-    if isinstance(times, int) and times > 1:
-        shown = f"({shown}) x {times}"
-        total *= times
-    return max(0, total), shown
-
-
-def kill(ctx: Context, attacker: Combatant, target: Combatant) -> None:
-    """000, critical hit 20: 'Automatic Kill' (no roll on the death and dying chart: a ruling)."""
-    target.hp = min(target.hp, 0)
-    target.down = True
-    if DEAD not in target.conditions:
-        target.conditions = target.conditions + [DEAD]
-    ctx.log("down", f"{target.name} is killed outright.", actor=attacker.id, target=target.id)
-
-
-def sacrifice_open(state: Encounter, target: Combatant, points: int) -> bool:
-    return points > 0 and not target.down and shield_ready(target) and maneuvers_open(state, target)
-
-
-def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
-    """000, SHIELD SACRIFICE: 'you are hit. Your attacker rolls for damage. You declare that
-    you want to sacrifice your shield.' The defender is asked (awaiting 'shield_sacrifice')."""
-    state = ctx.state
-    if not sacrifice_open(state, target, points):
-        apply(ctx, attacker, target, points, effect)
-        return
-    state.awaiting = Awaiting(
-        id=f"{state.seq}:sacrifice:{attacker.id}:{target.id}:{points}:{effect}",
-        who=target.id,
-        kind="shield_sacrifice",
-        prompt=f"{attacker.name} hits {target.name} for {points} damage: sacrifice the shield to prevent {SHIELD_SACRIFICE} of it?",
-        options=["sacrifice", "keep"],
-    )
-    ctx.log("shield", f"{target.name} may sacrifice the shield against {points} damage.", actor=attacker.id, target=target.id)
-
-
-def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
-    """RESUME['shield_sacrifice']: 'roll 1d4, subtract that from the Attacker's Damage to find
-    the Damage you actually take. This move shatters your shield beyond use'."""
-    _, _, attacker_id, target_id, points, effect = waiting.id.split(":")
-    state = ctx.state
-    attacker, target = lookup(state, attacker_id), lookup(state, target_id)
-    if attacker is None or target is None:
-        return
-    points = int(points)
-    if choice == "sacrifice" and shield_ready(target):
-        saved = ctx.dice.roll_dice(SHIELD_SACRIFICE, f"{target.name}'s shield sacrifice")
-        taken = max(0, points - saved)
-        ctx.log("shield", f"{target.name} sacrifices the shield: {SHIELD_SACRIFICE} {saved}; {points} - {saved} = {taken} damage.", actor=target.id, target=target.id)
-        criticals.lose_shield(ctx, target, "shattered beyond use")
-        points = taken
-    else:
-        ctx.log("shield", f"{target.name} keeps the shield.", actor=target.id)
-    apply(ctx, attacker, target, points, effect)
-
-
-def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
-    """The damage lands; then the critical hit's effect; at 0 HP the death and dying chart
-    (rules.combat.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
-    state = ctx.state
-    target.hp -= points
-    ctx.log("damage", f"{target.name} takes {points} damage, {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
-    if effect:
-        criticals.effect(ctx, attacker, target, effect)
-    if target.hp <= 0 and not target.down:
-        leftover = -target.hp
-        combat.fall(ctx, target)
-        cleave(ctx, attacker, target, leftover)
-    elif target.side in state.surprised and not target.down:
-        combat.drop_check(ctx, target)

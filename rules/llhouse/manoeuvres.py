@@ -9,7 +9,8 @@ from rules.combat import distance
 from rules.context import Context, lookup
 from rules.errors import Rejected
 from rules.fighters import able, usable
-from rules.llhouse.attack import land, log_roll, outcome, terms_of
+from rules.llhouse.attack import log_roll, terms_of
+from rules.llhouse.damage import land
 from rules.llhouse.criticals import KNOCKED_DOWN, STUCK
 from rules.llhouse.dying import BLEEDING
 from rules.llhouse.figures import hands, may_wield, maneuvers_open, rank, shield_ready

@@ -144,12 +144,12 @@ def test_crit_armor_damage_lowers_ac_by_one_until_beyond_repair_and_gone():
     played = crit(19, 1)
     orc_ = who(played, "orc")
     assert (orc_.ac, orc_.armor_damage) == (14, 1) and "armor beyond repair" not in orc_.conditions
-    assert "Orc's chain mail is damaged (1 of 5 points): AC 15 → 14." in texts(played)
+    assert "Orc's chain mail is damaged (1 of 5 points): its AC 15 → 14." in texts(played)
     worn = crit(4, 1, target=orc(hp=40, hp_max=40, ac=13, armor_damage=2))
-    assert "Orc's chain mail is damaged (3 of 5 points): AC 13 → 12; it is beyond repair and must be replaced." in texts(worn)
+    assert "Orc's chain mail is damaged (3 of 5 points): its AC 13 → 12; it is beyond repair and must be replaced." in texts(worn)
     assert "armor beyond repair" in who(worn, "orc").conditions
     gone = crit(9, target=orc(hp=40, hp_max=40, ac=11, armor_damage=4))
-    assert "Orc's chain mail is damaged (5 of 5 points): AC 11 → 10; it is reduced to 0 and gives no protection." in texts(gone)
+    assert "Orc's chain mail is damaged (5 of 5 points): its AC 11 → 10; it is reduced to 0 and gives no protection." in texts(gone)
     spent = crit(14, 1, target=orc(hp=40, hp_max=40, ac=10, armor_damage=5))
     assert who(spent, "orc").ac == 10 and "Orc has no armor left to damage." in texts(spent)
     bare = crit(4, 1, target=orc(hp=40, hp_max=40, ac=10, armor="unarmored"))
@@ -221,7 +221,7 @@ def test_crit_shatters_the_shield_else_the_weapon():
 
 def test_crit_untracked_armor_still_lowers_ac():
     played = crit(14, 1, target=orc(hp=40, hp_max=40, armor=""))
-    assert who(played, "orc").ac == 14 and "Orc's armor is damaged: AC 15 → 14." in texts(played)
+    assert who(played, "orc").ac == 14 and "Orc's armor is damaged: its AC 15 → 14." in texts(played)
 
 
 def test_monsters_use_the_list_unless_it_is_for_pcs_only():
@@ -414,3 +414,11 @@ def test_gm_sets_improved_combat_options_by_editing_and_bad_ones_change_nothing(
 def test_weapon_damage_off_rolls_003s_1_to_6():
     played = fight(ATTACK, dice=[15, 6], combatants=[alda(weapons=[{**SWORD, "damage": "1d12"}]), orc()], options={"weapon_damage": False})
     assert "Alda rolls 6 damage against Orc (1d6 6)." in texts(played)
+
+
+def test_a_hidden_combatants_ac_stays_hidden_in_the_lines_a_player_reads():
+    from rules.view import Viewer, log_for
+    played = crit(19, 1, target=orc(hp=40, hp_max=40, hidden=True))
+    line = next(e for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "armor")
+    assert line.text == "Orc's chain mail is damaged (1 of 5 points)."
+    assert "its AC 15 → 14" in next(e.text for e in played.log if e.kind == "armor")

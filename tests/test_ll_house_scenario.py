@@ -52,7 +52,7 @@ def test_ll_house_scenario_round_one_crit_cleave_fumble_bash():
         "Which weapon: d6 4, even: the main hand (sword).",
         "Bran rolls 15 damage against Grul ((1d8 3 + 2 sword expertise) x 3).",
         "Grul takes 15 damage, -7 HP left.",
-        "Grul's chain mail is damaged (1 of 5 points): AC 15 → 14.",
+        "Grul's chain mail is damaged (1 of 5 points): its AC 15 → 14.",
         "Grul falls, dead.",
         "Bran cleaves on into Snag with 7 leftover damage.",
         "Snag takes 7 damage (cleave), -2 HP left.",
@@ -72,10 +72,10 @@ def test_ll_house_scenario_parry_and_shield_sacrifices():
         "Ukk keeps the shield.",
         "Alda may sacrifice the shield against 6 damage.",
         "Alda sacrifices the shield: 1d4 3; 6 - 3 = 3 damage.",
-        "Alda loses the shield (shattered beyond use): AC 16 → 15.",
+        "Alda loses the shield (shattered beyond use): its AC 16 → 15.",
         "Ukk may sacrifice the shield against 4 damage.",
         "Ukk sacrifices the shield: 1d4 4; 4 - 4 = 0 damage.",
-        "Ukk loses the shield (shattered beyond use): AC 16 → 15.",
+        "Ukk loses the shield (shattered beyond use): its AC 16 → 15.",
     ]
 
 

@@ -58,7 +58,7 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
     who = dict(target=target.id)
     if not target.armor:
         target.ac -= 1
-        ctx.log("armor", f"{target.name}'s armor is damaged: AC {target.ac + 1} → {target.ac}.", **who)
+        ctx.log("armor", f"{target.name}'s armor is damaged: its AC {target.ac + 1} → {target.ac}.", **who)
         return
     points = ARMOR[target.armor][1]
     if target.armor_damage >= points:
@@ -66,7 +66,7 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
         return
     target.armor_damage += 1
     target.ac -= 1
-    text = f"{target.name}'s {target.armor} is damaged ({target.armor_damage} of {points} points): AC {target.ac + 1} → {target.ac}"
+    text = f"{target.name}'s {target.armor} is damaged ({target.armor_damage} of {points} points): its AC {target.ac + 1} → {target.ac}"
     if target.armor_damage == points:
         text += "; it is reduced to 0 and gives no protection"
     elif target.armor_damage >= BEYOND_REPAIR[target.armor]:
@@ -90,7 +90,7 @@ def limb(ctx: Context, target: Combatant) -> None:
 def lose_shield(ctx: Context, target: Combatant, why: str) -> None:
     target.shield = False
     target.ac -= SHIELD
-    ctx.log("shield", f"{target.name} loses the shield ({why}): AC {target.ac + SHIELD} → {target.ac}.", target=target.id)
+    ctx.log("shield", f"{target.name} loses the shield ({why}): its AC {target.ac + SHIELD} → {target.ac}.", target=target.id)
 
 
 def disarm(ctx: Context, attacker: Combatant, target: Combatant) -> None:

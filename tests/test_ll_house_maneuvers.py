@@ -218,3 +218,33 @@ def test_weapon_expertise_adds_two_damage_a_rank_and_silver_is_the_same_dagger()
     assert "Alda rolls 5 damage against Orc (1d4 1 + 4 silver dagger expertise)." in texts(played)
     other = fight(ATTACK, dice=[15, 1], combatants=[alda(expertise={"short sword": 1}), orc()])
     assert "Alda rolls 1 damage against Orc (1d8 1)." in texts(other)
+
+
+# --- what a maneuver cannot reach or finish ---------------------------------------------------
+
+
+def test_an_extra_attack_with_no_foe_in_reach_is_lost():
+    played = fight(ATTACK, dice=[15, 8], combatants=[alda(improvements={"extra_attack": 1}), orc(), orc("grul", x=40, y=40)])
+    assert "Alda's further attack finds no one in reach." in texts(played) and who(played, "grul").hp == 8
+
+
+def test_a_fumble_that_fells_the_attacker_costs_its_further_attacks():
+    # fumble table 2: 'harm self for 1-4 HP + fall down': the extra attack is not struck
+    played = fight(ATTACK, dice=[1, 2, 1], combatants=[alda(improvements={"extra_attack": 1}), orc()])
+    assert "Alda cannot strike (knocked down)." in texts(played)
+    assert len(texts(played, "attack")) == 2 and who(played, "orc").hp == 8
+
+
+def test_shield_bash_and_staunch_need_the_target_at_hand():
+    far = fight(act("alda", type="shield_bash", target="orc"), combatants=[alda(shield=True), orc(x=30, y=10)])
+    assert "Alda cannot reach Orc with the shield (20 ft away)." in texts(far)
+    bran = {"id": "bran", "name": "Bran", "side": "party", "hp": 6, "hp_max": 6, "x": 40, "y": 40}
+    bleeding = alda(pc=True, hp=-2, down=True, conditions=["bleeding out"], until={"bleeding out": 3})
+    played = fight(act("bran", type="staunch", target="alda"), combatants=[bleeding, orc(), bran])
+    assert "Bran is 30 ft from Alda, too far to staunch the wound." in texts(played)
+    assert who(played, "alda").conditions == ["bleeding out"]
+
+
+def test_two_weapons_refused_with_the_off_hand_weapon_dropped():
+    played = fight(TWO, dice=[14, 3], combatants=[alda(weapons=[SWORD, {**DAGGER, "dropped": True}]), orc()], rounds=0)
+    assert rejected(played) == ["melee/weapon-unusable"]

@@ -422,3 +422,15 @@ def test_a_hidden_combatants_ac_stays_hidden_in_the_lines_a_player_reads():
     line = next(e for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "armor")
     assert line.text == "Orc's chain mail is damaged (1 of 5 points)."
     assert "its AC 15 → 14" in next(e.text for e in played.log if e.kind == "armor")
+
+
+# --- 003's terms that stand where 000 is silent ---------------------------------------------------
+
+
+def test_003_called_shot_and_charge_stand_in_000s_arithmetic():
+    called = fight(act("alda", type="attack", target="orc", called_shots=1), dice=[19, 3, 4])
+    assert "Alda attacks Orc: d20 19 + 1 attack value - 5 called shot = 15 ≥ AC 15: hit." in texts(called)
+    assert "Alda rolls 7 damage against Orc (1d8 + 1d6 7)." in texts(called)
+    charge = fight(act("alda", type="charge", target="orc"), dice=[12, 3, 2], combatants=[alda(x=10, y=30), orc()])
+    assert "Alda charges Orc: d20 12 + 1 attack value + 2 charge = 15 ≥ AC 15: hit." in texts(charge)
+    assert "Orc counter-attacks Alda: d20 2 + 0 attack value = 2 < AC 15: miss." in texts(charge)

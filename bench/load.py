@@ -21,7 +21,11 @@ import time
 import uuid
 
 import msgspec
-import websockets
+import uvloop
+from websockets.client import ClientProtocol
+from websockets.frames import Frame as WireFrame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 
 class Frame(msgspec.Struct):
@@ -40,9 +44,14 @@ def key(position: str) -> tuple[int, int]:
     return int(ms), int(seq or 0)
 
 
-class Receiver:
-    def __init__(self, ws) -> None:
-        self.ws = ws
+class Receiver(asyncio.Protocol):
+    """One client: websockets' sans-I/O protocol straight on an asyncio transport,
+    so the generator adds no task or queue per message, and each message is timed
+    as its bytes arrive. What the server costs is measured, not the client library."""
+
+    def __init__(self, url: str) -> None:
+        self.ws = ClientProtocol(parse_uri(url), max_size=None)
+        self.transport: asyncio.Transport | None = None
         self.keys: list[tuple[int, int]] = []
         self.times: list[float] = []
         self.bytes = 0
@@ -50,24 +59,78 @@ class Receiver:
         self.acks: dict[str, asyncio.Future] = {}
         self.errors = 0
         self.moved = asyncio.Event()
+        self.welcomed: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.gone: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.parts: list[bytes] = []
 
-    async def read(self) -> None:
-        async for text in self.ws:
-            now = time.perf_counter()
-            message = read_frame(text)
-            kind = message.type
-            if kind == "update":
-                self.keys.append(key(message.position))
-                self.times.append(now)
-                self.bytes += len(text)
-                self.updates += 1
-                self.moved.set()
-            elif kind in ("ack", "error"):
-                if kind == "error":
-                    self.errors += 1
-                future = self.acks.pop(message.id, None)
-                if future is not None and not future.done():
-                    future.set_result({"type": kind, "position": message.position})
+    @classmethod
+    async def connect(cls, url: str) -> "Receiver":
+        uri = parse_uri(url)
+        _, receiver = await asyncio.wait_for(asyncio.get_running_loop().create_connection(lambda: cls(url), uri.host, uri.port), 10)
+        await asyncio.wait_for(receiver.welcomed, 10)
+        return receiver
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self.flush()
+
+    def flush(self) -> None:
+        for chunk in self.ws.data_to_send():
+            if chunk:
+                self.transport.write(chunk)
+            elif self.transport.can_write_eof():
+                self.transport.write_eof()
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if event.status_code != 101 and not self.welcomed.done():
+                    self.welcomed.set_exception(ConnectionError(f"handshake refused: {event.status_code}"))
+            elif isinstance(event, WireFrame) and event.opcode in (Opcode.TEXT, Opcode.CONT):
+                self.parts.append(event.data)
+                if event.fin:
+                    text, self.parts = b"".join(self.parts), []
+                    self.message(text, now)
+        self.flush()  # pongs and the closing handshake
+
+    def message(self, text: bytes, now: float) -> None:
+        message = read_frame(text)
+        kind = message.type
+        if kind == "update":
+            self.keys.append(key(message.position))
+            self.times.append(now)
+            self.bytes += len(text)
+            self.updates += 1
+            self.moved.set()
+        elif kind in ("ack", "error"):
+            if kind == "error":
+                self.errors += 1
+            future = self.acks.pop(message.id, None)
+            if future is not None and not future.done():
+                future.set_result({"type": kind, "position": message.position})
+        elif kind == "welcome" and not self.welcomed.done():
+            self.welcomed.set_result(None)
+
+    def send(self, text: str) -> None:
+        self.ws.send_text(text.encode())
+        self.flush()
+
+    async def close(self) -> None:
+        self.ws.send_close()
+        self.flush()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.gone), 5)
+        except TimeoutError:
+            self.transport.close()
+
+    def connection_lost(self, exc) -> None:
+        if not self.welcomed.done():
+            self.welcomed.set_exception(ConnectionError("closed before the welcome"))
+        if not self.gone.done():
+            self.gone.set_result(None)
 
     def seen(self, target: tuple[int, int]) -> bool:
         return bool(self.keys) and self.keys[-1] >= target
@@ -82,7 +145,7 @@ async def send(driver: Receiver, command: dict) -> tuple[float, dict]:
     future = asyncio.get_running_loop().create_future()
     driver.acks[command_id] = future
     sent = time.perf_counter()
-    await driver.ws.send(json.dumps({"type": "command", "id": command_id, "command": command}))
+    driver.send(json.dumps({"type": "command", "id": command_id, "command": command}))
     return sent, await asyncio.wait_for(future, 10)
 
 
@@ -94,11 +157,7 @@ async def everyone_saw(receivers: list[Receiver], target: tuple[int, int], deadl
 
 
 async def main(args, commands: list[dict]) -> dict:
-    sockets = [await websockets.connect(u, max_size=None, open_timeout=10) for u in args.urls]
-    for ws in sockets:
-        json.loads(await asyncio.wait_for(ws.recv(), 10))  # welcome
-    receivers = [Receiver(ws) for ws in sockets]
-    readers = [asyncio.create_task(r.read()) for r in receivers]
+    receivers = [await Receiver.connect(u) for u in args.urls]
     driver = receivers[0]
     sent: list[tuple[float, tuple[int, int]]] = []
     cycle = itertools.cycle(commands)
@@ -150,10 +209,7 @@ async def main(args, commands: list[dict]) -> dict:
         reached = [r.reached_at(target) for r in receivers]
         if all(x is not None for x in reached):
             latencies.append((max(reached) - t) * 1000)
-    for ws in sockets:
-        await ws.close()
-    for task in readers:
-        task.cancel()
+    await asyncio.gather(*(r.close() for r in receivers))
     return {
         "mode": args.mode,
         "commands": len(sent),
@@ -176,4 +232,4 @@ if __name__ == "__main__":
     parser.add_argument("urls", nargs="+")
     args = parser.parse_args()
     commands = json.load(sys.stdin)
-    print(json.dumps(asyncio.run(main(args, commands))))
+    print(json.dumps(uvloop.run(main(args, commands))))

@@ -144,16 +144,22 @@ def run_fray(redis_url: str, count: int) -> dict:
 def run_memory(redis_url: str, encounters: int, long_commands: int) -> dict:
     """RSS per idle encounter with 8 clients, and its growth as one fight grows long."""
     proc, host = start_fray(redis_url)
-    try:
-        time.sleep(0.5)
-        base = rss_kb(proc.pid)
-        urls = []
-        fights = [demo_fight(host) for _ in range(encounters)]
-        for _, fight_urls in fights:
-            urls += fight_urls
+    holders = []
+
+    def hold(fights) -> None:
+        urls = [url for _, fight_urls in fights for url in fight_urls]
         holder = subprocess.Popen([PYTHON, str(ROOT / "bench" / "hold.py"), *urls], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        holders.append(holder)
         assert holder.stdout.readline().strip() == "ready"
         time.sleep(0.5)
+
+    try:
+        # One encounter first: what the process pays once (code paths run for the
+        # first time, caches, buffers) is not a cost per encounter.
+        hold([demo_fight(host)])
+        base = rss_kb(proc.pid)
+        fights = [demo_fight(host) for _ in range(encounters)]
+        hold(fights)
         idle = rss_kb(proc.pid)
         # A long fight: after a first stretch (bounded caches fill), memory must stay flat.
         load("throughput", fights[0][1][:1], FIGHT_COMMANDS, count=long_commands, window=32, seconds=60)
@@ -162,13 +168,14 @@ def run_memory(redis_url: str, encounters: int, long_commands: int) -> dict:
         load("throughput", fights[0][1][:1], FIGHT_COMMANDS, count=long_commands, window=32, seconds=60)
         time.sleep(0.5)
         long = rss_kb(proc.pid)
-        holder.stdin.close()
-        try:
-            holder.wait(20)
-        except subprocess.TimeoutExpired:
-            holder.kill()
         return {"per_encounter_kb": (idle - base) / encounters, "growth_kb_per_1000": (long - warm) / long_commands * 1000}
     finally:
+        for holder in holders:
+            holder.stdin.close()
+            try:
+                holder.wait(20)
+            except subprocess.TimeoutExpired:
+                holder.kill()
         proc.terminate()
         proc.wait(10)
 
@@ -210,7 +217,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(pathlib.Path(tmp)) as redis:
         raw = run_raw(redis.url, count)
         fray = run_fray(redis.url, count)
-        memory = run_memory(redis.url, 5 if args.quick else 20, max(count, 2000))
+        memory = run_memory(redis.url, 5 if args.quick else 40, max(count, 2000))
         two = run_two(redis.url, count, fray["per_s"])
         rebuild = run_rebuild(redis.url, 10_000)
     import slow

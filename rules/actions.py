@@ -197,3 +197,55 @@ Action = Action | ShieldBash | TwoWeapons | Staunch  # rules.llhouse
 def tag(action: ActionBase) -> str:
     """The action's wire tag: 'attack', 'move', ..."""
     return action.__struct_config__.tag
+
+
+# --- 002: the thac0-sheet profile's own actions (resolved in rules.thac0sheet)
+
+
+class Strike(ActionBase, tag="strike"):
+    """002 'Striking': an unarmed blow of 1 + δS (0 if pulled) that may stun or knock out."""
+
+    target: str
+    pulled: bool = False  # 002: 'or 0 if pulled'
+    haymaker: bool = False  # 002: 'Lose initiative, -5 to hit: -4 on SvDR, and no size limit'
+
+    def steps(self) -> list[tuple[str, str]]:
+        return [("attack", "haymaker" if self.haymaker else "act")]  # a haymaker waits for the phase's last turn
+
+
+class Wrestle(ActionBase, tag="wrestle"):
+    """002 'Wrestling': compare 1d20 + w, each win a hold further, grab -> fall -> pin."""
+
+    target: str
+
+    def steps(self) -> list[tuple[str, str]]:
+        return [("attack", "act")]
+
+
+class GrappleShip(ActionBase, tag="grapple_ship"):
+    """002 'Naval combat': a vessel's grapnels at one within 50 ft, 2 in 6 or by mutual agreement."""
+
+    target: str
+
+    def steps(self) -> list[tuple[str, str]]:
+        return [("movement", "act")]
+
+
+class Board(ActionBase, tag="board"):
+    """002 'Naval combat': cross to a grappled vessel and attack there, -2 on hit rolls and AC."""
+
+    target: str
+    weapon: int = 0
+
+    def steps(self) -> list[tuple[str, str]]:
+        return [("attack", "act")]  # the leap and the blow are one act (a ruling)
+
+
+class Repair(ActionBase, tag="repair"):
+    """002 'Naval combat': five crewmen patch a vessel, 1 hull point a turn, up to half the damage."""
+
+    def steps(self) -> list[tuple[str, str]]:
+        return [("movement", "act")]
+
+
+Action = Action | Strike | Wrestle | GrappleShip | Board | Repair  # rules.thac0sheet (002)

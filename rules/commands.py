@@ -80,6 +80,23 @@ class EditCombatant(CommandBase, tag="edit_combatant"):
     expertise: dict[str, int] | UnsetType = UNSET
     con_bonus: int | UnsetType = UNSET
     until: dict[str, int] | UnsetType = UNSET
+    # 002: thac0-sheet figures (rules.thac0sheet)
+    str_adj: int | UnsetType = UNSET
+    dex_adj: int | UnsetType = UNSET
+    con: int | UnsetType = UNSET
+    basic_ac: int | UnsetType = UNSET
+    save_death: int | UnsetType = UNSET
+    vessel: bool | UnsetType = UNSET
+    rowers: int | UnsetType = UNSET
+    rowers_max: int | UnsetType = UNSET
+    crew: int | UnsetType = UNSET
+    lashed_to: str | UnsetType = UNSET
+    aboard: str | UnsetType = UNSET
+    hold: str | UnsetType = UNSET  # the GM parts wrestlers: hold "" and held_by ""
+    held_by: str | UnsetType = UNSET
+    out_until: int | UnsetType = UNSET
+    repaired: int | UnsetType = UNSET
+    repair_work: int | UnsetType = UNSET
 
 
 class RemoveCombatant(CommandBase, tag="remove_combatant"):

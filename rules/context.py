@@ -11,6 +11,7 @@ class Context:
         self.by = by
         self.command_id = command_id
         self.dice = Dice(state.seed, state.seq, state.forced, state.entered)
+        self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 
     def log(self, kind: str, text: str, **fields) -> Entry:
         mods = fields.pop("mods", [])

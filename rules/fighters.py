@@ -8,8 +8,11 @@ from rules.charts import thac0
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Weapon
 
-HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless")  # 003: 'truly helpless'
+HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
+
+# A profile that reckons the whole combat bonus itself (001's net Attack Bonus, wounds included).
+NET_BONUS: dict[str, Callable[[Encounter, Combatant], int]] = {}
 
 
 # A profile's own table of the combat bonus (000's Attack Value): None where it has no row.
@@ -18,6 +21,8 @@ BONUS: dict[str, Callable[[Combatant], int | None]] = {}
 
 def combat_bonus(state: Encounter, c: Combatant) -> int:
     """An explicit `attack_bonus` wins; else the profile's table (BONUS); else 19 - THAC0 from 002's hit table."""
+    if state.profile in NET_BONUS:
+        return NET_BONUS[state.profile](state, c)
     if c.attack_bonus is not None:
         return c.attack_bonus
     own = BONUS[state.profile](c) if state.profile in BONUS else None

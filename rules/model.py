@@ -106,6 +106,23 @@ class Combatant(Struct, kw_only=True):
     expertise: dict[str, int] = {}  # weapon name -> ranks of weapon expertise (000)
     con_bonus: int = 0  # 000's bleeding out lasts '1d6+Con Bonus' rounds
     until: dict[str, int] = {}  # condition -> the last round it lasts (knocked down, unconscious, bleeding out...)
+    # --- 002: the thac0-sheet profile (rules.thac0sheet): striking, wrestling, naval combat
+    str_adj: int = 0  # 002's δS, the Strength adjustment
+    dex_adj: int = 0  # 002's δD, the Dexterity adjustment
+    con: int = 10  # 002's C', Constitution, against a blow's stun (a monster's is 2 x HD)
+    basic_ac: int = 10  # ascending; AC with no armour or shield (002 wrestling's 'basic AC')
+    save_death: int = 14  # the d20 needed to save vs death ray (002's SvDR); no document gives a table
+    out_until: int = 0  # 002: stunned or knocked out through this round
+    hold: str = ""  # 002 wrestling: the hold on this combatant, '' | 'grab' | 'fall' | 'pin'
+    held_by: str = ""  # who has that hold
+    vessel: bool = False  # 002 naval combat: a ship; `hp` are its hull points, `move` its full speed
+    rowers: int = 0  # a vessel's rowers now, and at full strength
+    rowers_max: int = 0
+    crew: int = 0  # crewmen aboard a vessel, for repairs (002: 'five crewmen required')
+    repaired: int = 0  # hull points a vessel's crew has patched, and the rounds of work toward the next
+    repair_work: int = 0
+    lashed_to: str = ""  # a vessel: the vessel it is grappled to
+    aboard: str = ""  # a fighter: the vessel it stands on
 
 
 class Declaration(Struct):

@@ -62,6 +62,15 @@ LL_HOUSE = tuple(
     Option("hit_location", False, "Each hit rolls where it lands on the master body table (000: 'Perhaps if someone gets hit by a sniper'); logged only."),
 )
 
+# 002's options (rules.thac0sheet): where the sheet reads two ways (docs/rulings.md).
+THAC0_SHEET = (
+    Option("h_floor", False, "An H of 0 or 1 after 002's steps also needs 2 on the die; off, as written, only a negative H 'use[s] 2'."),
+    Option("mods_before_steps", False, "Roll modifiers (surprise, range, cover, haymaker, boarding...) come off H before 002's steps; off, they adjust the d20 against H."),
+    Option("wrestle_helpers", "defender", "002 'Multiple wrestlers: +1/+5 for each with less/more than 1/2 HD': half the defender's HD, or half a Hit Die.", ("defender", "half-hd")),
+    Option("pin_penalty", 3, "002: a pinned wrestler's 'WR -3 (or more)'.", (3, 4, 5, 6)),
+    Option("rounds_per_turn", 10, "Rounds in a turn, for 002's repairs, '1 hp per turn'.", (1, 6, 10, 60)),
+)
+
 PROFILES = {
     "holmes-phases": Profile(
         name="holmes-phases",
@@ -77,7 +86,41 @@ PROFILES = {
         ac_style="ascending",
         options=LL_HOUSE,
     ),
+    "thac0-sheet": Profile(
+        name="thac0-sheet",
+        document="002_b7d3390b1b702b95.txt",
+        title="THAC0 combat sheet: to-hit steps, striking, wrestling, naval combat (002)",
+        ac_style="descending",
+        options=COMMON + THAC0_SHEET,
+    ),
 }
+
+
+# 001's own options (rules.challenges); hits roll the weapon's damage ('d8 (sword)').
+CHALLENGES = tuple(
+    Option(o.name, True, "Hits roll the weapon's damage dice (001: 'd8 (sword)'); off, 003's 1-6.") if o.name == "weapon_damage" else o
+    for o in COMMON
+) + (
+    Option("attack_bonus", "base", "A combatant with no attack_bonus attacks at +1 (001: 'It starts at +1 for all "
+           "characters'), or by 002's hit table as in 003.", ("base", "hit-table")),
+    Option("wound_penalties", "stack", "Every wound's penalty counts (001: 'one or more Wounds'), or only the worst.", ("stack", "worst")),
+    Option("double_damage", "dice", "A mighty Hit doubles the dice rolled (001: 'double rolled damage'), or the whole damage "
+           "with its fixed modifier.", ("dice", "total")),
+    Option("save_vs_paralyzation", 14, "The d20 (less wounds) that saves vs. Paralyzation on a -9 (001 gives no number).",
+           tuple(range(2, 21))),
+    Option("wound_slows", 0, "Feet of movement lost per point of wound penalty (001's referee: 'Serious wound ... moving 3 "
+           "points slower'); 0 leaves movement to the GM.", (0, 5, 10)),
+    Option("drop_forfeits", False, "A weapon dropped on a -9 also forfeits the next attack made (with another weapon or "
+           "after picking it up); off, losing the weapon is the forfeit."),
+)
+
+PROFILES["challenges"] = Profile(
+    name="challenges",
+    document="001_2000a7d525ea5a8f.txt",
+    title="Challenges attack chart for LotFP (001)",
+    ac_style="ascending",
+    options=CHALLENGES,
+)
 
 
 def validate_options(profile: str, options: dict) -> dict:

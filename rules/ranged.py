@@ -24,6 +24,10 @@ MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may mo
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
 OUT = ("fled", "surrendered")
 
+# How a profile rolls a missile that reaches its target (ctx, shooter, target, weapon
+# index, terms but AC); any other rolls 003's (roll_to_hit, then strike).
+SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
+
 
 def check_aim(range_band_: str, cover: str, kind: str, code: str) -> None:
     if range_band_ and range_band_ not in RANGE:

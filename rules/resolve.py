@@ -6,7 +6,9 @@ from collections.abc import Callable
 import msgspec
 
 from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
+from rules import challenges  # profile 'challenges' (001): registers itself in the seams
 from rules import llhouse  # 000's profile 'll-house': registers its rolls, falls, actions and prompts
+from rules import thac0sheet  # noqa: F401  the thac0-sheet profile (002) registers itself
 from rules.actions import tag
 from rules.actions import (
     Approach,
@@ -42,17 +44,20 @@ from rules.surprise import roll_surprise, sides
 # What resumes a parked queue, by awaiting kind: later rules register here.
 RESUME: dict[str, Callable[[Context, Awaiting, str], None]] = {}
 RESUME["riposte"] = combat.riposte  # 003: a parrier's counter-attack at +3
+RESUME.update(challenges.RESUME)  # 001: the natural 20's choice, an extra attack's target
 
 # Steps queued mid-phase by the rules (kind -> handler), beside the declared ones.
 STEPS: dict[str, Callable[[Context, Step], None]] = {}
 STEPS["strike"] = combat.strike  # one attack roll (rules.combat)
 STEPS.update(extras.STEPS)  # 'burn': burning oil at the head of the magic phase (rules.oil)
+STEPS.update(challenges.STEPS)  # 001: a natural 20 settled as chosen
 RESUME.update(llhouse.RESUME)  # 000: shield sacrifice
 STEPS.update(llhouse.STEPS)  # 000: the strikes of an attack routine (extra attacks, two weapons)
 
-# A profile's own declared actions (action tag -> handler), and its end-of-round checks.
+# A profile's own declared actions (action tag -> handler) (000).
 ACTS: dict[str, Callable] = dict(llhouse.ACTS)
-ROUND_ENDS: dict[str, Callable[[Context], None]] = dict(llhouse.ROUND_ENDS)
+# A profile's own end-of-round checks, after 003's.
+ROUND_ENDS: dict[str, Callable[[Context], None]] = dict(challenges.ROUND_ENDS) | llhouse.ROUND_ENDS
 
 
 def check_start(state: Encounter, cmd: Start) -> None:
@@ -192,6 +197,8 @@ def resolve(ctx: Context, step: Step) -> None:
         case Kill() as a:
             melee.kill(ctx, actor, a)
         case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover() | UseDevice() | Flee():
+            extras.resolve(ctx, actor, declaration.action, step)
+        case _:  # an action a profile adds (extras.ADDED)
             extras.resolve(ctx, actor, declaration.action, step)
 
 

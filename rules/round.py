@@ -5,6 +5,8 @@ phases [Houserule]. All actions in one phase are completed prior to the next
 phase beginning.'
 """
 
+from collections.abc import Callable
+
 from rules.actions import tag
 from rules.melee import by_length
 from rules.model import Combatant, Encounter, Step
@@ -37,10 +39,14 @@ PHASE_OF = {
     "staunch": "attack",  # 000: staunching a wound, in place of an attack (a ruling; rules.llhouse)
 }
 
-# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling).
-CANNOT_ACT = ("fled", "surrendered", "pinned")
+# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling),
+# or stunned or knocked out by a blow (002 striking).
+CANNOT_ACT = ("fled", "surrendered", "pinned", "stunned", "knocked out")
 # Conditions that also stop a combatant acting under one profile (000: 'knocked down').
 HOLDS: dict[str, tuple[str, ...]] = {}
+
+# A profile's order of actors in each phase; any other goes in dex_order.
+ORDER: dict[str, Callable[[Encounter], list[Combatant]]] = {}
 
 
 def steps_of(action) -> list[tuple[str, str]]:
@@ -88,7 +94,7 @@ def plan(state: Encounter) -> list[Step]:
     by_actor = {d.actor: d for d in state.declarations}
     steps = []
     for phase in PHASES[1:-1]:
-        for c in dex_order(state.combatants):
+        for c in ORDER[state.profile](state) if state.profile in ORDER else dex_order(state.combatants):
             d = by_actor.get(c.id)
             if d is not None:
                 steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(d.action) if p == phase]

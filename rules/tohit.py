@@ -24,11 +24,16 @@ def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
 # A profile's own bare attack roll (000: d20 + mods against the ascending AC); else 003's.
 BARE_ROLLS: dict[str, Callable[[Context, Combatant, str, int, list[tuple[str, int]], str | None], bool]] = {}
 
+# A profile's own judgement of these rolls (same arguments), registered by it; else 003's.
+JUDGE: dict[str, Callable[..., bool]] = {}
+
 
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
     """Roll d20 + mods + AC (descending) against 19 and log it; `what` reads 'throws oil at Orc'."""
     if ctx.state.profile in BARE_ROLLS:
         return BARE_ROLLS[ctx.state.profile](ctx, attacker, what, ac, mods, target)
+    if ctx.state.profile in JUDGE:
+        return JUDGE[ctx.state.profile](ctx, attacker, what, ac, mods, target)
     d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
     total = d20 + sum(v for _, v in mods) + ac
     hit = total >= TO_HIT
@@ -47,6 +52,9 @@ def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: lis
 
 def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | None = None) -> None:
     """Take `points` of killing damage (already rolled) and fall at 0 HP."""
+    owed = ctx.owed.pop(target.id, 0)
+    if owed:
+        points, why = points + owed, f"{why} + {owed} for the negative H"
     target.hp -= points
     ctx.log("damage", f"{target.name} takes {points} damage ({why}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
     if target.hp <= 0 and not target.down:

@@ -6,6 +6,9 @@ from rules.charts.morale import MORALE_TEXT
 from rules.charts.oil import FLASK_SIZE
 from rules.errors import Rejected
 from rules.model import Combatant
+from rules.thac0sheet.figures import (
+    check_figures as check_002,  # 002: striking, wrestling, naval figures
+)
 
 MAX_LOYALTY = 10
 
@@ -26,3 +29,4 @@ def check_traits(c: Combatant, code: str) -> None:
         raise Rejected(code, "burning rounds cannot be negative")
     for check in FIGURE_CHECKS:
         check(c, code)
+    check_002(c, code)

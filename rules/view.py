@@ -18,6 +18,7 @@ from rules import footing  # stand up, pick up a dropped weapon
 from rules.actions import tag
 from rules import melee
 from rules.combat import combat_bonus, descending
+from rules.context import lookup
 from rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from rules.profiles import PROFILES
@@ -121,6 +122,11 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     return v
 
 
+# Option lists every combatant's choices share (held once; nobody changes them).
+CALLED_SHOTS = list(range(MAX_CALLED_SHOTS + 1))
+EITHER = [False, True]
+
+
 def choices(state: Encounter, c: Combatant) -> list[Choice]:
     others = [t for t in state.combatants if t.id != c.id and not t.down]
     return [
@@ -129,10 +135,10 @@ def choices(state: Encounter, c: Combatant) -> list[Choice]:
             targets=[t.id for t in others if t.side != c.side] + [t.id for t in others if t.side == c.side],
             options={
                 "weapon": list(range(len(c.weapons))),
-                "called_shots": list(range(MAX_CALLED_SHOTS + 1)),
-                "from_behind": [False, True],
-                "subdue": [False, True],
-                "double": [False, True],  # 003: shorter, lighter weapon attacks twice
+                "called_shots": CALLED_SHOTS,
+                "from_behind": EITHER,
+                "subdue": EITHER,
+                "double": EITHER,  # 003: shorter, lighter weapon attacks twice
             },
         ),
         Choice(type="move", options={"max_feet": [c.move]}),
@@ -147,14 +153,14 @@ def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choic
     targets = next((ch.targets for ch in listed if ch.type == "attack"), [])
     listed = listed + [Choice(**fields) for fields in extras.choices(state, c, targets)]
     for ch in listed:
-        later = extras.delay_options(ch.type)
+        later = extras.delay_choices(ch.type)
         if later and "delay" not in ch.options:
-            ch.options = {**ch.options, "delay": ["", *later]}
+            ch.options = {**ch.options, "delay": later}
     return listed
 
 
-# A profile's own declarations (000's shield bash, two weapons, staunching), as Choice fields.
-CHOICES: dict[str, Callable[[Encounter, Combatant], list[dict]]] = {}
+# A profile's changes to a combatant's list (its own actions added, replaced ones gone).
+CHOICES: dict[str, Callable[[Encounter, Combatant, list[Choice]], list[Choice]]] = {}
 
 
 def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
@@ -163,11 +169,8 @@ def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         return {}
     own = CHOICES.get(state.profile)
-    return {
-        c.id: with_003(state, c, choices(state, c) + ([Choice(**f) for f in own(state, c)] if own else []))
-        for c in state.combatants
-        if may_act(state, c)
-    }
+    listed = {c.id: with_003(state, c, choices(state, c)) for c in state.combatants if may_act(state, c)}
+    return {cid: own(state, lookup(state, cid), actions) for cid, actions in listed.items()} if own else listed
 
 
 def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[str]:

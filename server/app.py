@@ -3,6 +3,7 @@
 import contextlib
 import os
 import pathlib
+import re
 import secrets
 
 import msgspec
@@ -11,8 +12,9 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
 
 import client_web
 from rules.profiles import PROFILES
@@ -26,6 +28,22 @@ from server.tokens import Signer
 
 
 CLIENT_DIR = pathlib.Path(client_web.__file__).parent
+SOCKET_PATH = re.compile(r"/ws/encounters/([^/]+)")
+
+
+class Fray(Starlette):
+    """The app. An encounter's websocket goes straight to its handler: it lives as
+    long as the player stays, and run inside the router and the middleware it would
+    keep each layer's frame alive for as long, about 5 KB a socket
+    (docs/decisions.md). Everything else is routed as usual."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket" and (match := SOCKET_PATH.fullmatch(scope["path"])):
+            scope["app"] = self
+            scope["path_params"] = {"id": match[1]}
+            await connection.encounter_socket(WebSocket(scope, receive, send))
+            return
+        await super().__call__(scope, receive, send)
 
 
 async def load_secret(redis_url: str) -> bytes:
@@ -42,7 +60,7 @@ async def load_secret(redis_url: str) -> bytes:
 
 
 def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits = Limits(), admin_key: str = "",
-               loopback: bool = True, origins: tuple[str, ...] = ()) -> Starlette:
+               loopback: bool = True, origins: tuple[str, ...] = ()) -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
     `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
     uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs)."""
@@ -81,10 +99,10 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         Route("/api/encounters/{id}/replay", replay.replay_endpoint),
         Route("/api/encounters/{id}/export", replay.export_endpoint),
         Route("/e/{id}", page),
-        WebSocketRoute("/ws/encounters/{id}", connection.encounter_socket),
+        # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)])
+    return Fray(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)])
 
 
 async def index(request: Request) -> Response:

@@ -33,34 +33,41 @@ SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events bet
 
 class Client:
     """One websocket. A bounded outbox and one writer task: a slow client is
-    dropped with a reason instead of slowing the table."""
+    dropped with a reason instead of slowing the table. An idle client holds no
+    text: each is released once sent (a welcome is several KB)."""
 
     def __init__(self, viewer: Viewer, send_text, close, outbox: int = 256) -> None:
         self.viewer = viewer
         self._send_text = send_text
         self._close = close
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(outbox)
+        self.limit = outbox
+        self.outbox: deque[str] = deque()
         self.dropped: str | None = None
+        self._wake: asyncio.Future | None = None
         self.writer = asyncio.create_task(self._write())
 
     def push(self, text: str) -> None:
         if self.dropped:
             return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.outbox) >= self.limit:
             self.dropped = "too slow: the update queue filled up; reconnect to catch up"
-            self.outbox = asyncio.Queue(1)
-            self.outbox.put_nowait(None)
+            self.outbox.clear()
+        else:
+            self.outbox.append(text)
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
 
     async def _write(self) -> None:
         try:
-            while (text := await self.outbox.get()) is not None:
-                await self._send_text(text)
+            while not self.dropped:
+                if not self.outbox:
+                    self._wake = asyncio.get_running_loop().create_future()
+                    await self._wake
+                    continue
+                await self._send_text(self.outbox.popleft())
         except Exception:  # the socket went away; the reader notices and leaves
             return
-        if self.dropped:
-            await self._close(1008, self.dropped[:120])
+        await self._close(1008, self.dropped[:120])
 
     async def stop(self) -> None:
         self.writer.cancel()

@@ -20,13 +20,14 @@ one whose variant changed kind (declarations unsealing) is diffed on its own.
 tests/test_views.py checks views and patches against the reference.
 """
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from rules.model import Encounter
-from rules.view import Viewer, combatant_view, declaration_audience, declaration_views, legal_actions, view
+from rules.view import Choice, Viewer, combatant_view, declaration_audience, declaration_views, legal_actions, view
 from server.patch import diff
 
 COMMON = ("id", "profile", "options", "status", "round", "phase", "seq", "seed_hash", "awaited", "surprised", "awaiting", "undone")
@@ -35,6 +36,11 @@ NO_ACTIONS: dict = {}
 NO_CARDS: list = []
 _pack = msgspec.msgpack.Encoder().encode
 _plain = msgspec.to_builtins
+
+
+def _digest(packed: bytes) -> bytes:
+    """A combatant's identity for the card cache: 16 bytes, not its whole encoding."""
+    return hashlib.blake2b(packed, digest_size=16).digest()
 
 
 class Views:
@@ -47,7 +53,7 @@ class Views:
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
         self.cards: dict[bool, dict[bytes, dict]] = {True: {}, False: {}}
         self.actions_key: tuple | None = None
-        self.actions: dict[str, list] = {}
+        self.actions: dict[str, list[Choice]] = {}
 
     def _refresh(self, state: Encounter) -> None:
         if state.seq == self.seq:
@@ -55,16 +61,20 @@ class Views:
         self.seq, self.state = state.seq, state
         self.before = {**self.before, **self.now}
         self.now, self.ops = {}, {}
-        packed = [_pack(c) for c in state.combatants]
+        packed = [_digest(_pack(c)) for c in state.combatants]
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), *packed)
         if key != self.actions_key:
             self.actions_key = key
-            self.actions = _plain(legal_actions(state))
-        for gm in (True, False):
-            previous = self.cards[gm]
-            self.cards[gm] = {
-                p: previous.get(p) or _plain(combatant_view(state, c, gm)) for p, c in zip(packed, state.combatants)
-            }
+            self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
+        gm_cards, table_cards = self.cards[True], self.cards[False]
+        self.cards = {True: {}, False: {}}
+        for p, c in zip(packed, state.combatants):
+            gm = self.cards[True][p] = gm_cards.get(p) or _plain(combatant_view(state, c, True))
+            table = table_cards.get(p)
+            if table is None:
+                table = _plain(combatant_view(state, c, False))
+                table = gm if table == gm else table  # most cards read the same to all: held once
+            self.cards[False][p] = table
 
     def _build(self, part: str, variant: Any) -> dict:
         state = self.state

@@ -3,21 +3,33 @@ bash (and IMPROVED SHIELD BASH), two-weapon fighting, and staunching a bleeding 
 with the checks 000's limbs and shields put on every declaration, and the choices the
 browser builds its panels from. Parry is 003's declaration with 000's bonus (rules.llhouse.improved)."""
 
-from rules.actions import Attack, Charge, Parry, Recover, SetSpear, ShieldBash, Staunch, TwoWeapons, tag
+from rules.actions import (
+    Attack,
+    Charge,
+    Parry,
+    Recover,
+    SetSpear,
+    ShieldBash,
+    Staunch,
+    TwoWeapons,
+    tag,
+)
 from rules.charts.ll_house import SHIELD_BASH
 from rules.combat import distance
 from rules.context import Context, lookup
 from rules.errors import Rejected
+from rules.extras import delay_choices
 from rules.fighters import able, usable
 from rules.llhouse.attack import log_roll, terms_of
-from rules.llhouse.damage import land
 from rules.llhouse.criticals import KNOCKED_DOWN, STUCK
+from rules.llhouse.damage import land
 from rules.llhouse.dying import BLEEDING
-from rules.llhouse.figures import hands, may_wield, maneuvers_open, rank, shield_ready
+from rules.llhouse.figures import hands, maneuvers_open, may_wield, rank, shield_ready
 from rules.llhouse.improved import parry_bonus
 from rules.model import Combatant, Encounter, Step, Weapon
 
 BASH_REACH = 5  # a shield strikes at arm's length (a ruling)
+EXTRAS_FIRST = ("shoot", "throw_oil")  # where 003's missile and oil actions begin in a combatant's list
 SHIELD = Weapon(name="shield", damage=SHIELD_BASH)
 
 
@@ -116,8 +128,13 @@ def describe(state: Encounter, action) -> str:
     return {"shield_bash": f"shield bash {name}", "two_weapons": f"fight {name} with two weapons", "staunch": f"staunch {name}'s wound"}[tag(action)]
 
 
-def choices(state: Encounter, c: Combatant) -> list[dict]:
-    """view.CHOICES['ll-house']: the 000 declarations open to `c` now."""
+def choices(state: Encounter, c: Combatant, listed: list) -> list:
+    """view.CHOICES['ll-house']: 003's list with the 000 declarations open to `c` now,
+    each with its `delay`, after 003's melee and footing ones (before its missiles and oil)."""
+    from rules.view import (
+        Choice,  # rules.view imports the round's modules: import at use
+    )
+
     foes = [t.id for t in state.combatants if t.id != c.id and not t.down and t.side != c.side]
     out = []
     if foes and shield_ready(c) and maneuvers_open(state, c):
@@ -128,4 +145,9 @@ def choices(state: Encounter, c: Combatant) -> list[dict]:
     bleeding = [t.id for t in state.combatants if t.id != c.id and BLEEDING in t.conditions]
     if bleeding:
         out.append(dict(type="staunch", targets=bleeding))
-    return out
+    for fields in out:
+        later = delay_choices(fields["type"])
+        if later:
+            fields["options"] = {**fields.get("options", {}), "delay": later}
+    at = next((i for i, ch in enumerate(listed) if ch.type in EXTRAS_FIRST), len(listed))
+    return listed[:at] + [Choice(**fields) for fields in out] + listed[at:]

@@ -1,0 +1,198 @@
+"""001's one roll: 'Attack Result = d20 Roll + your (modified) Attack Bonus - foe's
+Armor Class', read on the Attack Chart. A melee strike comes here from
+rules.combat.strike (combat.ROLLS), a missile from rules.ranged.shoot (ranged.SHOTS).
+
+003's situational terms (surprise, charge, from behind, prone, called shots, parry,
+the counter after a parry) still apply: 001 is silent on them. 003's sum hits when
+d20 + bonus + (19 - AC) >= 19, that is when the Attack Result is 0 or more, so its
+terms and caps carry over unchanged (a normal Hit is 003's hit)."""
+
+from msgspec import Struct
+
+from rules.challenges import chart, initiative, natural, wounds
+from rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
+from rules.combat import (
+    BASE_DAMAGE,
+    DECLARED,
+    PARRY,
+    PARRY_CAP,
+    allowed_called_shots,
+    called_shot_penalty,
+    drop_check,
+    in_melee,
+    modifiers,
+    need_of,
+    parried,
+    parrying,
+)
+from rules.context import Context, lookup
+from rules.fighters import declared
+from rules.model import Combatant, Step, Weapon
+
+HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
+VERB = {
+    "double": "attacks (twice)", "charge": "charges", "counter": "counter-attacks", "set": "meets the charge of",
+    "riposte": "counter-attacks after parrying", "extra": "makes an extra attack on",
+}
+
+
+class Blow(Struct, frozen=True):
+    """One rolled attack, kept whole while a natural 20 waits for its choice."""
+
+    actor: str
+    target: str
+    weapon: int
+    mode: str  # a strike's mode (rules.model.Step), or 'shot'
+    result: int
+    called: int = 0
+    parry: int = 0  # the parry's penalty taken off the result
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def attack_terms(ctx: Context, attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """003's terms with its 'combat bonus' (rules.fighters, wounds included) shown as
+    001's Attack Bonus and each wound apart."""
+    hurt = wounds.penalties(ctx.state, attacker)
+    out = []
+    for name, value in mods:
+        if name == "combat bonus":
+            out.append(("attack bonus", value - sum(v for _, v in hurt)))
+            out += hurt
+        else:
+            out.append((name, value))
+    if not any(name == "combat bonus" for name, _ in mods):
+        out += hurt  # the bonus of multiple attacks (003) is fixed; wounds still count
+    return out
+
+
+def sum_text(d20: int, terms: list[tuple[str, int]], ac: int) -> str:
+    return f"d20 {d20}" + "".join(f" {'-' if v < 0 else '+'} {abs(v)} {n}" for n, v in terms) + f" - AC {ac}"
+
+
+def strike(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
+    """combat.ROLLS['challenges']: a melee strike that can be made."""
+    if initiative.forfeited(ctx, attacker, target):
+        return
+    state = ctx.state
+    action = declared(state, attacker) if step.mode in DECLARED else None
+    behind = bool(getattr(action, "from_behind", False))
+    wanted = getattr(action, "called_shots", 0)
+    mods = modifiers(state, attacker, target, weapon, step.mode, behind)
+    called = allowed_called_shots(need_of(mods), target, wanted)
+    if called < wanted:
+        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {need_of(mods)} is needed on the d20 for a normal Hit already, and 003 refuses a penalty that makes it 20 or more.", actor=attacker.id, target=target.id)
+    if called:
+        mods.insert(-1, (f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target)))
+    parry = parrying(state, target) if in_melee(attacker, target, weapon) else None
+    penalty = min(PARRY, max(0, PARRY_CAP - need_of(mods))) if parry is not None else 0
+    if parry is not None:
+        mods.insert(-1, ("parry", -penalty))
+    ac_name, descending_ac = mods.pop()
+    ac = 19 - descending_ac
+    terms = attack_terms(ctx, attacker, mods)
+    d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
+    blow = Blow(attacker.id, target.id, step.weapon, step.mode, d20 + sum(v for _, v in terms) - ac, called, penalty)
+    shield = " (shield ignored)" if ac_name != "target AC" else ""
+    roll(ctx, blow, d20, f"{attacker.name} {VERB.get(step.mode, 'attacks')} {target.name}: {sum_text(d20, terms, ac)}{shield}", terms)
+
+
+def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
+    """ranged.SHOTS['challenges']: a missile that reaches its target, with 003's and 002's
+    terms (surprise, weapon bonus, range, cover) in `mods`."""
+    if initiative.forfeited(ctx, attacker, target):
+        return
+    terms = attack_terms(ctx, attacker, mods)
+    weapon = attacker.weapons[index]
+    d20 = ctx.dice.roll(20, f"{attacker.name} shoots at {target.name}")
+    blow = Blow(attacker.id, target.id, index, "shot", d20 + sum(v for _, v in terms) - target.ac)
+    roll(ctx, blow, d20, f"{attacker.name} shoots at {target.name} ({weapon.name}): {sum_text(d20, terms, target.ac)}", terms)
+
+
+def roll(ctx: Context, blow: Blow, d20: int, head: str, terms: list[tuple[str, int]]) -> None:
+    """Log the roll and read it: a natural 1, a natural 20 (a choice), or the chart."""
+    who = dict(actor=blow.actor, target=blow.target, mods=terms, total=blow.result)
+    text = f"{head} = Attack Result {signed(blow.result)}"
+    if d20 == 1:
+        ctx.log("attack", f"{text}, but a natural 1: {NATURAL_1.effect}.", **who)
+        settle(ctx, blow, NATURAL_1)
+    elif d20 == 20:
+        ctx.log("attack", f"{text} and a natural 20: {grade(blow.result).effect}, or a normal Hit plus an immediate extra attack.", **who)
+        natural.ask(ctx, blow)
+    else:
+        ctx.log("attack", f"{text}: {grade(blow.result).effect}.", **who)
+        settle(ctx, blow, grade(blow.result))
+
+
+def settle(ctx: Context, blow: Blow, g: Grade) -> None:
+    """Everything grade `g` does: damage, a wound, and what follows (rules.challenges.initiative, natural)."""
+    state = ctx.state
+    attacker, target = lookup(state, blow.actor), lookup(state, blow.target)
+    if attacker is None or target is None:
+        return
+    weapon = attacker.weapons[blow.weapon]
+    action = declared(state, attacker) if blow.mode in DECLARED else None
+    if g.damage != "none":
+        extra = [("called shots", blow.called)] if blow.called else []
+        if blow.mode == "set":
+            extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
+        expression = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
+        points, how = chart.points(ctx, g, target, expression, extra)
+        if getattr(action, "subdue", False):
+            hurt_subdual(ctx, attacker, target, points, how)
+        else:
+            hurt(ctx, attacker, target, points, how)
+            if g.wound:
+                wounds.inflict(ctx, attacker, target, g.wound)
+        if blow.mode in DECLARED and target.side in state.surprised and not target.down:
+            drop_check(ctx, target)  # 003: a surprised gawper struck may drop what it holds
+    follow(ctx, attacker, target, blow, g)
+
+
+def follow(ctx: Context, attacker: Combatant, target: Combatant, blow: Blow, g: Grade) -> None:
+    match g.after:
+        case "forfeit":
+            initiative.forfeit(ctx, attacker)
+        case "save-or-drop":
+            natural.save_or_drop(ctx, attacker, blow.weapon)
+        case "lose-initiative":
+            initiative.lose_initiative(ctx, attacker)
+        case "initiative":
+            initiative.initiative_penalty(ctx, attacker, g.initiative)
+        case "extra-attack":
+            natural.extra_attack(ctx, attacker, target, blow.weapon)
+    weapon = attacker.weapons[blow.weapon]
+    index = parrying(ctx.state, target) if blow.mode != "shot" and in_melee(attacker, target, weapon) else None
+    if g.damage == "none" and index is not None:  # 003: a parried miss may disarm, or open a counter-attack
+        step = Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=blow.weapon, mode=blow.mode)
+        parried(ctx, attacker, target, weapon, index, step, blow.result + blow.parry >= HIT_FROM)
+
+
+def hurt(ctx: Context, attacker: Combatant, target: Combatant, points: int, how: str) -> None:
+    target.hp -= points
+    ctx.log("damage", f"{target.name} takes {points} damage ({how}), {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
+    if target.hp <= 0 and not target.down:
+        target.down = True
+        ctx.log("down", f"{target.name} falls.", target=target.id)
+
+
+def hurt_subdual(ctx: Context, attacker: Combatant, target: Combatant, points: int, how: str) -> None:
+    """003's subdual: a declared subduing blow's damage is tracked apart, and wounds no one."""
+    target.subdual += points
+    target.subdual_round = ctx.state.round
+    ctx.log("damage", f"{target.name} takes {points} subdual damage ({how}), {target.subdual} of {target.hp_max} max HP.",
+            actor=attacker.id, target=target.id, total=points)
+
+
+
+def pending(ctx: Context, step: Step) -> None:
+    """STEPS['natural-20']: the natural 20 settled as its attacker chose (rules.challenges.natural)."""
+    mode, result, called, parry, *choice = step.mode.split(" ")
+    blow = Blow(step.actor, step.target, step.weapon, mode, int(result), int(called), int(parry))
+    chosen = NATURAL_20 if choice == [natural.EXTRA] else grade(blow.result)
+    attacker = lookup(ctx.state, step.actor)
+    if attacker is not None:
+        ctx.log("attack", f"{attacker.name} takes {'a normal Hit and an extra attack' if chosen is NATURAL_20 else f'the Attack Result {signed(blow.result)}'}: {chosen.effect}.", actor=attacker.id, target=step.target)
+    settle(ctx, blow, chosen)

@@ -1,0 +1,103 @@
+"""The choices 001's Attack Chart leaves to the attacker, as prompts that park the
+step queue (rules.resolve.RESUME): the natural 20 ('Take the result above OR a
+normal Hit plus gain an immediate extra attack') and the target of an extra attack;
+and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
+
+import msgspec
+
+from rules.challenges import initiative, wounds
+from rules.charts.attack_result import grade
+from rules.combat import distance, queue
+from rules.context import Context, lookup
+from rules.fighters import OUT_OF_FIGHT, able, usable
+from rules.model import Awaiting, Combatant, Step
+
+RESULT, EXTRA = "result", "extra"  # the natural 20's two answers
+DECLINE = "decline"
+DISARMED = "disarmed"  # 003's condition for a weapon on the floor (rules.footing picks it up)
+
+
+def ask(ctx: Context, blow) -> None:
+    """Park the queue on the natural 20's choice; the blow waits at its head as a
+    'natural-20' step (rules.challenges.attack.pending) holding the Attack Result."""
+    state = ctx.state
+    attacker = ctx.combatant(blow.actor)
+    target = ctx.combatant(blow.target)
+    queue(state, [Step(phase=state.phase, actor=blow.actor, kind="natural-20", target=blow.target, weapon=blow.weapon,
+                       mode=f"{blow.mode} {blow.result} {blow.called} {blow.parry}")])
+    state.awaiting = Awaiting(
+        id=f"{state.seq}:natural-20:{len(state.steps)}",
+        who=attacker.id,
+        kind="natural-20",
+        prompt=f"Natural 20 against {target.name}: take the Attack Result {blow.result:+d}, '{grade(blow.result).effect}' "
+               f"({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
+        options=[RESULT, EXTRA],
+    )
+
+
+def chosen(ctx: Context, waiting: Awaiting, choice: str) -> None:
+    """RESUME['natural-20']: write the choice into the waiting step."""
+    state = ctx.state
+    head = state.steps[0]
+    assert head.kind == "natural-20", head
+    state.steps[0] = msgspec.structs.replace(head, mode=f"{head.mode} {choice}")
+
+
+def candidates(ctx: Context, attacker: Combatant, target: Combatant, index: int) -> list[Combatant]:
+    """Who an extra attack may strike: foes standing within the weapon's reach, the first target first."""
+    weapon = attacker.weapons[index]
+    reach = weapon.range or weapon.reach
+    foes = [target] + [c for c in ctx.state.combatants if c.id != target.id and c.side != attacker.side]
+    return [c for c in foes if not c.down and not any(x in c.conditions for x in OUT_OF_FIGHT) and distance(attacker, c) <= reach]
+
+
+def extra_attack(ctx: Context, attacker: Combatant, target: Combatant, index: int) -> None:
+    """'gain an immediate extra attack': at once, before the rest of the phase. With one
+    foe in reach it strikes that foe; with several, the attacker chooses."""
+    state = ctx.state
+    if not able(attacker) or not usable(attacker.weapons[index]):
+        ctx.log("attack", f"{attacker.name} cannot make the extra attack.", actor=attacker.id)
+        return
+    foes = candidates(ctx, attacker, target, index)
+    if not foes:
+        ctx.log("attack", f"{attacker.name} gains an extra attack, but no foe is in reach.", actor=attacker.id)
+        return
+    if len(foes) == 1:
+        ctx.log("attack", f"{attacker.name} gains an immediate extra attack on {foes[0].name}.", actor=attacker.id, target=foes[0].id)
+        queue(state, [Step(phase=state.phase, actor=attacker.id, kind="strike", target=foes[0].id, weapon=index, mode="extra")])
+        return
+    queue(state, [Step(phase=state.phase, actor=attacker.id, kind="extra-attack", weapon=index)])
+    state.awaiting = Awaiting(
+        id=f"{state.seq}:extra-attack:{len(state.steps)}",
+        who=attacker.id,
+        kind="extra-attack",
+        prompt=f"{attacker.name} gains an immediate extra attack: on whom? " + ", ".join(f"{c.id} = {c.name}" for c in foes),
+        options=[c.id for c in foes] + [DECLINE],
+    )
+    ctx.log("attack", f"{attacker.name} gains an immediate extra attack and chooses its target.", actor=attacker.id)
+
+
+def aimed(ctx: Context, waiting: Awaiting, choice: str) -> None:
+    """RESUME['extra-attack']: the waiting step becomes the strike (or is dropped)."""
+    state = ctx.state
+    head = state.steps.pop(0)
+    assert head.kind == "extra-attack", head
+    attacker = ctx.combatant(head.actor)
+    if choice == DECLINE or lookup(state, choice) is None:
+        ctx.log("attack", f"{attacker.name} lets the extra attack go.", actor=attacker.id)
+        return
+    queue(state, [Step(phase=head.phase, actor=head.actor, kind="strike", target=choice, weapon=head.weapon, mode="extra")])
+
+
+def save_or_drop(ctx: Context, attacker: Combatant, index: int) -> None:
+    """001, -9: 'roll save vs. Paralyzation or drop weapon, thereby forfeiting next attack'."""
+    need = int(ctx.option("save_vs_paralyzation"))
+    if wounds.save(ctx, attacker, "Paralyzation", need):
+        return
+    weapon = attacker.weapons[index]
+    attacker.weapons[index] = msgspec.structs.replace(weapon, dropped=True)
+    if DISARMED not in attacker.conditions:
+        attacker.conditions.append(DISARMED)
+    ctx.log("weapon", f"{attacker.name} drops the {weapon.name}, forfeiting the next attack to pick it up.", actor=attacker.id)
+    if ctx.option("drop_forfeits"):
+        initiative.forfeit(ctx, attacker)

@@ -1,0 +1,94 @@
+"""A melee strike under 002 (rules.combat.ROLLS['thac0-sheet']): THAC0 against AC with
+002's steps; 003's modifiers, called shots, parry, natural 20 and surprise drop stand
+where 002 is silent. A negative H adds -H to the damage; a blow on a vessel counts
+1 hull point for each 5 hit points (rules.thac0sheet.naval)."""
+
+from rules import combat, subdual
+from rules.charts.thac0_sheet import BOARDING
+from rules.context import Context
+from rules.dice import parse
+from rules.fighters import declared
+from rules.model import Combatant, Step, Weapon
+from rules.thac0sheet import naval
+from rules.thac0sheet.tohit import CEILING, Reckoning, judge
+
+BOARDING_ROUND = "boarding"  # the condition a boarder holds through its boarding round
+LABEL = {**combat.LABEL, "board": "boards and attacks"}
+
+
+def situation(attacker: Combatant, target: Combatant) -> list[tuple[str, int]]:
+    """002: 'Boarding: -2 on hit rolls and AC during boarding round.'"""
+    mods = []
+    if BOARDING_ROUND in attacker.conditions:
+        mods.append(("boarding", BOARDING))
+    if BOARDING_ROUND in target.conditions:
+        mods.append(("target boarding (AC 2 worse)", -BOARDING))
+    return mods
+
+
+def reckon(state, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> Reckoning:
+    """003's modifiers reckoned under 002: its first term (the combat bonus) becomes the THAC0."""
+    terms = combat.modifiers(state, attacker, target, weapon, mode, behind)
+    thac0, ac = 19 - terms[0][1], terms[-1][1]  # 003's last term is the target's AC
+    return Reckoning(state, thac0, ac, terms[1:-1] + situation(attacker, target))
+
+
+def called_allowed(state, base: Reckoning, target: Combatant, wanted: int) -> int:
+    """003: no called shot that makes the number needed 20 or more."""
+    n = wanted
+    while n and Reckoning(state, base.thac0, base.ac, base.mods + [("called", n * combat.called_shot_penalty(target))]).need >= CEILING:
+        n -= 1
+    return n
+
+
+def with_bonus(dice: str, bonus: int) -> str:
+    """'1d6' and 3 -> '1d6+3' (002: 'add -H bonus to damage')."""
+    if not bonus:
+        return dice
+    count, sides, plus = parse(dice)
+    return f"{count}d{sides}+{plus + bonus}"
+
+
+def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
+    state = ctx.state
+    who = dict(actor=attacker.id, target=target.id)
+    action = declared(state, attacker) if step.mode in combat.DECLARED else None
+    behind = bool(getattr(action, "from_behind", False))
+    wanted = getattr(action, "called_shots", 0)
+    base = reckon(state, attacker, target, weapon, step.mode, behind)
+    called = called_allowed(state, base, target, wanted)
+    if called < wanted:
+        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {base.need} is needed on the d20 already, and 003 refuses a penalty that makes it 20 or more.", **who)
+    mods = list(base.mods)
+    if called:
+        mods.append((f"called shot{'s' if called > 1 else ''}", called * combat.called_shot_penalty(target)))
+    melee = combat.in_melee(attacker, target, weapon)
+    parry = combat.parrying(state, target) if melee else None
+    penalty = 0
+    if parry is not None:
+        penalty = min(combat.PARRY, max(0, CEILING - Reckoning(state, base.thac0, base.ac, mods).need))
+        mods.append(("parry", -penalty))
+    reckoning = Reckoning(state, base.thac0, base.ac, mods)
+    hit, d20 = judge(ctx, attacker, f"{LABEL.get(step.mode, 'attacks')} {target.name}", reckoning, target.id)
+    if not hit:
+        if parry is not None:
+            but_for = Reckoning(state, base.thac0, base.ac, mods[:-1])
+            combat.parried(ctx, attacker, target, weapon, parry, step, but_for.total(d20) >= but_for.target)
+        return
+    extra = [("called shots", called)] if called else []
+    if step.mode == "set":
+        extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
+    natural = d20 == 20 and melee
+    if natural:
+        extra.append(("natural 20", 1))  # 003: 'adds an additional 1-6 damage'
+    dice = with_bonus(weapon.damage if ctx.option("weapon_damage") else combat.BASE_DAMAGE, reckoning.bonus)
+    if target.vessel:
+        naval.hull_damage(ctx, attacker, target, dice, extra)
+    elif getattr(action, "subdue", False):
+        subdual.strike(ctx, attacker, target, dice, extra)
+    else:
+        combat.damage(ctx, attacker, target, dice, extra)
+    if natural:
+        combat.weapon_save(ctx, attacker, step.weapon)
+    if step.mode in combat.DECLARED and target.side in state.surprised and not target.down:
+        combat.drop_check(ctx, target)

@@ -1,0 +1,146 @@
+"""002 'Striking': unarmed blows.
+
+'Attacker must be at least half size of defender. Damage is 1 + δS (or 0 if pulled).
+Stunned if t = 1d20 - C' > 0. (Monster C = 2 x HD.) If stunned, SvDR +4 - δS or
+knocked out for t rounds. Haymaker: Lose initiative, -5 to hit: -4 on SvDR, and no
+size limit.'
+"""
+
+from rules.actions import Strike
+from rules.charts.thac0_sheet import (
+    BLOW,
+    HAYMAKER_SAVE,
+    HAYMAKER_TO_HIT,
+    KNOCKOUT_SAVE,
+    MONSTER_C,
+    REACH,
+    SIZE_SCALE,
+    STUN_DIE,
+)
+from rules.combat import PARRY, SURPRISE_BONUS, distance, parrying
+from rules.context import Context, lookup
+from rules.errors import Rejected
+from rules.fighters import able
+from rules.model import Combatant, Encounter, Step
+from rules.thac0sheet.melee import situation
+from rules.thac0sheet.tohit import CEILING, Reckoning, judge, thac0_of
+
+STUNNED, KNOCKED_OUT = "stunned", "knocked out"
+PRONE = 4  # 003: 'prone but awake and lively, the offender gets a +4'
+
+
+def too_small(attacker: Combatant, target: Combatant) -> bool:
+    """002: 'Attacker must be at least half size of defender.'"""
+    return 2 * SIZE_SCALE[attacker.size] < SIZE_SCALE[target.size]
+
+
+def check(state: Encounter, actor: Combatant, a: Strike) -> None:
+    target = lookup(state, a.target)
+    if target is None:
+        raise Rejected("strike/unknown-target", f"there is no combatant {a.target!r}")
+    if target.id == actor.id:
+        raise Rejected("strike/self-target", f"{actor.name} cannot strike itself")
+    if actor.vessel or target.vessel:
+        raise Rejected("strike/vessel", "vessels neither strike nor are struck with fists")
+    if too_small(actor, target) and not a.haymaker:
+        raise Rejected("strike/too-small", f"{actor.name} ({actor.size}) is less than half the size of {target.name} ({target.size}); only a haymaker has no size limit (002)")
+
+
+def describe(state: Encounter, a: Strike) -> str:
+    target = lookup(state, a.target)
+    how = " with a haymaker" if a.haymaker else ""
+    return f"strike {target.name if target else a.target}{how}{' (pulled)' if a.pulled else ''}"
+
+
+def last_in_phase(ctx: Context, step: Step) -> None:
+    """A STEPS handler for kind 'haymaker': 002 'Lose initiative': the blow is struck
+    after every other turn of the attack phase (haymakers among themselves by DEX)."""
+    steps = ctx.state.steps
+    after = max((i + 1 for i, s in enumerate(steps) if s.phase == step.phase), default=0)
+    steps.insert(after, Step(phase=step.phase, actor=step.actor, kind="act"))
+
+
+def resolve(ctx: Context, actor: Combatant, a: Strike, step: Step) -> None:
+    state = ctx.state
+    target = lookup(state, a.target)
+    if target is None or target.down:
+        ctx.log("attack", f"{actor.name} has no one to strike.", actor=actor.id)
+        return
+    who = dict(actor=actor.id, target=target.id)
+    if distance(actor, target) > REACH:
+        ctx.log("attack", f"{actor.name} cannot reach {target.name} with a blow ({distance(actor, target)} ft away).", **who)
+        return
+    reckoning = Reckoning(state, thac0_of(state, actor), 19 - target.ac, mods_of(state, actor, target, a))
+    hit, _ = judge(ctx, actor, f"{'throws a haymaker at' if a.haymaker else 'strikes'} {target.name}", reckoning, target.id)
+    if hit:
+        blow(ctx, actor, target, a, reckoning.bonus)
+
+
+def mods_of(state: Encounter, actor: Combatant, target: Combatant, a: Strike) -> list[tuple[str, int]]:
+    mods = []
+    if state.surprised and actor.side not in state.surprised:
+        mods.append(("surprise", SURPRISE_BONUS))  # 003 stands: the free round at +2
+    if a.haymaker:
+        mods.append(("haymaker", HAYMAKER_TO_HIT))
+    if "prone" in target.conditions:
+        mods.append(("prone target", PRONE))
+    mods += situation(actor, target)
+    if parrying(state, target) is not None:  # 003: a parrier's foe takes -4, the need kept to 20 at most
+        need = Reckoning(state, thac0_of(state, actor), 19 - target.ac, mods).need
+        mods.append(("parry", -min(PARRY, max(0, CEILING - need))))
+    return mods
+
+
+def blow(ctx: Context, actor: Combatant, target: Combatant, a: Strike, bonus: int) -> None:
+    """Damage, then the stun roll, then the save against a knock-out."""
+    who = dict(actor=actor.id, target=target.id)
+    points = 0 if a.pulled else max(0, BLOW + actor.str_adj + bonus)
+    shown = "pulled" if a.pulled else f"{BLOW} + {actor.str_adj} δS" + (f" + {bonus} for the negative H" if bonus else "")
+    target.hp -= points
+    ctx.log("damage", f"{target.name} takes {points} damage ({shown}), {target.hp} HP left.", total=points, **who)
+    if target.hp <= 0 and not target.down:
+        target.down = True
+        ctx.log("down", f"{target.name} falls.", target=target.id)
+        return
+    c = MONSTER_C * target.hd if target.klass == "monster" else target.con
+    d20 = ctx.dice.roll(STUN_DIE, f"{target.name} shrugs off the blow")
+    t = d20 - c
+    if t <= 0:
+        ctx.log("strike", f"{target.name} is not stunned: t = d20 {d20} - C' {c} = {t}, not above 0.", total=t, **who)
+        return
+    reckoned = f"t = d20 {d20} - C' {c} = {t}"
+    save_mods = KNOCKOUT_SAVE - actor.str_adj + (HAYMAKER_SAVE if a.haymaker else 0)
+    roll = ctx.dice.roll(20, f"{target.name} saves vs death ray against a knock-out")
+    round_ = ctx.state.round
+    if roll + save_mods >= target.save_death:
+        target.out_until = max(target.out_until, round_ + 1)
+        condition(target, STUNNED)
+        ctx.log("strike", f"{target.name} is stunned ({reckoned}): SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} ≥ {target.save_death}, stays awake; loses its next round.", total=t, **who)
+    else:
+        target.out_until = max(target.out_until, round_ + t)
+        condition(target, KNOCKED_OUT)
+        ctx.log("strike", f"{target.name} is knocked out for {t} rounds ({reckoned}): SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} < {target.save_death}.", total=t, **who)
+
+
+def sign(v: int) -> str:
+    return f"{'-' if v < 0 else '+'} {abs(v)}"
+
+
+def condition(c: Combatant, name: str) -> None:
+    if name not in c.conditions:
+        c.conditions.append(name)
+
+
+def end_of_round(ctx: Context) -> None:
+    """Stunned and knocked-out combatants come round once their rounds are spent."""
+    for c in ctx.state.combatants:
+        out = [x for x in (STUNNED, KNOCKED_OUT) if x in c.conditions]
+        if out and c.out_until <= ctx.state.round:
+            for x in out:
+                c.conditions.remove(x)
+            if not c.down:
+                ctx.log("strike", f"{c.name} comes round ({' and '.join(out)} no longer).", target=c.id)
+
+
+def able_to_strike(c: Combatant) -> bool:
+    return able(c) and not c.vessel

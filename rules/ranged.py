@@ -24,8 +24,8 @@ MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may mo
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
 OUT = ("fled", "surrendered")
 
-# How a profile rolls a missile that reaches its target (ctx, shooter, target, weapon
-# index, terms but AC); any other rolls 003's (roll_to_hit, then strike).
+# How a profile rolls a missile that reaches its target, to hit and damage (ctx, shooter,
+# target, weapon index, terms but AC); any other rolls 003's (roll_to_hit, then strike).
 SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
 
 
@@ -96,10 +96,6 @@ def resolve(ctx: Context, actor: Combatant, a: Shoot, kind: str) -> None:
         ctx.log("move", f"{actor.name} moves to ({a.x}, {a.y}).", actor=actor.id)
     if kind != "shoot_move":
         shoot(ctx, actor, a)
-
-
-# A profile's own missile shot once the target and the terms are known (000: crits and fumbles).
-SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
 
 
 def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:

@@ -21,19 +21,15 @@ def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
     return mods
 
 
-# A profile's own bare attack roll (000: d20 + mods against the ascending AC); else 003's.
+# A profile's bare attack roll (missiles, oil, torches, a grappler's approach), with
+# roll_to_hit's arguments; hit or not. Else 003's, below.
 BARE_ROLLS: dict[str, Callable[[Context, Combatant, str, int, list[tuple[str, int]], str | None], bool]] = {}
-
-# A profile's own judgement of these rolls (same arguments), registered by it; else 003's.
-JUDGE: dict[str, Callable[..., bool]] = {}
 
 
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
     """Roll d20 + mods + AC (descending) against 19 and log it; `what` reads 'throws oil at Orc'."""
     if ctx.state.profile in BARE_ROLLS:
         return BARE_ROLLS[ctx.state.profile](ctx, attacker, what, ac, mods, target)
-    if ctx.state.profile in JUDGE:
-        return JUDGE[ctx.state.profile](ctx, attacker, what, ac, mods, target)
     d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
     total = d20 + sum(v for _, v in mods) + ac
     hit = total >= TO_HIT

@@ -6,14 +6,12 @@ from rules.charts.morale import MORALE_TEXT
 from rules.charts.oil import FLASK_SIZE
 from rules.errors import Rejected
 from rules.model import Combatant
-from rules.thac0sheet.figures import (
-    check_figures as check_002,  # 002: striking, wrestling, naval figures
-)
 
 MAX_LOYALTY = 10
 
-# Checks of the figures a profile's own rules read (rules.llhouse: armor, improvements).
-FIGURE_CHECKS: list[Callable[[Combatant, str], None]] = []
+# Each profile's checks of the figures its own rules read, by profile; a card is checked
+# against every profile's, whatever the encounter's (003's are check_traits' own).
+FIGURE_CHECKS: dict[str, Callable[[Combatant, str], None]] = {}
 
 
 def check_traits(c: Combatant, code: str) -> None:
@@ -27,6 +25,5 @@ def check_traits(c: Combatant, code: str) -> None:
         raise Rejected(code, f"morale {c.morale!r} must be one of {', '.join(MORALE_TEXT)}")
     if c.burning < 0:
         raise Rejected(code, "burning rounds cannot be negative")
-    for check in FIGURE_CHECKS:
+    for check in FIGURE_CHECKS.values():
         check(c, code)
-    check_002(c, code)

@@ -2,9 +2,11 @@
 
 Importing the package registers its rules in the shared seams: the attack roll
 (rules.combat.ROLLS, rules.ranged.SHOTS, rules.tohit.BARE_ROLLS), the attack routine
-(rules.combat.ATTACKS), what happens at 0 HP (FALLS), the Attack Value (rules.fighters.BONUS), its declarations and their checks (rules.declare,
-rules.view), what stops a combatant acting (rules.round.HOLDS) and its figures' checks
-(rules.traits). rules.resolve takes RESUME, STEPS, ACTS and ROUND_ENDS from here.
+(rules.combat.ATTACKS), what happens at 0 HP (FALLS), the Attack Value
+(rules.fighters.COMBAT_BONUS), its own actions and its checks on every declaration
+(rules.declare.ADDED, CHECKS), what it offers each combatant (rules.view.CHOICES), what
+stops a combatant acting (rules.round.STOPS_ACTING) and its figures' checks
+(rules.traits.FIGURE_CHECKS). rules.resolve merges RESUME, STEPS and ROUND_ENDS from here.
 """
 
 from rules import combat, declare, fighters, ranged, round, tohit, traits, view
@@ -17,16 +19,18 @@ combat.ATTACKS[PROFILE] = attack.routine
 combat.FALLS[PROFILE] = dying.fall
 ranged.SHOTS[PROFILE] = missiles.shot
 tohit.BARE_ROLLS[PROFILE] = missiles.to_hit
-fighters.BONUS[PROFILE] = figures.combatant_attack_value
-round.HOLDS[PROFILE] = (KNOCKED_DOWN,)  # 000: 'loses 1 round to stand'
-traits.FIGURE_CHECKS.append(figures.check_figures)
+fighters.COMBAT_BONUS[PROFILE] = figures.combat_bonus
+round.STOPS_ACTING[PROFILE] = (*round.CANNOT_ACT, KNOCKED_DOWN)  # 000: 'loses 1 round to stand'
+traits.FIGURE_CHECKS[PROFILE] = figures.check_figures
 declare.CHECKS[PROFILE] = manoeuvres.check
+declare.ADDED[PROFILE] = {
+    "shield_bash": declare.Added(manoeuvres.describe, manoeuvres.bash),
+    "two_weapons": declare.Added(manoeuvres.describe, attack.two_weapons),
+    "staunch": declare.Added(manoeuvres.describe, dying.staunch),
+}
 view.CHOICES[PROFILE] = manoeuvres.choices
-for name in ("shield_bash", "two_weapons", "staunch"):
-    declare.OWN_ACTIONS[name] = PROFILE
-    declare.DESCRIBE[name] = manoeuvres.describe
 
+# Merged into rules.resolve's registries (this package is imported before they exist).
 RESUME = {"shield_sacrifice": damage.sacrifice}
 STEPS = {"ll-strike": attack.extra_strike}
-ACTS = {"shield_bash": manoeuvres.bash, "two_weapons": attack.two_weapons, "staunch": dying.staunch}
 ROUND_ENDS = {PROFILE: dying.round_end}

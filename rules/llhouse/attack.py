@@ -38,7 +38,7 @@ LABEL = {
 HAND_MODS = {"two-weapon": ("two weapons", TWO_WEAPON_BONUS), "main-hand": ("main hand", MAIN_HAND), "off-hand": ("off hand", OFF_HAND)}
 
 
-# --- the attack routine (rules.combat.ATTACKS, rules.resolve.ACTS, STEPS) --------------
+# --- the attack routine (rules.combat.ATTACKS, rules.declare.ADDED, rules.resolve.STEPS) ---
 
 
 def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:

@@ -3,6 +3,7 @@ improved combat options, and the limbs it can still use; and their checks."""
 
 from rules.charts.ll_house import ARMOR, ATTACK_VALUE, CLASS_GROUP, IMPROVEMENTS
 from rules.errors import Rejected
+from rules.fighters import hit_table_bonus
 from rules.model import Combatant, Encounter, Weapon
 
 PROFILE = "ll-house"
@@ -23,8 +24,11 @@ def attack_value(klass: str, level: int) -> int | None:
     raise AssertionError(f"000's attack value chart has no row for {klass} level {level}")
 
 
-def combatant_attack_value(c: Combatant) -> int | None:
-    return attack_value(c.klass, c.level)
+def combat_bonus(state: Encounter, c: Combatant) -> int:
+    """fighters.COMBAT_BONUS['ll-house']: an explicit `attack_bonus`, else 000's Attack Value,
+    else (a class 000 has no column for) 003's, by 002's hit table."""
+    own = attack_value(c.klass, c.level) if c.attack_bonus is None else None
+    return own if own is not None else hit_table_bonus(state, c)
 
 
 def rank(c: Combatant, improvement: str) -> int:

@@ -154,14 +154,11 @@ def queue(state: Encounter, steps: list[Step]) -> None:
     state.steps[0:0] = steps
 
 
-# How a profile rolls a strike that can be made (reach, weapon and target checked):
-# the roll, its outcome and its damage. A profile registers its own here
-# (rules.profiles names the profiles); any other rolls 003's (`roll`).
+# A profile's roll of a strike that can be made (reach, weapon, target checked), to damage; else 003's `roll`.
 ROLLS: dict[str, Callable[[Context, Step, Combatant, Combatant, Weapon], None]] = {}
 # How a profile queues the strikes of a declared attack (000's extra attacks); else `attack`'s own.
 ATTACKS: dict[str, Callable[[Context, Combatant, Attack], None]] = {}
-# What a profile does when a combatant is brought to 0 HP or less (000's death and dying chart);
-# else it falls (`fall`).
+# What a profile does to a combatant brought to 0 HP or less (000's dying chart); else it falls.
 FALLS: dict[str, Callable[[Context, Combatant], None]] = {}
 
 

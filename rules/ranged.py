@@ -24,8 +24,7 @@ MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may mo
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
 OUT = ("fled", "surrendered")
 
-# How a profile rolls a missile that reaches its target, to hit and damage (ctx, shooter,
-# target, weapon index, terms but AC); any other rolls 003's (roll_to_hit, then strike).
+# A profile's roll of a missile that reaches its target (ctx, shooter, target, weapon, terms); else 003's.
 SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
 
 

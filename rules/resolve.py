@@ -56,7 +56,7 @@ STEPS.update(challenges.STEPS)  # 001: a natural 20 settled as chosen
 STEPS.update(thac0sheet.STEPS)  # 002: a haymaker struck last in its phase
 STEPS.update(llhouse.STEPS)  # 000: the strikes of an attack routine (extra attacks, two weapons)
 
-# A profile's own end-of-round rules, after 003's (subdual, morale); 003 has none of its own.
+# A profile's end-of-round rules, after 003's subdual and morale (else none).
 ROUND_ENDS: dict[str, Callable[[Context], None]] = challenges.ROUND_ENDS | thac0sheet.ROUND_ENDS | llhouse.ROUND_ENDS
 
 

@@ -42,7 +42,7 @@ PHASE_OF = {
 # 003's conditions that stop a combatant acting: out of the fight (morale, subdual),
 # or pinned and helpless (grappling).
 CANNOT_ACT = ("fled", "surrendered", "pinned")
-# The conditions that stop a combatant acting under a profile, 003's first (else 003's).
+# The conditions that stop a combatant acting under a profile, 003's included (else CANNOT_ACT).
 STOPS_ACTING: dict[str, tuple[str, ...]] = {}
 
 # A profile's order of actors in each phase; any other goes in dex_order.

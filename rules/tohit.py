@@ -21,8 +21,7 @@ def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
     return mods
 
 
-# A profile's bare attack roll (missiles, oil, torches, a grappler's approach), with
-# roll_to_hit's arguments; hit or not. Else 003's, below.
+# A profile's bare attack roll (missiles, oil, torches, an approach): roll_to_hit's arguments; else 003's.
 BARE_ROLLS: dict[str, Callable[[Context, Combatant, str, int, list[tuple[str, int]], str | None], bool]] = {}
 
 

@@ -9,8 +9,7 @@ from rules.model import Combatant
 
 MAX_LOYALTY = 10
 
-# Each profile's checks of the figures its own rules read, by profile; a card is checked
-# against every profile's, whatever the encounter's (003's are check_traits' own).
+# A profile's checks of the figures its rules read; every card passes all of them (003's are below).
 FIGURE_CHECKS: dict[str, Callable[[Combatant, str], None]] = {}
 
 

@@ -70,6 +70,7 @@ export function fromBestiary(entry, { name, side, x, y, hidden }) {
     name,
     side,
     ac: armorClass(entry.armor, entry.shield),
+    armor: entry.armor ?? "", // 000's armor damage (profile ll-house) counts against it
     shield: Boolean(entry.shield),
     hp: entry.hp,
     hp_max: entry.hp,

@@ -168,6 +168,32 @@ Action = Action | Stand | Recover  # rules.footing
 Action = Action | UseDevice | Flee  # rules.devices
 
 
+# --- 000 (ll-house): maneuvers open to everyone, staunching the dying (resolved in rules.llhouse)
+
+
+class ShieldBash(ActionBase, tag="shield_bash"):
+    """000: 'Any character with a shield can try to do a Shield Bash instead of a normal attack.'"""
+
+    target: str
+
+
+class TwoWeapons(ActionBase, tag="two_weapons"):
+    """000: two-weapon fighting, a one-handed weapon in each hand; `off_hand` no bigger than `weapon`."""
+
+    target: str
+    weapon: int = 0  # the main hand
+    off_hand: int = 1
+
+
+class Staunch(ActionBase, tag="staunch"):
+    """000: 'Another character may attempt to stabilize you by staunching the wound (DC11)'."""
+
+    target: str
+
+
+Action = Action | ShieldBash | TwoWeapons | Staunch  # rules.llhouse
+
+
 def tag(action: ActionBase) -> str:
     """The action's wire tag: 'attack', 'move', ..."""
     return action.__struct_config__.tag

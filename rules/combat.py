@@ -122,6 +122,9 @@ def terms(d20: int, mods: list[tuple[str, int]]) -> str:
 def attack(ctx: Context, attacker: Combatant, action: Attack) -> None:
     """A declared attack: one strike, or two for a shorter, lighter weapon (003)."""
     state = ctx.state
+    if state.profile in ATTACKS:
+        ATTACKS[state.profile](ctx, attacker, action)
+        return
     target = ctx.combatant(action.target)
     strikes = 1
     if action.double:
@@ -151,10 +154,12 @@ def queue(state: Encounter, steps: list[Step]) -> None:
     state.steps[0:0] = steps
 
 
-# How a profile rolls a strike that can be made (reach, weapon and target checked):
-# the roll, its outcome and its damage. A profile registers its own here
-# (rules.profiles names the profiles); any other rolls 003's (`roll`).
+# A profile's roll of a strike that can be made (reach, weapon, target checked), to damage; else 003's `roll`.
 ROLLS: dict[str, Callable[[Context, Step, Combatant, Combatant, Weapon], None]] = {}
+# How a profile queues the strikes of a declared attack (000's extra attacks); else `attack`'s own.
+ATTACKS: dict[str, Callable[[Context, Combatant, Attack], None]] = {}
+# What a profile does to a combatant brought to 0 HP or less (000's dying chart); else it falls.
+FALLS: dict[str, Callable[[Context, Combatant], None]] = {}
 
 
 def strike(ctx: Context, step: Step) -> None:
@@ -295,8 +300,16 @@ def damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extr
     target.hp -= points
     ctx.log("damage", f"{target.name} takes {points} damage ({shown}), {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
     if target.hp <= 0 and not target.down:
-        target.down = True
-        ctx.log("down", f"{target.name} falls.", target=target.id)
+        fall(ctx, target)
+
+
+def fall(ctx: Context, target: Combatant) -> None:
+    """A combatant at 0 HP or less that is not yet down."""
+    if ctx.state.profile in FALLS:
+        FALLS[ctx.state.profile](ctx, target)
+        return
+    target.down = True
+    ctx.log("down", f"{target.name} falls.", target=target.id)
 
 
 def weapon_save(ctx: Context, attacker: Combatant, index: int) -> None:

@@ -73,6 +73,13 @@ class EditCombatant(CommandBase, tag="edit_combatant"):
     subdual: int | UnsetType = UNSET
     morale: str | UnsetType = UNSET
     man_type: bool | UnsetType = UNSET  # 003: only man-types grapple (option grapple_man_types)
+    # 000 (ll-house): armor damage, improved combat options, dying
+    armor: str | UnsetType = UNSET
+    armor_damage: int | UnsetType = UNSET
+    improvements: dict[str, int] | UnsetType = UNSET
+    expertise: dict[str, int] | UnsetType = UNSET
+    con_bonus: int | UnsetType = UNSET
+    until: dict[str, int] | UnsetType = UNSET
     # 002: thac0-sheet figures (rules.thac0sheet)
     str_adj: int | UnsetType = UNSET
     dex_adj: int | UnsetType = UNSET

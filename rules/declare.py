@@ -2,6 +2,9 @@
 targets of their attacks, attack options, movement, any spells to be cast.'
 """
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 from rules import melee
 from rules import extras  # 003: delay, ranged, oil, grappling, spells
 from rules.actions import Attack, Flee, Hold, Move, tag
@@ -10,10 +13,28 @@ from rules.commands import Declare
 from rules.context import Context, lookup
 from rules.errors import Rejected
 from rules.events import Actor
-from rules.model import Combatant, Declaration, Encounter
+from rules.model import Combatant, Declaration, Encounter, Step
 from rules.round import declaration_order, may_act, why_idle
 
 MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
+
+
+class Added(NamedTuple):
+    """An action a profile adds: how its declaration reads in the log, and how it resolves."""
+
+    describe: Callable[[Encounter, Any], str]
+    resolve: Callable[[Context, Combatant, Any, Step], None]
+
+
+# The actions each profile adds, by profile: action tag -> Added (003 adds none).
+ADDED: dict[str, dict[str, Added]] = {}
+# A profile's own checks on every declaration, its added actions' included (003's are below).
+CHECKS: dict[str, Callable[[Encounter, Combatant, Any], None]] = {}
+
+
+def added(state: Encounter, action) -> Added | None:
+    """The profile's rules for an action it adds; None for 003's actions."""
+    return ADDED.get(state.profile, {}).get(tag(action))
 
 
 def controls(by: Actor, cid: str) -> bool:
@@ -48,6 +69,11 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
 
 
 def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
+    owner = next((p for p, actions in ADDED.items() if tag(cmd.action) in actions), state.profile)
+    if owner != state.profile:
+        raise Rejected("declare/not-in-profile", f"'{tag(cmd.action)}' is a rule of the {owner} profile, not of {state.profile}")
+    if state.profile in CHECKS:
+        CHECKS[state.profile](state, actor, cmd.action)
     match cmd.action:
         case Attack() as a:
             target = lookup(state, a.target)
@@ -84,7 +110,8 @@ def _describe(state: Encounter, action) -> str:
         case Move() as m:
             return f"move to ({m.x}, {m.y})"
         case _:
-            return melee.describe(state, action) or extras.describe(state, action) or tag(action)
+            own = added(state, action)
+            return own.describe(state, action) if own else melee.describe(state, action) or extras.describe(state, action) or tag(action)
 
 
 def declare(ctx: Context, cmd: Declare) -> None:

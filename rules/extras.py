@@ -3,13 +3,12 @@ grappling, spells, subdual, morale and delayed actions. Each shared module makes
 one call here; the rules live in their own modules."""
 
 import functools
-from collections.abc import Callable
 from typing import get_args
 
 from rules import footing, grapple, morale, oil, ranged, spells, subdual
 from rules.actions import Action, Cast, Grapple, Recover, Shoot, Stand, StopDropRoll, ThrowOil, ThrowTorch
 from rules import devices  # 003: wands, rods and devices; fleeing
-from rules.actions import Flee, UseDevice, tag
+from rules.actions import Flee, UseDevice
 from rules.charts.range_cover import COVER, COVER_KINDS, RANGE
 from rules.context import Context, lookup
 from rules.errors import Rejected
@@ -17,14 +16,6 @@ from rules.model import Combatant, Encounter, Step
 from rules.round import PHASE_OF, PHASES, natural_phase
 
 ACTING = PHASES[1:-1]  # attack, movement, magic
-
-# What a profile adds (rules.thac0sheet registers here). ADDED: an action's tag ->
-# (the profile it belongs to, a module with check(state, actor, action),
-# describe(state, action) and resolve(ctx, actor, action, step)). CHECKS: a profile's
-# own check on every declaration. END_OF_ROUND: its end-of-round rules, after 003's.
-ADDED: dict[str, tuple[str, object]] = {}
-CHECKS: dict[str, Callable[[Encounter, Combatant, object], None]] = {}
-END_OF_ROUND: dict[str, Callable[[Context], None]] = {}
 
 
 def phases_after(first: str | None) -> list[str]:
@@ -57,13 +48,6 @@ def check(state: Encounter, actor: Combatant, action) -> None:
     delay = getattr(action, "delay", "")
     if delay and delay not in later_phases(action):
         raise Rejected("declare/bad-delay", f"delay to a later phase: {', '.join(later_phases(action)) or 'none'}")
-    if tag(action) in ADDED:
-        profile, module = ADDED[tag(action)]
-        if state.profile != profile:
-            raise Rejected("declare/not-in-profile", f"'{tag(action)}' is a rule of the {profile} profile, not of {state.profile}")
-        module.check(state, actor, action)
-    if state.profile in CHECKS:
-        CHECKS[state.profile](state, actor, action)
     match action:
         case Shoot():
             ranged.check(state, actor, action)
@@ -82,8 +66,6 @@ def check(state: Encounter, actor: Combatant, action) -> None:
 
 
 def describe(state: Encounter, action) -> str | None:
-    if tag(action) in ADDED:
-        return ADDED[tag(action)][1].describe(state, action)
     match action:
         case Shoot():
             return ranged.describe(state, action)
@@ -110,9 +92,6 @@ def delay_text(action) -> str:
 
 
 def resolve(ctx: Context, actor: Combatant, action, step: Step) -> None:
-    if tag(action) in ADDED:
-        ADDED[tag(action)][1].resolve(ctx, actor, action, step)
-        return
     match action:
         case Shoot():
             ranged.resolve(ctx, actor, action, step.kind)
@@ -145,8 +124,6 @@ def after_plan(state: Encounter) -> None:
 def end_of_round(ctx: Context) -> None:
     subdual.end_of_round(ctx)
     morale.end_of_round(ctx)
-    if ctx.state.profile in END_OF_ROUND:
-        END_OF_ROUND[ctx.state.profile](ctx)
 
 
 AIM = {"range_band": ["", *RANGE], "cover": list(COVER), "cover_kind": list(COVER_KINDS)}

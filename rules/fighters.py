@@ -11,18 +11,22 @@ from rules.model import Combatant, Encounter, Weapon
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
 
-# A profile that reckons the whole combat bonus itself (001's net Attack Bonus, wounds included).
-NET_BONUS: dict[str, Callable[[Encounter, Combatant], int]] = {}
 
-
-def combat_bonus(state: Encounter, c: Combatant) -> int:
-    """An explicit `attack_bonus` wins; else 19 - THAC0 from 002's hit table."""
-    if state.profile in NET_BONUS:
-        return NET_BONUS[state.profile](state, c)
+def hit_table_bonus(state: Encounter, c: Combatant) -> int:
+    """003's: an explicit `attack_bonus` wins; else 19 - THAC0 from 002's hit table."""
     if c.attack_bonus is not None:
         return c.attack_bonus
     demihuman = state.options.get("demihuman_thac0", "fighter")
     return thac0.combat_bonus(c.klass, c.level, c.hd, c.hd_plus, c.rank, str(demihuman))
+
+
+# A profile's combat bonus of a combatant, the whole figure added to its d20 (else 003's).
+COMBAT_BONUS: dict[str, Callable[[Encounter, Combatant], int]] = {}
+
+
+def combat_bonus(state: Encounter, c: Combatant) -> int:
+    """The figure a combatant adds to its attack rolls, by its encounter's profile."""
+    return COMBAT_BONUS.get(state.profile, hit_table_bonus)(state, c)
 
 
 def multi_attack_bonus(c: Combatant) -> int:

@@ -56,6 +56,7 @@ class Weapon(Struct, frozen=True):
     broken: bool = False  # failed its save after a natural 20 (003)
     dropped: bool = False  # lost to a parry (003: 'the defender is disarmed')
     missile: str = ""  # ranged kind (003): 'bow' | 'dagger' (thrown) | 'thrown' | '' (crossbow, sling...)
+    hands: int = 1  # 2: a two-handed weapon (000: two-weapon fighting takes one-handed weapons)
 
 
 class Combatant(Struct, kw_only=True):
@@ -98,6 +99,13 @@ class Combatant(Struct, kw_only=True):
     subdual_round: int = 0  # the last round in which subdual damage was sustained
     no_grapple_until: int = 0  # thrown back: may not grapple up to this round (003)
     man_type: bool = True  # 003: 'If a man-type wishes to grapple': false for wolves, oozes, dragons...
+    # --- 000 (ll-house): armor damage, improved combat options, dying (rules.llhouse)
+    armor: str = ""  # a name from 000's armor chart ('' = not tracked): what a critical hit can damage
+    armor_damage: int = 0  # points of damage the armor has taken (000: 'ARMOR DAMAGE')
+    improvements: dict[str, int] = {}  # improved combat option -> ranks, e.g. {'cleave': 1, 'extra_attack': 2}
+    expertise: dict[str, int] = {}  # weapon name -> ranks of weapon expertise (000)
+    con_bonus: int = 0  # 000's bleeding out lasts '1d6+Con Bonus' rounds
+    until: dict[str, int] = {}  # condition -> the last round it lasts (knocked down, unconscious, bleeding out...)
     # --- 002: the thac0-sheet profile (rules.thac0sheet): striking, wrestling, naval combat
     str_adj: int = 0  # 002's δS, the Strength adjustment
     dex_adj: int = 0  # 002's δD, the Dexterity adjustment

@@ -4,6 +4,7 @@ A profile changes how steps resolve (to-hit, damage, criticals, death), never
 the shape of the round, which is always that of 003.
 """
 
+import msgspec
 from msgspec import Struct
 
 from rules.charts import weapon_saves
@@ -46,6 +47,21 @@ COMMON = (
     Option("oil_spell_loss", "damage", "A burning caster loses the spell when the fire does damage, or whenever still burning (003).", ("damage", "burning")),
 )
 
+# 000 (ll-house): Labyrinth Lord house rules (rules.llhouse, rules/charts/ll_house.py)
+LL_HOUSE = tuple(
+    msgspec.structs.replace(o, default=True, help="Hits roll the weapon's damage dice (000: 'Maximum Damage for attack used'); off, 1-6.")
+    if o.name == "weapon_damage" else o
+    for o in COMMON
+) + (
+    Option("natural_20_hits", True, "A natural roll in the crit range hits whatever the AC and rolls on the crit chart; off, it must reach the AC too (000)."),
+    Option("special_rolls", "all", "Who rolls on the crit chart and fumble table: everyone, or PCs only ('The list below pertains to PCs', 000).", ("all", "pcs")),
+    Option("death_chart", "pcs", "Who rolls on the death and dying chart at 0 HP: PCs, everyone, or nobody (they die) (000).", ("pcs", "all", "off")),
+    Option("maneuvers", "all", "Shield bash, shield sacrifice and two weapons: for everyone, or PCs only ('available to ALL Player Characters', 000).", ("all", "pcs")),
+    Option("two_weapon_fighting", "one-roll", "000's two readings: +2 and a die picks the weapon that struck, or both attack, main hand -2, off hand -4.", ("one-roll", "both")),
+    Option("crit_range_ranks", "one-per-rank", "Improved crit range: each rank widens it by 1, or as written (19-20 at rank 1, 18-20 at rank 3) (000).", ("one-per-rank", "as-written")),
+    Option("hit_location", False, "Each hit rolls where it lands on the master body table (000: 'Perhaps if someone gets hit by a sniper'); logged only."),
+)
+
 # 002's options (rules.thac0sheet): where the sheet reads two ways (docs/rulings.md).
 THAC0_SHEET = (
     Option("h_floor", False, "An H of 0 or 1 after 002's steps also needs 2 on the die; off, as written, only a negative H 'use[s] 2'."),
@@ -62,6 +78,13 @@ PROFILES = {
         title="Holmes Basic round with phases (003)",
         ac_style="descending",
         options=COMMON,
+    ),
+    "ll-house": Profile(
+        name="ll-house",
+        document="000_4bfcd4b7bf9a9218.txt",
+        title="Labyrinth Lord house rules: ascending AC, crits, fumbles, death and dying (000)",
+        ac_style="ascending",
+        options=LL_HOUSE,
     ),
     "thac0-sheet": Profile(
         name="thac0-sheet",

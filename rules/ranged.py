@@ -24,8 +24,7 @@ MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may mo
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
 OUT = ("fled", "surrendered")
 
-# How a profile rolls a missile that reaches its target (ctx, shooter, target, weapon
-# index, terms but AC); any other rolls 003's (roll_to_hit, then strike).
+# A profile's roll of a missile that reaches its target (ctx, shooter, target, weapon, terms); else 003's.
 SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
 
 
@@ -117,7 +116,8 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
     mods += aim_mods(a.cover, a.cover_kind, band)
     if ctx.state.profile in SHOTS:
         SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)
-    elif roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
+        return
+    if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
         strike(ctx, actor, target, weapon)
 
 

@@ -6,8 +6,11 @@ from collections.abc import Callable
 import msgspec
 
 from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
-from rules import challenges  # profile 'challenges' (001): registers itself in the seams
-from rules import thac0sheet  # noqa: F401  the thac0-sheet profile (002) registers itself
+# Each profile registers itself in the shared seams when imported; this module
+# merges the RESUME, STEPS and ROUND_ENDS each exports (they import nothing from here).
+from rules import challenges  # profile 'challenges' (001)
+from rules import llhouse  # profile 'll-house' (000)
+from rules import thac0sheet  # profile 'thac0-sheet' (002)
 from rules.actions import (
     Approach,
     Attack,
@@ -30,7 +33,7 @@ from rules.actions import (
 from rules.combat import attack
 from rules.commands import Advance, Answer, Start
 from rules.context import Context, lookup
-from rules.declare import controls
+from rules.declare import added, controls
 from rules.dice import NeedDie
 from rules.errors import Rejected
 from rules.events import Actor
@@ -43,15 +46,18 @@ from rules.surprise import roll_surprise, sides
 RESUME: dict[str, Callable[[Context, Awaiting, str], None]] = {}
 RESUME["riposte"] = combat.riposte  # 003: a parrier's counter-attack at +3
 RESUME.update(challenges.RESUME)  # 001: the natural 20's choice, an extra attack's target
+RESUME.update(llhouse.RESUME)  # 000: shield sacrifice
 
 # Steps queued mid-phase by the rules (kind -> handler), beside the declared ones.
 STEPS: dict[str, Callable[[Context, Step], None]] = {}
 STEPS["strike"] = combat.strike  # one attack roll (rules.combat)
 STEPS.update(extras.STEPS)  # 'burn': burning oil at the head of the magic phase (rules.oil)
 STEPS.update(challenges.STEPS)  # 001: a natural 20 settled as chosen
+STEPS.update(thac0sheet.STEPS)  # 002: a haymaker struck last in its phase
+STEPS.update(llhouse.STEPS)  # 000: the strikes of an attack routine (extra attacks, two weapons)
 
-# A profile's own end-of-round checks, after 003's.
-ROUND_ENDS: dict[str, Callable[[Context], None]] = dict(challenges.ROUND_ENDS)
+# A profile's end-of-round rules, after 003's subdual and morale (else none).
+ROUND_ENDS: dict[str, Callable[[Context], None]] = challenges.ROUND_ENDS | thac0sheet.ROUND_ENDS | llhouse.ROUND_ENDS
 
 
 def check_start(state: Encounter, cmd: Start) -> None:
@@ -168,6 +174,10 @@ def resolve(ctx: Context, step: Step) -> None:
     if not may_act(state, actor):
         ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
+    own = added(state, declaration.action)
+    if own is not None:  # an action the profile adds (rules.declare.ADDED)
+        own.resolve(ctx, actor, declaration.action, step)
+        return
     match declaration.action:
         case Attack() as a:
             if lookup(state, a.target) is None:
@@ -188,8 +198,6 @@ def resolve(ctx: Context, step: Step) -> None:
         case Kill() as a:
             melee.kill(ctx, actor, a)
         case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover() | UseDevice() | Flee():
-            extras.resolve(ctx, actor, declaration.action, step)
-        case _:  # an action a profile adds (extras.ADDED)
             extras.resolve(ctx, actor, declaration.action, step)
 
 

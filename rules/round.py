@@ -34,11 +34,16 @@ PHASE_OF = {
     "recover": "movement",  # picking up a dropped weapon (a ruling; rules.footing)
     "use_device": "attack",  # 003: devices 'are "weapons" and not "spells"; ... resolved in the earlier phases'
     "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.devices)
+    "shield_bash": "attack",  # 000: 'instead of a normal attack'
+    "two_weapons": "attack",  # 000: two-weapon fighting is an attack
+    "staunch": "attack",  # 000: staunching a wound, in place of an attack (a ruling; rules.llhouse)
 }
 
-# Out of the fight (003 morale, subdual), or pinned and helpless (003 grappling),
-# or stunned or knocked out by a blow (002 striking).
-CANNOT_ACT = ("fled", "surrendered", "pinned", "stunned", "knocked out")
+# 003's conditions that stop a combatant acting: out of the fight (morale, subdual),
+# or pinned and helpless (grappling).
+CANNOT_ACT = ("fled", "surrendered", "pinned")
+# The conditions that stop a combatant acting under a profile, 003's included (else CANNOT_ACT).
+STOPS_ACTING: dict[str, tuple[str, ...]] = {}
 
 # A profile's order of actors in each phase; any other goes in dex_order.
 ORDER: dict[str, Callable[[Encounter], list[Combatant]]] = {}
@@ -72,14 +77,15 @@ def declaration_order(combatants: list[Combatant]) -> list[Combatant]:
 
 
 def may_act(state: Encounter, c: Combatant) -> bool:
-    return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in CANNOT_ACT)
+    held = STOPS_ACTING.get(state.profile, CANNOT_ACT)
+    return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in held)
 
 
 def why_idle(state: Encounter, c: Combatant) -> str:
     """Why may_act is False: 'down', 'surprised', or the condition that stops it."""
     if c.down:
         return "down"
-    held = [x for x in CANNOT_ACT if x in c.conditions]
+    held = [x for x in STOPS_ACTING.get(state.profile, CANNOT_ACT) if x in c.conditions]
     return held[0] if held else "surprised"
 
 

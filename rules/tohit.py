@@ -8,7 +8,7 @@ equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 
 from collections.abc import Callable
 
-from rules.combat import SURPRISE_BONUS, TO_HIT
+from rules.combat import SURPRISE_BONUS, TO_HIT, fall
 from rules.context import Context
 from rules.fighters import combat_bonus
 from rules.model import Combatant
@@ -21,14 +21,14 @@ def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
     return mods
 
 
-# A profile's own judgement of these rolls (same arguments), registered by it; else 003's.
-JUDGE: dict[str, Callable[..., bool]] = {}
+# A profile's bare attack roll (missiles, oil, torches, an approach): roll_to_hit's arguments; else 003's.
+BARE_ROLLS: dict[str, Callable[[Context, Combatant, str, int, list[tuple[str, int]], str | None], bool]] = {}
 
 
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
     """Roll d20 + mods + AC (descending) against 19 and log it; `what` reads 'throws oil at Orc'."""
-    if ctx.state.profile in JUDGE:
-        return JUDGE[ctx.state.profile](ctx, attacker, what, ac, mods, target)
+    if ctx.state.profile in BARE_ROLLS:
+        return BARE_ROLLS[ctx.state.profile](ctx, attacker, what, ac, mods, target)
     d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
     total = d20 + sum(v for _, v in mods) + ac
     hit = total >= TO_HIT
@@ -53,5 +53,4 @@ def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | No
     target.hp -= points
     ctx.log("damage", f"{target.name} takes {points} damage ({why}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
     if target.hp <= 0 and not target.down:
-        target.down = True
-        ctx.log("down", f"{target.name} falls.", target=target.id)
+        fall(ctx, target)

@@ -1,12 +1,16 @@
 """Checks on the combatant figures that 003's oil, subdual, grappling and morale read."""
 
+from collections.abc import Callable
+
 from rules.charts.morale import MORALE_TEXT
 from rules.charts.oil import FLASK_SIZE
 from rules.errors import Rejected
 from rules.model import Combatant
-from rules.thac0sheet.figures import check_figures as check_002  # 002: striking, wrestling, naval figures
 
 MAX_LOYALTY = 10
+
+# A profile's checks of the figures its rules read; every card passes all of them (003's are below).
+FIGURE_CHECKS: dict[str, Callable[[Combatant, str], None]] = {}
 
 
 def check_traits(c: Combatant, code: str) -> None:
@@ -20,4 +24,5 @@ def check_traits(c: Combatant, code: str) -> None:
         raise Rejected(code, f"morale {c.morale!r} must be one of {', '.join(MORALE_TEXT)}")
     if c.burning < 0:
         raise Rejected(code, "burning rounds cannot be negative")
-    check_002(c, code)
+    for check in FIGURE_CHECKS.values():
+        check(c, code)

@@ -27,7 +27,7 @@ def attack_bonus(state, c) -> int:
 
 combat.ROLLS[PROFILE] = attack.strike
 ranged.SHOTS[PROFILE] = attack.shot
-fighters.NET_BONUS[PROFILE] = attack_bonus
+fighters.COMBAT_BONUS[PROFILE] = attack_bonus
 round_.ORDER[PROFILE] = initiative.order
 
 # Merged into rules.resolve's registries (this package is imported before they exist).

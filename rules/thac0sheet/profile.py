@@ -1,7 +1,17 @@
 """Where the thac0-sheet profile (002) meets the shared round: its checks on every
 declaration, what it offers each combatant, its end-of-round rules."""
 
-from rules.actions import Attack, Cast, Charge, Grapple, GrappleShip, Hold, Move, Repair
+from rules.actions import (
+    Attack,
+    Cast,
+    Charge,
+    Grapple,
+    GrappleShip,
+    Hold,
+    Move,
+    Repair,
+    tag,
+)
 from rules.charts.thac0_sheet import REPAIR_CREW
 from rules.combat import distance
 from rules.context import Context, lookup
@@ -13,11 +23,16 @@ from rules.thac0sheet import naval, striking, wrestling
 NAME = "thac0-sheet"
 VESSEL_ACTIONS = (Move, Hold, GrappleShip, Repair)
 HARM_HULLS = (Attack, Charge, Cast)  # 002: 'Magic and giant monsters' (a blow counts 1 hull point per 5 hp)
+# 002's own actions, by tag: the module with its check, describe and resolve.
+ADDED = {"strike": striking, "wrestle": wrestling, "grapple_ship": naval, "board": naval, "repair": naval}
 
 
 def check(state: Encounter, actor: Combatant, action) -> None:
-    """extras.CHECKS: 002's wrestling replaces 003's grappling; a vessel only sails,
-    grapples and repairs, as fast as its damage and rowers allow."""
+    """declare.CHECKS: 002's own actions' checks; 002's wrestling replaces 003's
+    grappling; a vessel only sails, grapples and repairs, as fast as its damage and
+    rowers allow."""
+    if tag(action) in ADDED:
+        ADDED[tag(action)].check(state, actor, action)
     if isinstance(action, Grapple):
         raise Rejected("declare/replaced", "in the thac0-sheet profile 002's wrestling replaces 003's grappling: declare 'wrestle'")
     if actor.vessel and not isinstance(action, VESSEL_ACTIONS):
@@ -64,7 +79,7 @@ def choices(state: Encounter, c: Combatant, listed: list) -> list:
 
 
 def end_of_round(ctx: Context) -> None:
-    """extras.END_OF_ROUND: stuns wear off, holds lapse, the boarding round ends."""
+    """resolve.ROUND_ENDS: stuns wear off, holds lapse, the boarding round ends."""
     striking.end_of_round(ctx)
     wrestling.end_of_round(ctx)
     naval.end_of_round(ctx)

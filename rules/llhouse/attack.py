@@ -1,0 +1,210 @@
+"""000's attack roll (profile 'll-house'): 'roll a 1d20. You must roll the Armor Class or
+higher to hit', plus the Attack Value; a natural 20 rolls on the critical hit chart, a
+natural 1 on the fumble table (the damage of a hit is rules.llhouse.damage); and the
+attack routine of EXTRA ATTACK and TWO-WEAPON FIGHTING.
+
+The round and 003's situational terms (surprise, charge, from behind, prone, called
+shots, set spear) stand where 000 is silent; 003's parry is replaced by 000's (+2 AC).
+"""
+
+import msgspec
+
+from rules.actions import Attack, TwoWeapons
+from rules.charts.ll_house import (
+    CONCUSSION, CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT, MAIN_HAND, MASTER_BODY, OFF_HAND,
+    TWO_WEAPON_BONUS, WHICH_HAND,
+)
+from rules import combat
+from rules.combat import allowed_called_shots, called_shot_penalty, distance, double_refused, in_melee, queue
+from rules.context import Context, lookup
+from rules.fighters import declared, usable
+from rules.llhouse import criticals
+from rules.llhouse.criticals import KNOCKED_DOWN
+from rules.llhouse.damage import damage_roll, kill, land
+from rules.llhouse.figures import may_wield, rank, special_rolls, widening
+from rules.llhouse.improved import parry_bonus
+from rules.model import Combatant, Encounter, Step, Weapon
+
+DECLARED = ("attack", "double", "charge", "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
+LABEL = {
+    "double": "attacks (twice)",
+    "charge": "charges",
+    "counter": "counter-attacks",
+    "set": "meets the charge of",
+    "two-weapon": "attacks with two weapons",
+    "main-hand": "attacks with the main hand",
+    "off-hand": "attacks with the off hand",
+}
+HAND_MODS = {"two-weapon": ("two weapons", TWO_WEAPON_BONUS), "main-hand": ("main hand", MAIN_HAND), "off-hand": ("off hand", OFF_HAND)}
+
+
+# --- the attack routine (rules.combat.ATTACKS, rules.declare.ADDED, rules.resolve.STEPS) ---
+
+
+def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
+    """A declared attack: one strike (two for 003's shorter, lighter weapon), and one more
+    for each rank of EXTRA ATTACK ('one more attack per combat round')."""
+    state = ctx.state
+    target = ctx.combatant(action.target)
+    first = [strike_step(state, attacker, target.id, action.weapon, "attack", "strike")]
+    if action.double:
+        why = double_refused(state, attacker, target, action.weapon)
+        if why:
+            ctx.log("attack", f"{attacker.name} cannot attack twice: {why}.", actor=attacker.id, target=target.id)
+        else:
+            first = [strike_step(state, attacker, target.id, action.weapon, "double", "strike")] * 2
+    extra = [strike_step(state, attacker, target.id, action.weapon, "attack", "ll-strike")] * rank(attacker, "extra_attack")
+    queue(state, first + extra)
+
+
+def two_weapons(ctx: Context, attacker: Combatant, action: TwoWeapons, step: Step) -> None:
+    """000: TWO-WEAPON FIGHTING, by option `two_weapon_fighting`: 'one-roll' (+2 to hit, a die
+    says which weapon struck) or 'both' (main hand -2, off hand -4, the attacks alternating)."""
+    state = ctx.state
+    count = 1 + rank(attacker, "extra_attack")
+    steps = []
+    for n in range(count):
+        kind = "strike" if n == 0 else "ll-strike"
+        if state.options.get("two_weapon_fighting", "one-roll") == "one-roll":
+            steps.append(strike_step(state, attacker, action.target, action.weapon, "two-weapon", kind))
+        elif n % 2 == 0:
+            steps.append(strike_step(state, attacker, action.target, action.weapon, "main-hand", kind))
+        else:
+            steps.append(strike_step(state, attacker, action.target, action.off_hand, "off-hand", kind))
+    queue(state, steps)
+
+
+def strike_step(state: Encounter, attacker: Combatant, target: str, weapon: int, mode: str, kind: str) -> Step:
+    return Step(phase=state.phase, actor=attacker.id, kind=kind, target=target, weapon=weapon, mode=mode)
+
+
+def extra_strike(ctx: Context, step: Step) -> None:
+    """STEPS['ll-strike']: a further attack of the routine; if its target is down, it goes
+    to the nearest standing foe within the weapon's reach (a ruling)."""
+    state = ctx.state
+    attacker, target = lookup(state, step.actor), lookup(state, step.target)
+    if attacker is None:
+        return
+    if target is None or target.down:
+        weapon = attacker.weapons[step.weapon]
+        reach = weapon.range or weapon.reach
+        foes = [c for c in state.combatants if c.side != attacker.side and not c.down and distance(attacker, c) <= reach]
+        if not foes:
+            ctx.log("attack", f"{attacker.name}'s further attack finds no one in reach.", actor=attacker.id)
+            return
+        target = min(foes, key=lambda c: distance(attacker, c))
+    combat.strike(ctx, msgspec.structs.replace(step, kind="strike", target=target.id))
+
+
+# --- the roll (rules.combat.ROLLS['ll-house']) ----------------------------------------
+
+
+def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
+    state = ctx.state
+    who = dict(actor=attacker.id, target=target.id)
+    if KNOCKED_DOWN in attacker.conditions:
+        ctx.log("attack", f"{attacker.name} cannot strike (knocked down).", **who)
+        return
+    if not may_wield(attacker, weapon):
+        ctx.log("attack", f"{attacker.name} cannot wield the {weapon.name} ({', '.join(limbs(attacker))}).", **who)
+        return
+    mode = step.mode
+    action = declared(state, attacker) if mode in DECLARED else None
+    if mode == "two-weapon" and not usable(attacker.weapons[action.off_hand]):
+        ctx.log("attack", f"{attacker.name}'s off-hand {attacker.weapons[action.off_hand].name} is out of hand: one weapon only.", **who)
+        mode = "attack"
+    behind = bool(getattr(action, "from_behind", False))
+    mods, ac = terms_of(state, attacker, target, weapon, mode, behind)
+    wanted = getattr(action, "called_shots", 0)
+    called = allowed_called_shots(ac - sum(v for _, v in mods), target, wanted)
+    if called < wanted:
+        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: 003 refuses a penalty that makes the number needed 20 or more.", **who)
+    if called:
+        mods.append((f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target)))
+    if mode in HAND_MODS:
+        mods.append(HAND_MODS[mode])
+    parry, parry_text = parry_bonus(state, target) if in_melee(attacker, target, weapon) else (0, "")
+    d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
+    hit, crit, fumbled = outcome(ctx, attacker, d20, d20 + sum(v for _, v in mods), ac + parry)
+    log_roll(ctx, attacker, target, LABEL.get(mode, "attacks"), d20, mods, ac, parry_text, parry, hit, crit, fumbled)
+    if hit:
+        subdue = bool(getattr(action, "subdue", False))
+        blow(ctx, step, attacker, target, mode, crit and not subdue, called, subdue)
+    elif fumbled:
+        criticals.fumble(ctx, attacker, step.weapon)
+
+
+def terms_of(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> tuple[list[tuple[str, int]], int]:
+    """Every term added to the d20 (003's situational ones included), and the AC to reach."""
+    mods = combat.modifiers(state, attacker, target, weapon, mode if mode in combat.LABEL or mode == "attack" else "attack", behind)
+    _, descending = mods.pop()  # 003's last term: the target's AC, descending, shield dropped from behind
+    mods = [("attack value" if name == "combat bonus" else name, v) for name, v in mods]
+    if "concussion" in attacker.conditions:
+        mods.append(("concussion", CONCUSSION))  # 000, death and dying 16: 'All attacks ... at -1 penalty'
+    return mods, 19 - descending
+
+
+def outcome(ctx: Context, attacker: Combatant, d20: int, total: int, need: int) -> tuple[bool, bool, bool]:
+    """(hit, critical, fumble). The crit range is 20 (19-20, 18-20 ... with IMPROVED CRIT RANGE),
+    the fumble range 1 ('your Fumble range increases at the same rate'). Option
+    `natural_20_hits`: a roll in the crit range hits whatever the AC."""
+    state = ctx.state
+    if not special_rolls(state, attacker):
+        return total >= need, False, False
+    wide = widening(state, attacker)
+    crit, fumbled = d20 >= 20 - wide, d20 <= 1 + wide
+    if fumbled:
+        return False, False, True
+    hit = total >= need or (crit and bool(state.options.get("natural_20_hits", True)))
+    return hit, crit and hit, False
+
+
+def log_roll(ctx, attacker, target, verb, d20, mods, ac, parry_text, parry, hit, crit, fumbled) -> None:
+    total = d20 + sum(v for _, v in mods)
+    text = f"d20 {d20}" + "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in mods)
+    need = f"AC {ac + parry}" + (f" ({ac} + {parry_text})" if parry else "")
+    why = "natural " + str(d20) + (": a critical hit" if crit else ": a fumble") if crit or fumbled else ("hit" if hit else "miss")
+    ctx.log(
+        "attack",
+        f"{attacker.name} {verb} {target.name}: {text} = {total} {'≥' if total >= ac + parry else '<'} {need}: {why}.",
+        mods=mods, total=total, need=ac + parry, actor=attacker.id, target=target.id,
+    )
+
+
+def limbs(c: Combatant) -> list[str]:
+    return [x for x in c.conditions if x.split(" ")[-1] in ("hand", "elbow", "shoulder")] or ["too few hands"]
+
+
+# --- the blow: the critical hit chart, then the damage (rules.llhouse.damage) ---------
+
+
+def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode: str, crit: bool, called: int, subdue: bool) -> None:
+    state = ctx.state
+    who = dict(actor=attacker.id, target=target.id)
+    if state.options.get("hit_location"):
+        spot = ctx.dice.roll(20, f"where {attacker.name}'s blow lands")
+        ctx.log("location", f"Master body table d20 {spot}: the blow lands on the {next(p for lo, hi, p in MASTER_BODY if lo <= spot <= hi)}.", **who)
+    times, effect = 1, ""
+    if crit:
+        chart = ctx.dice.roll(20, f"critical hit chart for {attacker.name}")
+        times, effect = CRITICAL_HIT[chart]
+        words = CRIT_DAMAGE_WORDS[times] + (f" + {CRIT_EFFECT_WORDS[effect]}" if effect else "")
+        ctx.log("critical", f"Critical hit chart d20 {chart}: {words}.", **who)
+        if times == "kill":
+            kill(ctx, attacker, target)
+            return
+    index = step.weapon
+    if mode == "two-weapon":
+        die = ctx.dice.roll(WHICH_HAND, f"which of {attacker.name}'s weapons struck")
+        action = declared(state, attacker)
+        index = action.weapon if die % 2 == 0 else action.off_hand
+        ctx.log("attack", f"Which weapon: d{WHICH_HAND} {die}, {'even: the main hand' if die % 2 == 0 else 'odd: the off hand'} ({attacker.weapons[index].name}).", **who)
+    weapon = attacker.weapons[index]
+    points, shown = damage_roll(ctx, attacker, target, weapon, times, called + (1 if mode == "set" else 0))
+    if subdue:
+        target.subdual += points
+        target.subdual_round = state.round
+        ctx.log("damage", f"{target.name} takes {points} subdual damage ({shown}), {target.subdual} of {target.hp_max} max HP.", total=points, **who)
+        return
+    ctx.log("hit", f"{attacker.name} rolls {points} damage against {target.name} ({shown}).", total=points, **who)
+    land(ctx, attacker, target, points, effect)

@@ -1,0 +1,102 @@
+"""The damage of a hit under 000: 'Dam + Bonus' (multiplied by the critical hit chart),
+the automatic kill, the SHIELD SACRIFICE prompt, and the damage landing: the crit's
+effect, the death and dying chart at 0 HP, and CLEAVE's leftover."""
+
+from rules import combat
+from rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
+from rules.context import Context, lookup
+from rules.dice import parse
+from rules.llhouse import criticals
+from rules.llhouse.dying import DEAD
+from rules.llhouse.figures import expertise, maneuvers_open, shield_ready
+from rules.llhouse.improved import cleave
+from rules.model import Awaiting, Combatant, Encounter, Weapon
+
+
+def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon, times, extra_d6: int) -> tuple[int, str]:
+    """'Dam + Bonus, then X3': the weapon's dice (option weapon_damage; else 003's 1-6), 003's
+    extra d6s (called shots, set spear), the weapon's bonus and WEAPON EXPERTISE's +2 a rank;
+    'Maximum Damage ... (plus all bonuses)' takes every die at its highest."""
+    dice = weapon.damage if ctx.option("weapon_damage") else combat.BASE_DAMAGE
+    count, sides, plus = parse(dice)
+    if times == "max":
+        rolled = count * sides + plus + 6 * extra_d6
+        shown = f"{dice} at its maximum {rolled}"
+    else:
+        rolled = ctx.dice.roll_dice(dice, f"damage to {target.name}")
+        rolled += sum(ctx.dice.roll(6, f"extra d6: damage to {target.name}") for _ in range(extra_d6))
+        shown = f"{dice}{f' + {extra_d6}d6' if extra_d6 else ''} {rolled}"
+    bonus = [(f"{weapon.name} bonus", weapon.bonus), (f"{weapon.name} expertise", EXPERTISE * expertise(attacker, weapon))]
+    bonus = [(name, v) for name, v in bonus if v]
+    total = rolled + sum(v for _, v in bonus)
+    shown += "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in bonus)
+    if isinstance(times, int) and times > 1:
+        shown = f"({shown}) x {times}"
+        total *= times
+    return max(0, total), shown
+
+
+def kill(ctx: Context, attacker: Combatant, target: Combatant) -> None:
+    """000, critical hit 20: 'Automatic Kill' (no roll on the death and dying chart: a ruling)."""
+    target.hp = min(target.hp, 0)
+    target.down = True
+    if DEAD not in target.conditions:
+        target.conditions = target.conditions + [DEAD]
+    ctx.log("down", f"{target.name} is killed outright.", actor=attacker.id, target=target.id)
+
+
+def sacrifice_open(state: Encounter, target: Combatant, points: int) -> bool:
+    return points > 0 and not target.down and shield_ready(target) and maneuvers_open(state, target)
+
+
+def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
+    """000, SHIELD SACRIFICE: 'you are hit. Your attacker rolls for damage. You declare that
+    you want to sacrifice your shield.' The defender is asked (awaiting 'shield_sacrifice')."""
+    state = ctx.state
+    if not sacrifice_open(state, target, points):
+        apply(ctx, attacker, target, points, effect)
+        return
+    state.awaiting = Awaiting(
+        id=f"{state.seq}:sacrifice:{attacker.id}:{target.id}:{points}:{effect}",
+        who=target.id,
+        kind="shield_sacrifice",
+        prompt=f"{attacker.name} hits {target.name} for {points} damage: sacrifice the shield to prevent {SHIELD_SACRIFICE} of it?",
+        options=["sacrifice", "keep"],
+    )
+    ctx.log("shield", f"{target.name} may sacrifice the shield against {points} damage.", actor=attacker.id, target=target.id)
+
+
+def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
+    """RESUME['shield_sacrifice']: 'roll 1d4, subtract that from the Attacker's Damage to find
+    the Damage you actually take. This move shatters your shield beyond use'."""
+    _, _, attacker_id, target_id, points, effect = waiting.id.split(":")
+    state = ctx.state
+    attacker, target = lookup(state, attacker_id), lookup(state, target_id)
+    if attacker is None or target is None:
+        return
+    points = int(points)
+    if choice == "sacrifice" and shield_ready(target):
+        saved = ctx.dice.roll_dice(SHIELD_SACRIFICE, f"{target.name}'s shield sacrifice")
+        taken = max(0, points - saved)
+        ctx.log("shield", f"{target.name} sacrifices the shield: {SHIELD_SACRIFICE} {saved}; {points} - {saved} = {taken} damage.", actor=target.id, target=target.id)
+        criticals.lose_shield(ctx, target, "shattered beyond use")
+        points = taken
+    else:
+        ctx.log("shield", f"{target.name} keeps the shield.", actor=target.id)
+    apply(ctx, attacker, target, points, effect)
+
+
+def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
+    """The damage lands; then the critical hit's effect; at 0 HP the death and dying chart
+    (rules.combat.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
+    state = ctx.state
+    target.hp -= points
+    ctx.log("damage", f"{target.name} takes {points} damage, {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
+    if effect:
+        criticals.effect(ctx, attacker, target, effect)
+    if target.hp <= 0 and not target.down:
+        leftover = -target.hp
+        combat.fall(ctx, target)
+        cleave(ctx, attacker, target, leftover)
+    elif target.side in state.surprised and not target.down:
+        combat.drop_check(ctx, target)

@@ -1,0 +1,110 @@
+"""The figures 000's rules read off a combatant: its Attack Value, its armor, its
+improved combat options, and the limbs it can still use; and their checks."""
+
+from rules.charts.ll_house import ARMOR, ATTACK_VALUE, CLASS_GROUP, IMPROVEMENTS
+from rules.errors import Rejected
+from rules.fighters import hit_table_bonus
+from rules.model import Combatant, Encounter, Weapon
+
+PROFILE = "ll-house"
+SIDES = ("right", "left")  # the main hand is the right, the shield and off hand the left (a ruling)
+LIMBS = ("hand", "elbow", "shoulder")  # 000's limb table, by the words of its rows
+
+
+def attack_value(klass: str, level: int) -> int | None:
+    """000's ATTACK VALUE chart; None for a class it has no column for (monsters, normal men)."""
+    column = CLASS_GROUP.get(klass)
+    if column is None:
+        return None
+    level = max(level, 1)
+    for row in ATTACK_VALUE:
+        span = row[column]
+        if span is not None and span[0] <= level and (span[1] is None or level <= span[1]):
+            return row[0]
+    raise AssertionError(f"000's attack value chart has no row for {klass} level {level}")
+
+
+def combat_bonus(state: Encounter, c: Combatant) -> int:
+    """fighters.COMBAT_BONUS['ll-house']: an explicit `attack_bonus`, else 000's Attack Value,
+    else (a class 000 has no column for) 003's, by 002's hit table."""
+    own = attack_value(c.klass, c.level) if c.attack_bonus is None else None
+    return own if own is not None else hit_table_bonus(state, c)
+
+
+def rank(c: Combatant, improvement: str) -> int:
+    return c.improvements.get(improvement, 0)
+
+
+def expertise_key(name: str) -> str:
+    """000: 'a Silver Dagger is just a regular Dagger with a Silver coating, so one rank
+    in this Ability applies to both'."""
+    name = name.strip().lower()
+    return name[len("silver "):] if name.startswith("silver ") else name
+
+
+def expertise(c: Combatant, weapon: Weapon) -> int:
+    """Ranks of weapon expertise with this weapon (by its name)."""
+    key = expertise_key(weapon.name)
+    return sum(n for name, n in sorted(c.expertise.items()) if expertise_key(name) == key)
+
+
+def arm_lost(c: Combatant, side: str) -> bool:
+    """'cannot use shield or weapon' (elbow) or 'arm completely lost/ruined' (shoulder)."""
+    return f"{side} elbow" in c.conditions or f"{side} shoulder" in c.conditions
+
+
+def hand_free(c: Combatant, side: str) -> bool:
+    """May this side's hand wield a weapon? ('cannot wield weapon' for a hand)"""
+    return f"{side} hand" not in c.conditions and not arm_lost(c, side)
+
+
+def hands(c: Combatant) -> int:
+    return sum(hand_free(c, side) for side in SIDES)
+
+
+def may_wield(c: Combatant, weapon: Weapon) -> bool:
+    return hands(c) >= max(1, weapon.hands)
+
+
+def shield_ready(c: Combatant) -> bool:
+    return c.shield and not arm_lost(c, "left")
+
+
+def maneuvers_open(state: Encounter, c: Combatant) -> bool:
+    """Option `maneuvers`: 000's maneuvers are 'available to ALL Player Characters'."""
+    return state.options.get("maneuvers", "all") == "all" or c.pc
+
+
+def special_rolls(state: Encounter, c: Combatant) -> bool:
+    """Option `special_rolls`: 'The list below pertains to PCs. Monsters and NPCs ... may also use the list'."""
+    return state.options.get("special_rolls", "all") == "all" or c.pc
+
+
+def widening(state: Encounter, c: Combatant) -> int:
+    """How far IMPROVED CRIT RANGE widens the crit (and fumble) range: option `crit_range_ranks`."""
+    n = rank(c, "improved_crit_range")
+    return n if state.options.get("crit_range_ranks", "one-per-rank") == "one-per-rank" else (n + 1) // 2
+
+
+def check_figures(c: Combatant, code: str) -> None:
+    """rules.traits.FIGURE_CHECKS: 000's figures are well formed."""
+    if c.armor and c.armor not in ARMOR:
+        raise Rejected(code, f"armor {c.armor!r} must be one of {', '.join(ARMOR)} (000's armor chart)")
+    most = ARMOR[c.armor][1] if c.armor else 20
+    if not 0 <= c.armor_damage <= most:
+        raise Rejected(code, f"armor damage {c.armor_damage} is outside 0..{most}")
+    for name, n in c.improvements.items():
+        if name not in IMPROVEMENTS:
+            raise Rejected(code, f"improvement {name!r} must be one of {', '.join(IMPROVEMENTS)}")
+        if not 0 <= n <= IMPROVEMENTS[name]:
+            raise Rejected(code, f"{name} ranks {n} are outside 0..{IMPROVEMENTS[name]}")
+    for name, n in c.expertise.items():
+        if not name.strip() or len(name) > 60 or not 0 <= n <= 10:
+            raise Rejected(code, f"weapon expertise {name!r}: a weapon name of 1-60 characters and 0..10 ranks")
+    if not -3 <= c.con_bonus <= 3:
+        raise Rejected(code, f"Con bonus {c.con_bonus} is outside -3..3")
+    if len(c.until) > 20 or any(not k or len(k) > 60 or not 0 <= v <= 100_000 for k, v in c.until.items()):
+        raise Rejected(code, "until: at most 20 conditions, each named in 1-60 characters, to a round 0..100000")
+    for w in c.weapons:
+        if w.hands not in (1, 2):
+            raise Rejected(code, f"weapon {w.name!r}: hands is 1 or 2")

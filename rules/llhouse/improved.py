@@ -1,0 +1,46 @@
+"""000's IMPROVED COMBAT OPTIONS that change a blow's outcome: improved parry, weapon
+expertise (damage and parry) and cleave. Extra attack is rules.llhouse.attack's routine,
+improved crit range rules.llhouse.figures.widening, improved shield bash rules.llhouse.manoeuvres."""
+
+from rules.charts.ll_house import CLEAVE_REACH, EXPERTISE, IMPROVED_PARRY, PARRY
+from rules.combat import distance, parrying
+from rules.context import Context
+from rules.llhouse.figures import expertise, rank
+from rules.model import Combatant, Encounter
+from rules.tohit import hurt
+
+
+def parry_bonus(state: Encounter, defender: Combatant) -> tuple[int, str]:
+    """000: PARRY 'Add 2 to your AC for this round'; IMPROVED PARRY +2 a rank; WEAPON
+    EXPERTISE +2 a rank 'to Parry' with that weapon. (0, '') when not parrying."""
+    index = parrying(state, defender)
+    if index is None:
+        return 0, ""
+    parts = [("parry", PARRY)]
+    if rank(defender, "improved_parry"):
+        parts.append(("improved parry", IMPROVED_PARRY * rank(defender, "improved_parry")))
+    skill = expertise(defender, defender.weapons[index])
+    if skill:
+        parts.append((f"{defender.weapons[index].name} expertise", EXPERTISE * skill))
+    return sum(v for _, v in parts), " + ".join(f"{v} {name}" for name, v in parts)
+
+
+def cleave(ctx: Context, attacker: Combatant, fallen: Combatant, leftover: int) -> None:
+    """000: 'If you kill an enemy and have leftover damage, it can be carried over to another
+    enemy that is within 5 feet of the original target.' A rank per further enemy."""
+    hit = {fallen.id}
+    last = fallen
+    for _ in range(rank(attacker, "cleave")):
+        if leftover <= 0:
+            return
+        near = [c for c in ctx.state.combatants
+                if c.side != attacker.side and not c.down and c.id not in hit and distance(c, last) <= CLEAVE_REACH]
+        if not near:
+            return
+        victim = min(near, key=lambda c: distance(c, last))
+        ctx.log("cleave", f"{attacker.name} cleaves on into {victim.name} with {leftover} leftover damage.", actor=attacker.id, target=victim.id)
+        before = victim.hp
+        hurt(ctx, victim, leftover, "cleave", attacker.id)
+        hit.add(victim.id)
+        leftover = leftover - before if victim.down else 0
+        last = victim

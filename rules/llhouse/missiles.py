@@ -1,0 +1,46 @@
+"""000's roll for what is not a melee blow. Missiles are weapon attacks: 'Any roll of
+Natural 20 yields special effects, and so does any roll of Natural 1', so a shot rolls
+on the critical hit chart and the fumble table as a blow does. Oil flasks, torches and a
+grappler's approach keep 003's rules and no special rolls (a ruling), but are shown as
+000 reads them: 'You must roll the Armor Class or higher to hit'."""
+
+from rules.context import Context
+from rules.llhouse.attack import blow, log_roll, outcome
+from rules.llhouse import criticals
+from rules.charts.ll_house import CONCUSSION
+from rules.model import Combatant, Step
+
+
+def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    mods = [("attack value" if name == "combat bonus" else name, v) for name, v in mods]
+    if "concussion" in attacker.conditions:
+        mods.append(("concussion", CONCUSSION))
+    return mods
+
+
+def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
+    """rules.tohit.BARE_ROLLS['ll-house']: 003's sum against 19 is the d20 and the terms against
+    the ascending AC (19 - descending), which is what the log shows."""
+    ac = 19 - descending
+    mods = terms(attacker, mods)
+    d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
+    total = d20 + sum(v for _, v in mods)
+    hit = total >= ac
+    shown = "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in mods)
+    ctx.log("attack", f"{attacker.name} {what}: d20 {d20}{shown} = {total} {'≥' if hit else '<'} AC {ac}: {'hit' if hit else 'miss'}.",
+            actor=attacker.id, target=target, mods=mods, total=total, need=ac)
+    return hit
+
+
+def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
+    """rules.ranged.SHOTS['ll-house']: a missile at `target` (already picked out of a melee)."""
+    weapon = attacker.weapons[index]
+    mods = terms(attacker, mods)
+    d20 = ctx.dice.roll(20, f"{attacker.name} shoots at {target.name}")
+    hit, crit, fumbled = outcome(ctx, attacker, d20, d20 + sum(v for _, v in mods), target.ac)
+    log_roll(ctx, attacker, target, f"shoots the {weapon.name} at", d20, mods, target.ac, "", 0, hit, crit, fumbled)
+    step = Step(phase=ctx.state.phase, actor=attacker.id, kind="shoot", target=target.id, weapon=index, mode="shoot")
+    if hit:
+        blow(ctx, step, attacker, target, "shoot", crit, 0, False)
+    elif fumbled:
+        criticals.fumble(ctx, attacker, index)

@@ -122,7 +122,7 @@ async def test_example_on_the_server_logs_what_the_headless_run_logs(fray_server
         "combatants": SCENARIO["combatants"],
         "players": {"party": ["hubert", "lucas", "dulcia"]},
     })
-    gm, ack = await play_script(fray_server, join, made, SCENARIO)
+    gm, _ = await play_script(fray_server, join, made, SCENARIO)
     assert gm.view["profile"] == "challenges" and gm.view["round"] == 4
 
     token = token_of(made["links"]["gm"])

@@ -92,7 +92,7 @@ async def test_ll_house_scenario_on_the_server(fray_server, join):
         "combatants": SCENARIO["combatants"],
         "players": {"party": ["bran", "alda"]},
     })
-    gm, ack = await play_script(fray_server, join, made, SCENARIO)
+    gm, _ = await play_script(fray_server, join, made, SCENARIO)
     assert gm.view["profile"] == "ll-house" and gm.view["round"] == 5
     served = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params={"token": token_of(made["links"]["gm"])}).json()
     assert [e["text"] for e in served[1:]] == [e.text for e in PLAYED.log[1:]]

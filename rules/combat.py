@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from rules.actions import Attack, Parry
+from rules.actions import Action, Attack, Parry
 from rules.charts import weapon_saves
 from rules.context import Context, lookup
 from rules.fighters import able, combat_bonus, declared, in_hand, multi_attack_bonus, usable, wielded
@@ -190,20 +190,11 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     """003's attack roll and its consequences, for a strike that can be made."""
     state = ctx.state
     who = dict(actor=attacker.id, target=target.id)
-    action = declared(state, attacker) if step.mode in DECLARED else None
-    behind = bool(getattr(action, "from_behind", False))
-    wanted = getattr(action, "called_shots", 0)
+    action, behind, wanted = declaration(state, attacker, step.mode)
     mods = modifiers(state, attacker, target, weapon, step.mode, behind)
-    called = allowed_called_shots(need_of(mods), target, wanted)
-    if called < wanted:
-        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {need_of(mods)} is needed on the d20 already, and 003 refuses a penalty that makes it 20 or more.", **who)
-    if called:
-        mods.insert(-1, (f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target)))
+    called = call_shots(ctx, attacker, target, mods, wanted)
     melee = in_melee(attacker, target, weapon)
-    parry = parrying(state, target) if melee else None
-    penalty = min(PARRY, max(0, PARRY_CAP - need_of(mods))) if parry is not None else 0
-    if parry is not None:
-        mods.insert(-1, ("parry", -penalty))
+    parry, penalty = parry_term(state, target, mods, melee)
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
     total = d20 + sum(v for _, v in mods)
     hit = total >= TO_HIT
@@ -214,23 +205,80 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         mods=mods, total=total, need=TO_HIT, **who,
     )
     if hit:
-        extra = [("called shots", called)] if called else []
-        if step.mode == "set":
-            extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
         natural = d20 == 20 and melee
-        if natural:
-            extra.append(("natural 20", 1))  # 003: 'adds an additional 1-6 damage'
-        dice = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
+        extra = extra_dice(called, step.mode, natural)
+        dice = damage_dice(ctx, weapon)
         if getattr(action, "subdue", False):
             subdual.strike(ctx, attacker, target, dice, extra)  # 003: subdual damage is tracked apart
         else:
             damage(ctx, attacker, target, dice, extra)
         if natural:
             weapon_save(ctx, attacker, step.weapon)
-        if step.mode in DECLARED and target.side in state.surprised and not target.down:
-            drop_check(ctx, target)
+        gawper_struck(ctx, target, step.mode)
     elif parry is not None:
         parried(ctx, attacker, target, weapon, parry, step, total + penalty >= TO_HIT)
+
+
+# The terms of a strike that every profile's roll shares (003's, where the others are silent).
+
+
+def declaration(state: Encounter, attacker: Combatant, mode: str, modes: tuple[str, ...] = DECLARED) -> tuple[Action | None, bool, int]:
+    """The declared action a strike of `mode` carries (none unless `mode` is one of `modes`:
+    not for a counter, a riposte or a set spear), whether it is struck from behind, and how
+    many called shots it wants."""
+    action = declared(state, attacker) if mode in modes else None
+    return action, bool(getattr(action, "from_behind", False)), getattr(action, "called_shots", 0)
+
+
+def called_shot_term(called: int, target: Combatant) -> tuple[str, int]:
+    return (f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target))
+
+
+def call_shots(ctx: Context, attacker: Combatant, target: Combatant, mods: list[tuple[str, int]], wanted: int, hit: str = "") -> int:
+    """The called shots allowed of `wanted`, their term put before the AC in `mods`; a drop
+    is logged (`hit` names the result the number needed is for, as ' for a normal Hit')."""
+    called = allowed_called_shots(need_of(mods), target, wanted)
+    if called < wanted:
+        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {need_of(mods)} is needed on the d20{hit} already, and 003 refuses a penalty that makes it 20 or more.", actor=attacker.id, target=target.id)
+    if called:
+        mods.insert(-1, called_shot_term(called, target))
+    return called
+
+
+def parry_penalty(need: int) -> int:
+    """003: -4 to hit, but never making the number needed more than 20."""
+    return min(PARRY, max(0, PARRY_CAP - need))
+
+
+def parry_term(state: Encounter, target: Combatant, mods: list[tuple[str, int]], melee: bool) -> tuple[int | None, int]:
+    """The weapon `target` parries a melee strike with (or None) and the penalty, its term put before the AC in `mods`."""
+    parry = parrying(state, target) if melee else None
+    if parry is None:
+        return None, 0
+    penalty = parry_penalty(need_of(mods))
+    mods.insert(-1, ("parry", -penalty))
+    return parry, penalty
+
+
+def extra_dice(called: int, mode: str, natural: bool = False) -> list[tuple[str, int]]:
+    """003's extra d6s of a hit, each named: called shots, a set spear, a natural 20 in melee."""
+    extra = [("called shots", called)] if called else []
+    if mode == "set":
+        extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
+    if natural:
+        extra.append(("natural 20", 1))  # 003: 'adds an additional 1-6 damage'
+    return extra
+
+
+def damage_dice(ctx: Context, weapon: Weapon) -> str:
+    """003: 1-6 'except when otherwise noted'; option weapon_damage rolls the weapon's dice."""
+    return weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
+
+
+def gawper_struck(ctx: Context, target: Combatant, mode: str) -> None:
+    """003: a surprised target struck by a declared attack, and still up, may drop what it holds."""
+    if mode in DECLARED and target.side in ctx.state.surprised and not target.down:
+        drop_check(ctx, target)
 
 
 LABEL = {
@@ -296,9 +344,13 @@ def roll_damage(ctx: Context, target: Combatant, dice: str, extra, what: str = "
 
 
 def damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:
-    points, shown = roll_damage(ctx, target, dice, extra)
+    lose_hp(ctx, target, *roll_damage(ctx, target, dice, extra), attacker.id)
+
+
+def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str | None = None) -> None:
+    """The points come off HP (`shown`: how they were found); at 0 or less the target falls."""
     target.hp -= points
-    ctx.log("damage", f"{target.name} takes {points} damage ({shown}), {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
+    ctx.log("damage", f"{target.name} takes {points} damage ({shown}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
     if target.hp <= 0 and not target.down:
         fall(ctx, target)
 

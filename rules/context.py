@@ -48,3 +48,13 @@ def lookup(state: Encounter, cid: str) -> Combatant | None:
         if c.id == cid:
             return c
     return None
+
+
+def standing(ctx: Context, actor: Combatant, cid: str, kind: str, missing: str) -> Combatant | None:
+    """The target `cid` of `actor`'s action if it is there and not down; else None, and
+    `actor`'s `missing` is logged ('has no one to strike')."""
+    target = lookup(ctx.state, cid)
+    if target is None or target.down:
+        ctx.log(kind, f"{actor.name} {missing}.", actor=actor.id)
+        return None
+    return target

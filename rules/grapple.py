@@ -13,7 +13,7 @@ first of their turns (DEX order).
 
 from rules.actions import Grapple
 from rules.combat import descending, distance
-from rules.context import Context, lookup
+from rules.context import Context, lookup, standing
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Step
 from rules.ranged import check_target
@@ -64,9 +64,8 @@ def brawlers(ctx: Context, actor: Combatant, a: Grapple) -> list[tuple[Combatant
 
 def resolve(ctx: Context, actor: Combatant, a: Grapple, step: Step) -> None:
     state = ctx.state
-    target = lookup(state, a.target)
-    if target is None or target.down:
-        ctx.log("grapple", f"{actor.name} has nobody to grapple.", actor=actor.id)
+    target = standing(ctx, actor, a.target, "grapple", "has nobody to grapple")
+    if target is None:
         return
     joined = []
     for g, action in brawlers(ctx, actor, a):

@@ -8,7 +8,7 @@ in what order, and queues the strikes.
 from rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
 from rules.combat import allowed_called_shots, check_called_shots, distance, double_refused, queue
 from rules.fighters import able, declared, helpless, usable
-from rules.context import Context, lookup
+from rules.context import Context, lookup, standing
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Step
 
@@ -155,9 +155,8 @@ def counter_step(state: Encounter, defender: Combatant, charger: Combatant) -> S
 def approach(ctx: Context, actor: Combatant, action: Approach) -> None:
     """003: 'A combatant who approaches cautiously may not attack until the next round,
     but is subject to no counterattack.'"""
-    target = lookup(ctx.state, action.target)
-    if target is None or target.down:
-        ctx.log("move", f"{actor.name} has no one to approach.", actor=actor.id)
+    target = standing(ctx, actor, action.target, "move", "has no one to approach")
+    if target is None:
         return
     actor.x, actor.y, arrived = toward(actor, target, reach_of(actor, weapon_index(ctx.state, actor)))
     how = "closes cautiously on" if arrived else "advances cautiously toward"
@@ -175,9 +174,8 @@ def set_spear(ctx: Context, actor: Combatant, action: SetSpear) -> None:
 
 def kill(ctx: Context, actor: Combatant, action: Kill) -> None:
     """003: 'Any character that is truly helpless ... can simply be killed.' No roll."""
-    target = lookup(ctx.state, action.target)
-    if target is None or target.down:
-        ctx.log("kill", f"{actor.name} has no one to kill.", actor=actor.id)
+    target = standing(ctx, actor, action.target, "kill", "has no one to kill")
+    if target is None:
         return
     who = dict(actor=actor.id, target=target.id)
     if not helpless(target):

@@ -44,12 +44,13 @@ def aim_mods(cover: str, kind: str, band: str) -> list[tuple[str, int]]:
     return mods
 
 
-def check_target(state: Encounter, actor: Combatant, tid: str, code: str) -> Combatant:
+def check_target(state: Encounter, actor: Combatant, tid: str, code: str, verb: str = "attack") -> Combatant:
+    """The target an action names; rejected (`code`/...) if there is none or it is the actor."""
     target = lookup(state, tid)
     if target is None:
         raise Rejected(f"{code}/unknown-target", f"there is no combatant {tid!r}")
     if target.id == actor.id:
-        raise Rejected(f"{code}/self-target", f"{actor.name} cannot attack itself")
+        raise Rejected(f"{code}/self-target", f"{actor.name} cannot {verb} itself")
     return target
 
 

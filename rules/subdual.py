@@ -15,7 +15,11 @@ def strike(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extr
     goes to `subdual`, not to HP."""
     from rules.combat import roll_damage  # combat calls this module: import at use
 
-    points, shown = roll_damage(ctx, target, dice, extra, "subdual damage")
+    take(ctx, attacker, target, *roll_damage(ctx, target, dice, extra, "subdual damage"))
+
+
+def take(ctx: Context, attacker: Combatant, target: Combatant, points: int, shown: str) -> None:
+    """Subdual damage, tracked apart from HP (`shown`: how the points were found)."""
     target.subdual += points
     target.subdual_round = ctx.state.round
     ctx.log(

@@ -8,7 +8,7 @@ equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 
 from collections.abc import Callable
 
-from rules.combat import SURPRISE_BONUS, TO_HIT, fall
+from rules.combat import SURPRISE_BONUS, TO_HIT, lose_hp
 from rules.context import Context
 from rules.fighters import combat_bonus
 from rules.model import Combatant
@@ -50,7 +50,4 @@ def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | No
     owed = ctx.owed.pop(target.id, 0)
     if owed:
         points, why = points + owed, f"{why} + {owed} for the negative H"
-    target.hp -= points
-    ctx.log("damage", f"{target.name} takes {points} damage ({why}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
-    if target.hp <= 0 and not target.down:
-        fall(ctx, target)
+    lose_hp(ctx, target, points, why, actor)

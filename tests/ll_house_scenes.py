@@ -46,17 +46,5 @@ def answer(played, choice: str, who: str = "gm") -> dict:
     return {"type": "answer", "awaiting": played.state.awaiting.id, "choice": choice, "as": who}
 
 
-def texts(played, kind: str | None = None) -> list[str]:
-    return [e.text for e in played.log if kind is None or e.kind == kind]
-
-
-def who(played, cid: str):
-    return next(c for c in played.state.combatants if c.id == cid)
-
-
-def rejected(played) -> list[str]:
-    return [e.code for e in played.log if e.kind == "rejected"]
-
-
 def dice_used(played) -> list[int]:
     return [r.value for e in played.log for r in e.rolls]

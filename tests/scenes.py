@@ -1,4 +1,12 @@
-"""Building blocks of the rules tests' scenarios (rules.scenario.play dicts)."""
+"""Building blocks of the rules tests' scenarios (rules.scenario.play dicts), and what
+the tests read back from a played one."""
+
+import pathlib
+import tomllib
+
+from rules.scenario import play
+
+SCENARIOS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "scenarios"
 
 NO_SURPRISE = [5, 6]  # the party's and the foes' surprise d6: nobody surprised (003: 1 or 2 is)
 ADVANCE = {"type": "advance"}
@@ -12,3 +20,37 @@ def fighter(cid: str, side: str, **figures) -> dict:
 def declare(actor: str, action: dict, who: str = "gm") -> dict:
     """A declaration command, sent as `who` ('gm', or 'player:<id>')."""
     return {"type": "declare", "actor": actor, "action": action, "as": who}
+
+
+def scenario(name: str) -> dict:
+    """docs/scenarios/<name>.toml, as rules.scenario.play takes it."""
+    return tomllib.loads((SCENARIOS / f"{name}.toml").read_text())
+
+
+def started(combatants: list[dict], *commands: dict, dice=(), options=None, profile: str = "holmes-phases"):
+    """A fight started with nobody surprised, `dice` forced after the surprise d6s."""
+    return play({
+        "profile": profile,
+        "options": options or {},
+        "dice": [*NO_SURPRISE, *dice],
+        "combatants": combatants,
+        "commands": [{"type": "start"}, *commands],
+    })
+
+
+def texts(played, kind: str | None = None) -> list[str]:
+    return [e.text for e in played.log if kind is None or e.kind == kind]
+
+
+def who(played, cid: str):
+    return next(c for c in played.state.combatants if c.id == cid)
+
+
+def rejected(played) -> list[str]:
+    return [e.code for e in played.log if e.kind == "rejected"]
+
+
+def all_forced(played, dice: list[int]) -> bool:
+    """Every die rolled was forced, in order, and they are all of `dice`: none left over."""
+    rolls = [r for e in played.log for r in e.rolls]
+    return [r.value for r in rolls] == dice and all(r.forced for r in rolls) and played.state.forced == []

@@ -173,6 +173,24 @@ async def folded(redis_url: str, encounter: str) -> bytes:
     return canonical(fold(event for _, event in await stream(redis_url, encounter)))
 
 
+async def play_script(server: FrayServer, join, made: dict, scenario: dict, then: tuple[dict, ...] = ()) -> tuple["Table", dict]:
+    """A scenario's forced dice and commands, then `then`, sent to encounter `made` by the GM
+    and the party (a command's 'as'), each acked; the GM's table once it has seen the last,
+    and the last ack. `join` is the fixture."""
+    gm = await join(server, made["links"]["gm"])
+    party = await join(server, made["links"]["players"]["party"])
+    script = [(gm, {"type": "force_rolls", "values": scenario["dice"]})]
+    for raw in scenario["commands"]:
+        command = dict(raw)
+        script.append((gm if command.pop("as", "gm") == "gm" else party, command))
+    script += [(gm, command) for command in then]
+    for table, command in script:
+        ack = await table.send(command)
+        assert ack["type"] == "ack", (command, ack)
+    await gm.until(ack["position"])
+    return gm, ack
+
+
 def digest(server: FrayServer, made: dict) -> dict:
     """A replica's live state digest, through the GM-only endpoint."""
     return httpx.get(f"{server.url}/api/encounters/{made['id']}/digest", params={"token": token_of(made["links"]["gm"])}, timeout=TIMEOUT).json()

@@ -5,7 +5,7 @@ A fight is Alda (party) against a Gob (AC 15, 30 HP) with a 1d6 sword; the d20 i
 and Alda's Attack Bonus is set so that 10 + bonus - 15 is the Attack Result wanted."""
 
 import pytest
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter, texts, who
 
 from rules.charts.attack_result import ATTACK_CHART, WOUNDS, grade
 from rules.scenario import play
@@ -32,14 +32,6 @@ def fight(*commands, dice=(), options=None, result=None, alda=None, gob=None, ot
 
 def alda_attacks(**action):
     return declare("alda", {"type": "attack", "target": "gob", **action})
-
-
-def texts(played, kind=None):
-    return [e.text for e in played.log if kind is None or e.kind == kind]
-
-
-def who(played, cid):
-    return next(c for c in played.state.combatants if c.id == cid)
 
 
 def rejected(played):

@@ -7,7 +7,8 @@ import pytest
 from rules.charts import ll_house as chart
 from rules.llhouse.figures import attack_value
 from rules.profiles import PROFILES, validate_options
-from ll_house_scenes import AXE, SWORD, act, alda, fight, orc, rejected, texts, who
+from ll_house_scenes import AXE, SWORD, act, alda, fight, orc
+from scenes import rejected, texts, who
 
 ATTACK = act("alda", type="attack", target="orc")
 

@@ -4,7 +4,8 @@ staunching the wound (DC11). Every die is forced; the numbers are 000's."""
 import pytest
 
 from rules.charts import ll_house as chart
-from ll_house_scenes import act, alda, fight, orc, rejected, texts, who
+from ll_house_scenes import act, alda, fight, orc
+from scenes import rejected, texts, who
 
 ORC_ATTACKS = act("orc", type="attack", target="alda")
 ADVANCE = {"type": "advance"}

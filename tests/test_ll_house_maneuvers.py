@@ -5,7 +5,8 @@ improved parry, improved shield bash, weapon expertise). Every die is forced."""
 import pytest
 
 from rules.view import legal_actions
-from ll_house_scenes import AXE, DAGGER, SWORD, act, alda, fight, orc, rejected, texts, who
+from ll_house_scenes import AXE, DAGGER, SWORD, act, alda, fight, orc
+from scenes import rejected, texts, who
 
 ATTACK = act("alda", type="attack", target="orc")
 ORC_ATTACKS = act("orc", type="attack", target="alda")

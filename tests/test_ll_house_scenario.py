@@ -4,49 +4,37 @@ prompts, 000's parry, a double-damage crit, the death and dying chart and a stau
 every die forced. Played headless, replayed byte for byte, and played on a real server
 created with the profile through POST /api/encounters."""
 
-import pathlib
-import tomllib
 
 import httpx
 import pytest
+from scenes import all_forced, rejected, scenario, texts, who
+from support import play_script, token_of
 
 from rules.reducer import canonical, fold
 from rules.scenario import play
-from support import token_of
 
-FILE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "ll-house.toml"
-SCENARIO = tomllib.loads(FILE.read_text())
+SCENARIO = scenario("ll-house")
 PLAYED = play(SCENARIO)
 
 
-def texts(kind: str | None = None) -> list[str]:
-    return [e.text for e in PLAYED.log if kind is None or e.kind == kind]
-
-
-def who(cid: str):
-    return next(c for c in PLAYED.state.combatants if c.id == cid)
-
-
 def test_ll_house_scenario_uses_every_forced_die_and_nothing_else():
-    rolls = [r for e in PLAYED.log for r in e.rolls]
-    assert [r.value for r in rolls] == SCENARIO["dice"] and all(r.forced for r in rolls)
-    assert PLAYED.state.forced == [] and not texts("rejected")
+    assert all_forced(PLAYED, SCENARIO["dice"]) and not rejected(PLAYED)
 
 
 def test_ll_house_scenario_final_figures():
     hp = {c.id: c.hp for c in PLAYED.state.combatants}
     assert hp == {"bran": 12, "alda": -4, "grul": -7, "snag": -2, "ukk": 10}
     assert {c.id: c.ac for c in PLAYED.state.combatants} == {"bran": 12, "alda": 15, "grul": 14, "snag": 12, "ukk": 15}
-    assert who("grul").conditions == ["dead"] and who("grul").armor_damage == 1
-    assert who("snag").conditions == ["dead"]
-    assert who("alda").conditions == ["stabilized"] and who("alda").down and not who("alda").shield
-    assert not who("ukk").shield and who("ukk").conditions == []
-    assert not who("bran").weapons[0].dropped and who("bran").conditions == []
+    assert who(PLAYED, "grul").conditions == ["dead"] and who(PLAYED, "grul").armor_damage == 1
+    assert who(PLAYED, "snag").conditions == ["dead"]
+    assert who(PLAYED, "alda").conditions == ["stabilized"] and who(PLAYED, "alda").down and not who(PLAYED, "alda").shield
+    assert not who(PLAYED, "ukk").shield and who(PLAYED, "ukk").conditions == []
+    assert not who(PLAYED, "bran").weapons[0].dropped and who(PLAYED, "bran").conditions == []
     assert (PLAYED.state.round, PLAYED.state.phase) == (5, "declaration")
 
 
 def test_ll_house_scenario_round_one_crit_cleave_fumble_bash():
-    assert texts()[texts().index("Round 1: declarations close."):][2:15] == [
+    assert texts(PLAYED)[texts(PLAYED).index("Round 1: declarations close."):][2:15] == [
         "Bran attacks with two weapons Grul: d20 20 + 1 attack value + 2 two weapons = 23 ≥ AC 15: natural 20: a critical hit.",
         "Critical hit chart d20 19: Triple Damage (Dam + Bonus, then X3) + inflict permanent damage to victim's armor (victim's AC lowers by 1).",
         "Which weapon: d6 4, even: the main hand (sword).",
@@ -61,13 +49,13 @@ def test_ll_house_scenario_round_one_crit_cleave_fumble_bash():
         "Fumble table d6 5: Bran dropped weapon; draw new weapon or lose 1 round to retrieve.",
         "Alda shield-bashes Ukk: d20 20 + 1 attack value = 21 ≥ AC 16: hit.",
     ]
-    assert "Ukk is knocked down (shield bash) and loses the rest of this round to stand." in texts()
-    assert "Ukk cannot act (knocked down)." in texts() and "Ukk regains its feet." in texts()
+    assert "Ukk is knocked down (shield bash) and loses the rest of this round to stand." in texts(PLAYED)
+    assert "Ukk cannot act (knocked down)." in texts(PLAYED) and "Ukk regains its feet." in texts(PLAYED)
 
 
 def test_ll_house_scenario_parry_and_shield_sacrifices():
-    assert "Ukk attacks Alda: d20 17 + 1 attack value = 18 ≥ AC 18 (16 + 2 parry): hit." in texts()
-    assert texts("shield") == [
+    assert "Ukk attacks Alda: d20 17 + 1 attack value = 18 ≥ AC 18 (16 + 2 parry): hit." in texts(PLAYED)
+    assert texts(PLAYED, "shield") == [
         "Ukk may sacrifice the shield against 2 damage.",
         "Ukk keeps the shield.",
         "Alda may sacrifice the shield against 6 damage.",
@@ -80,10 +68,10 @@ def test_ll_house_scenario_parry_and_shield_sacrifices():
 
 
 def test_ll_house_scenario_dying_and_staunched():
-    assert "Ukk rolls 10 damage against Alda ((1d8 5) x 2)." in texts()
-    assert texts("down")[-1] == ("Alda falls: death and dying d20 10: Bleeding out. Lingers 2 round(s) (1d6+0 Con bonus) and dies "
+    assert "Ukk rolls 10 damage against Alda ((1d8 5) x 2)." in texts(PLAYED)
+    assert texts(PLAYED, "down")[-1] == ("Alda falls: death and dying d20 10: Bleeding out. Lingers 2 round(s) (1d6+0 Con bonus) and dies "
                                  "at the end of round 5, unless the wound is staunched (DC11).")
-    assert "Bran staunches Alda's wound: d20 12 ≥ DC11; Alda is stabilized but needs medical attention or magical healing." in texts()
+    assert "Bran staunches Alda's wound: d20 12 ≥ DC11; Alda is stabilized but needs medical attention or magical healing." in texts(PLAYED)
 
 
 def test_ll_house_scenario_replay_is_byte_identical():
@@ -104,16 +92,7 @@ async def test_ll_house_scenario_on_the_server(fray_server, join):
         "combatants": SCENARIO["combatants"],
         "players": {"party": ["bran", "alda"]},
     })
-    gm = await join(fray_server, made["links"]["gm"])
-    party = await join(fray_server, made["links"]["players"]["party"])
-    script = [(gm, {"type": "force_rolls", "values": SCENARIO["dice"]})]
-    for raw in SCENARIO["commands"]:
-        command = dict(raw)
-        script.append((gm if command.pop("as", "gm") == "gm" else party, command))
-    for table, command in script:
-        ack = await table.send(command)
-        assert ack["type"] == "ack", (command, ack)
-    await gm.until(ack["position"])
+    gm, _ = await play_script(fray_server, join, made, SCENARIO)
     assert gm.view["profile"] == "ll-house" and gm.view["round"] == 5
     served = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params={"token": token_of(made["links"]["gm"])}).json()
     assert [e["text"] for e in served[1:]] == [e.text for e in PLAYED.log[1:]]

@@ -3,17 +3,15 @@ viewer saw it then, and the log exported as JSON and Markdown."""
 
 import copy
 import json
-import pathlib
-import tomllib
 
 import httpx
 import pytest
-from support import token_of
+from scenes import scenario
+from support import play_script, token_of
 
 pytestmark = pytest.mark.redis
 
-SHOWCASE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "holmes-showcase.toml"
-SCENARIO = tomllib.loads(SHOWCASE.read_text())
+SCENARIO = scenario("holmes-showcase")
 NOTE = "Mog carries the key to the vault"
 
 
@@ -24,18 +22,7 @@ async def played(fray_server, join, end: bool = False) -> dict:
     mog.update(hidden=True, notes=NOTE)
     made = fray_server.create({"combatants": combatants, "options": SCENARIO["options"],
                                "players": {"party": ["alda", "bran", "cora"]}})
-    gm = await join(fray_server, made["links"]["gm"])
-    party = await join(fray_server, made["links"]["players"]["party"])
-    script = [(gm, {"type": "force_rolls", "values": SCENARIO["dice"]})]
-    for raw in SCENARIO["commands"]:
-        command = dict(raw)
-        script.append((gm if command.pop("as", "gm") == "gm" else party, command))
-    if end:
-        script.append((gm, {"type": "end"}))
-    for table, command in script:
-        ack = await table.send(command)
-        assert ack["type"] == "ack", (command, ack)
-    await gm.until(ack["position"])
+    await play_script(fray_server, join, made, SCENARIO, ({"type": "end"},) if end else ())
     return made
 
 

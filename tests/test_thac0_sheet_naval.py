@@ -3,7 +3,7 @@ rounded down), speed lost by tenths of damage and rowers, dead in the water at 7
 sunk at 100%, grappling at 50 ft on 2 in 6 or by agreement, boarding at -2 on hit
 rolls and AC, repairs by five crewmen, 1 point a turn up to half the damage."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, rejected, started, texts, who
 
 from rules.model import Combatant
 from rules.scenario import play
@@ -19,25 +19,9 @@ def ship(cid, side, **figures):
 
 
 def sea(*commands, dice=(), options=None, people=(), galley=None, cog=None):
-    return play({
-        "profile": PROFILE,
-        "options": options or {},
-        "dice": [*NO_SURPRISE, *dice],
-        "combatants": [ship("galley", "party", **{"x": 0, "y": 0, **(galley or {})}), ship("cog", "pirates", **{"x": 40, "y": 0, **(cog or {})}), *people],
-        "commands": [{"type": "start"}, *commands],
-    })
-
-
-def texts(played, kind=None):
-    return [e.text for e in played.log if kind is None or e.kind == kind]
-
-
-def who(played, cid):
-    return next(c for c in played.state.combatants if c.id == cid)
-
-
-def rejected(played):
-    return [e.code for e in played.log if e.kind == "rejected"]
+    galley = ship("galley", "party", **{"x": 0, "y": 0, **(galley or {})})
+    cog = ship("cog", "pirates", **{"x": 40, "y": 0, **(cog or {})})
+    return started([galley, cog, *people], *commands, dice=dice, options=options, profile=PROFILE)
 
 
 def vessel(hp, rowers=40, move=120):

@@ -2,9 +2,8 @@
 the stun roll t = 1d20 - C', the save vs death ray at +4 - δS against a knock-out
 for t rounds, and the haymaker. Every die is forced; the numbers are 002's."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, rejected, started, texts, who
 
-from rules.scenario import play
 from rules.view import legal_actions
 
 PROFILE = "thac0-sheet"
@@ -13,28 +12,11 @@ PROFILE = "thac0-sheet"
 def fight(*commands, dice=(), alda=None, gob=None):
     alda = fighter("alda", "party", **{"attack_bonus": None, "klass": "fighter", "level": 1, "str_adj": 2, "dex": 14, "x": 10, "y": 10, **(alda or {})})
     gob = fighter("gob", "gobs", **{"attack_bonus": None, "klass": "normal", "level": 0, "con": 10, "save_death": 14, "dex": 9, "x": 15, "y": 10, **(gob or {})})
-    return play({
-        "profile": PROFILE,
-        "dice": [*NO_SURPRISE, *dice],
-        "combatants": [alda, gob],
-        "commands": [{"type": "start"}, *commands],
-    })
-
-
-def texts(played, kind=None):
-    return [e.text for e in played.log if kind is None or e.kind == kind]
-
-
-def who(played, cid):
-    return next(c for c in played.state.combatants if c.id == cid)
+    return started([alda, gob], *commands, dice=dice, profile=PROFILE)
 
 
 def strike(**extra):
     return declare("alda", {"type": "strike", "target": "gob", **extra})
-
-
-def rejected(played):
-    return [e.code for e in played.log if e.kind == "rejected"]
 
 
 def test_striking_blow_does_one_plus_strength_and_may_stun():

@@ -3,7 +3,7 @@ steps, the negative-H damage bonus, range and cover, and 003's rules that stand.
 Every die is forced; the numbers are 002's."""
 
 import pytest
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, started, texts, who
 
 from rules.profiles import validate_options
 from rules.scenario import play
@@ -15,21 +15,7 @@ PROFILE = "thac0-sheet"
 def fight(*commands, dice=(), options=None, alda=None, gob=None, profile=PROFILE):
     alda = fighter("alda", "party", **{"attack_bonus": None, "klass": "fighter", "level": 4, "dex": 14, "x": 10, "y": 10, **(alda or {})})
     gob = fighter("gob", "gobs", **{"attack_bonus": None, "klass": "monster", "hd": 1, "ac": 13, "dex": 9, "x": 15, "y": 10, **(gob or {})})
-    return play({
-        "profile": profile,
-        "options": options or {},
-        "dice": [*NO_SURPRISE, *dice],
-        "combatants": [alda, gob],
-        "commands": [{"type": "start"}, *commands],
-    })
-
-
-def texts(played, kind=None):
-    return [e.text for e in played.log if kind is None or e.kind == kind]
-
-
-def who(played, cid):
-    return next(c for c in played.state.combatants if c.id == cid)
+    return started([alda, gob], *commands, dice=dice, options=options, profile=profile)
 
 
 def attack(target="gob", **extra):

@@ -2,10 +2,9 @@
 +1/+5, the compared 1d20 + w, grab -> fall -> pin, the pinned save against 1 + δS
 damage and the pinned WR -3. Every die is forced; the numbers are 002's."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, started, texts, who
 
 from rules.model import Combatant
-from rules.scenario import play
 from rules.thac0sheet.wrestling import rating
 
 PROFILE = "thac0-sheet"
@@ -16,21 +15,7 @@ def fight(*commands, dice=(), options=None, extra=(), alda=None, ogre=None):
     alda = fighter("alda", "party", **{"klass": "fighter", "level": 3, "str_adj": 1, "dex_adj": 1, "dex": 14, "x": 10, "y": 10, **(alda or {})})
     # The ogre: HD 4, hide of basic AC 5 (ascending 14): w = 2 x 4 + 5 = 13.
     ogre = fighter("ogre", "foes", **{"klass": "monster", "hd": 4, "basic_ac": 14, "save_death": 12, "dex": 9, "x": 15, "y": 10, **(ogre or {})})
-    return play({
-        "profile": PROFILE,
-        "options": options or {},
-        "dice": [*NO_SURPRISE, *dice],
-        "combatants": [alda, ogre, *extra],
-        "commands": [{"type": "start"}, *commands],
-    })
-
-
-def texts(played, kind=None):
-    return [e.text for e in played.log if kind is None or e.kind == kind]
-
-
-def who(played, cid):
-    return next(c for c in played.state.combatants if c.id == cid)
+    return started([alda, ogre, *extra], *commands, dice=dice, options=options, profile=PROFILE)
 
 
 WRESTLE = declare("alda", {"type": "wrestle", "target": "ogre"})

@@ -2,10 +2,8 @@
 rules.view.view for every viewer at every step of the showcase fight (sealed
 declarations, hidden figures, the free round, morale, the end)."""
 
-import pathlib
-import tomllib
-
 import msgspec
+from scenes import scenario
 
 from rules.commands import End
 from rules.events import Actor, Event
@@ -15,11 +13,9 @@ from rules.view import Viewer, view
 from server.patch import apply as apply_patch
 from server.views import Views
 
-SHOWCASE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "holmes-showcase.toml"
-
 
 def fight() -> tuple[list[Event], list[Viewer]]:
-    played = play(tomllib.loads(SHOWCASE.read_text()))
+    played = play(scenario("holmes-showcase"))
     events = played.events + [Event("end", Actor("gm", "gm"), End())]  # the end reveals the seed
     players = [Viewer("player", (c.id,)) for c in played.state.combatants]
     return events, [Viewer("gm"), Viewer("spectator"), *players]

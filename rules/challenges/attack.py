@@ -9,24 +9,23 @@ terms and caps carry over unchanged (a normal Hit is 003's hit)."""
 
 from msgspec import Struct
 
+from rules import subdual
 from rules.challenges import chart, initiative, natural, wounds
 from rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
 from rules.combat import (
-    BASE_DAMAGE,
-    DECLARED,
-    PARRY,
-    PARRY_CAP,
-    allowed_called_shots,
-    called_shot_penalty,
-    drop_check,
+    call_shots,
+    damage_dice,
+    declaration,
+    extra_dice,
+    gawper_struck,
     in_melee,
+    lose_hp,
     modifiers,
-    need_of,
     parried,
+    parry_term,
     parrying,
 )
 from rules.context import Context, lookup
-from rules.fighters import declared
 from rules.model import Combatant, Step, Weapon
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
@@ -55,16 +54,16 @@ def signed(n: int) -> str:
 def attack_terms(ctx: Context, attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """003's terms with its 'combat bonus' (rules.fighters, wounds included) shown as
     001's Attack Bonus and each wound apart."""
-    hurt = wounds.penalties(ctx.state, attacker)
+    penalties = wounds.penalties(ctx.state, attacker)
     out = []
     for name, value in mods:
         if name == "combat bonus":
-            out.append(("attack bonus", value - sum(v for _, v in hurt)))
-            out += hurt
+            out.append(("attack bonus", value - sum(v for _, v in penalties)))
+            out += penalties
         else:
             out.append((name, value))
     if not any(name == "combat bonus" for name, _ in mods):
-        out += hurt  # the bonus of multiple attacks (003) is fixed; wounds still count
+        out += penalties  # the bonus of multiple attacks (003) is fixed; wounds still count
     return out
 
 
@@ -77,19 +76,10 @@ def strike(ctx: Context, step: Step, attacker: Combatant, target: Combatant, wea
     if initiative.forfeited(ctx, attacker, target):
         return
     state = ctx.state
-    action = declared(state, attacker) if step.mode in DECLARED else None
-    behind = bool(getattr(action, "from_behind", False))
-    wanted = getattr(action, "called_shots", 0)
+    _, behind, wanted = declaration(state, attacker, step.mode)
     mods = modifiers(state, attacker, target, weapon, step.mode, behind)
-    called = allowed_called_shots(need_of(mods), target, wanted)
-    if called < wanted:
-        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {need_of(mods)} is needed on the d20 for a normal Hit already, and 003 refuses a penalty that makes it 20 or more.", actor=attacker.id, target=target.id)
-    if called:
-        mods.insert(-1, (f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target)))
-    parry = parrying(state, target) if in_melee(attacker, target, weapon) else None
-    penalty = min(PARRY, max(0, PARRY_CAP - need_of(mods))) if parry is not None else 0
-    if parry is not None:
-        mods.insert(-1, ("parry", -penalty))
+    called = call_shots(ctx, attacker, target, mods, wanted, " for a normal Hit")
+    _, penalty = parry_term(state, target, mods, in_melee(attacker, target, weapon))
     ac_name, descending_ac = mods.pop()
     ac = 19 - descending_ac
     terms = attack_terms(ctx, attacker, mods)
@@ -133,21 +123,16 @@ def settle(ctx: Context, blow: Blow, g: Grade) -> None:
     if attacker is None or target is None:
         return
     weapon = attacker.weapons[blow.weapon]
-    action = declared(state, attacker) if blow.mode in DECLARED else None
+    action, _, _ = declaration(state, attacker, blow.mode)
     if g.damage != "none":
-        extra = [("called shots", blow.called)] if blow.called else []
-        if blow.mode == "set":
-            extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
-        expression = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
-        points, how = chart.points(ctx, g, target, expression, extra)
+        points, how = chart.points(ctx, g, target, damage_dice(ctx, weapon), extra_dice(blow.called, blow.mode))
         if getattr(action, "subdue", False):
-            hurt_subdual(ctx, attacker, target, points, how)
+            subdual.take(ctx, attacker, target, points, how)  # 003: tracked apart, and wounds no one
         else:
-            hurt(ctx, attacker, target, points, how)
+            lose_hp(ctx, target, points, how, attacker.id)
             if g.wound:
                 wounds.inflict(ctx, attacker, target, g.wound)
-        if blow.mode in DECLARED and target.side in state.surprised and not target.down:
-            drop_check(ctx, target)  # 003: a surprised gawper struck may drop what it holds
+        gawper_struck(ctx, target, blow.mode)
     follow(ctx, attacker, target, blow, g)
 
 
@@ -168,22 +153,6 @@ def follow(ctx: Context, attacker: Combatant, target: Combatant, blow: Blow, g: 
     if g.damage == "none" and index is not None:  # 003: a parried miss may disarm, or open a counter-attack
         step = Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=blow.weapon, mode=blow.mode)
         parried(ctx, attacker, target, weapon, index, step, blow.result + blow.parry >= HIT_FROM)
-
-
-def hurt(ctx: Context, attacker: Combatant, target: Combatant, points: int, how: str) -> None:
-    target.hp -= points
-    ctx.log("damage", f"{target.name} takes {points} damage ({how}), {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
-    if target.hp <= 0 and not target.down:
-        target.down = True
-        ctx.log("down", f"{target.name} falls.", target=target.id)
-
-
-def hurt_subdual(ctx: Context, attacker: Combatant, target: Combatant, points: int, how: str) -> None:
-    """003's subdual: a declared subduing blow's damage is tracked apart, and wounds no one."""
-    target.subdual += points
-    target.subdual_round = ctx.state.round
-    ctx.log("damage", f"{target.name} takes {points} subdual damage ({how}), {target.subdual} of {target.hp_max} max HP.",
-            actor=attacker.id, target=target.id, total=points)
 
 
 

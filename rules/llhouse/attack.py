@@ -14,8 +14,8 @@ from rules.charts.ll_house import (
     CONCUSSION, CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT, MAIN_HAND, MASTER_BODY, OFF_HAND,
     TWO_WEAPON_BONUS, WHICH_HAND,
 )
-from rules import combat
-from rules.combat import allowed_called_shots, called_shot_penalty, distance, double_refused, in_melee, queue
+from rules import combat, subdual
+from rules.combat import allowed_called_shots, distance, double_refused, in_melee, queue
 from rules.context import Context, lookup
 from rules.fighters import declared, usable
 from rules.llhouse import criticals
@@ -109,18 +109,16 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         ctx.log("attack", f"{attacker.name} cannot wield the {weapon.name} ({', '.join(limbs(attacker))}).", **who)
         return
     mode = step.mode
-    action = declared(state, attacker) if mode in DECLARED else None
+    action, behind, wanted = combat.declaration(state, attacker, mode, DECLARED)
     if mode == "two-weapon" and not usable(attacker.weapons[action.off_hand]):
         ctx.log("attack", f"{attacker.name}'s off-hand {attacker.weapons[action.off_hand].name} is out of hand: one weapon only.", **who)
         mode = "attack"
-    behind = bool(getattr(action, "from_behind", False))
     mods, ac = terms_of(state, attacker, target, weapon, mode, behind)
-    wanted = getattr(action, "called_shots", 0)
     called = allowed_called_shots(ac - sum(v for _, v in mods), target, wanted)
     if called < wanted:
         ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: 003 refuses a penalty that makes the number needed 20 or more.", **who)
     if called:
-        mods.append((f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target)))
+        mods.append(combat.called_shot_term(called, target))
     if mode in HAND_MODS:
         mods.append(HAND_MODS[mode])
     parry, parry_text = parry_bonus(state, target) if in_melee(attacker, target, weapon) else (0, "")
@@ -202,9 +200,7 @@ def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode:
     weapon = attacker.weapons[index]
     points, shown = damage_roll(ctx, attacker, target, weapon, times, called + (1 if mode == "set" else 0))
     if subdue:
-        target.subdual += points
-        target.subdual_round = state.round
-        ctx.log("damage", f"{target.name} takes {points} subdual damage ({shown}), {target.subdual} of {target.hp_max} max HP.", total=points, **who)
+        subdual.take(ctx, attacker, target, points, shown)
         return
     ctx.log("hit", f"{attacker.name} rolls {points} damage against {target.name} ({shown}).", total=points, **who)
     land(ctx, attacker, target, points, effect)

@@ -17,7 +17,7 @@ def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: We
     """'Dam + Bonus, then X3': the weapon's dice (option weapon_damage; else 003's 1-6), 003's
     extra d6s (called shots, set spear), the weapon's bonus and WEAPON EXPERTISE's +2 a rank;
     'Maximum Damage ... (plus all bonuses)' takes every die at its highest."""
-    dice = weapon.damage if ctx.option("weapon_damage") else combat.BASE_DAMAGE
+    dice = combat.damage_dice(ctx, weapon)
     count, sides, plus = parse(dice)
     if times == "max":
         rolled = count * sides + plus + 6 * extra_d6

@@ -7,7 +7,6 @@ from rules import combat, subdual
 from rules.charts.thac0_sheet import BOARDING
 from rules.context import Context
 from rules.dice import parse
-from rules.fighters import declared
 from rules.model import Combatant, Step, Weapon
 from rules.thac0sheet import naval
 from rules.thac0sheet.tohit import CEILING, Reckoning, judge
@@ -52,21 +51,19 @@ def with_bonus(dice: str, bonus: int) -> str:
 def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
     state = ctx.state
     who = dict(actor=attacker.id, target=target.id)
-    action = declared(state, attacker) if step.mode in combat.DECLARED else None
-    behind = bool(getattr(action, "from_behind", False))
-    wanted = getattr(action, "called_shots", 0)
+    action, behind, wanted = combat.declaration(state, attacker, step.mode)
     base = reckon(state, attacker, target, weapon, step.mode, behind)
     called = called_allowed(state, base, target, wanted)
     if called < wanted:
         ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {base.need} is needed on the d20 already, and 003 refuses a penalty that makes it 20 or more.", **who)
     mods = list(base.mods)
     if called:
-        mods.append((f"called shot{'s' if called > 1 else ''}", called * combat.called_shot_penalty(target)))
+        mods.append(combat.called_shot_term(called, target))
     melee = combat.in_melee(attacker, target, weapon)
     parry = combat.parrying(state, target) if melee else None
     penalty = 0
     if parry is not None:
-        penalty = min(combat.PARRY, max(0, CEILING - Reckoning(state, base.thac0, base.ac, mods).need))
+        penalty = combat.parry_penalty(Reckoning(state, base.thac0, base.ac, mods).need)
         mods.append(("parry", -penalty))
     reckoning = Reckoning(state, base.thac0, base.ac, mods)
     hit, d20 = judge(ctx, attacker, f"{LABEL.get(step.mode, 'attacks')} {target.name}", reckoning, target.id)
@@ -75,13 +72,9 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
             but_for = Reckoning(state, base.thac0, base.ac, mods[:-1])
             combat.parried(ctx, attacker, target, weapon, parry, step, but_for.total(d20) >= but_for.target)
         return
-    extra = [("called shots", called)] if called else []
-    if step.mode == "set":
-        extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
     natural = d20 == 20 and melee
-    if natural:
-        extra.append(("natural 20", 1))  # 003: 'adds an additional 1-6 damage'
-    dice = with_bonus(weapon.damage if ctx.option("weapon_damage") else combat.BASE_DAMAGE, reckoning.bonus)
+    extra = combat.extra_dice(called, step.mode, natural)
+    dice = with_bonus(combat.damage_dice(ctx, weapon), reckoning.bonus)
     if target.vessel:
         naval.hull_damage(ctx, attacker, target, dice, extra)
     elif getattr(action, "subdue", False):
@@ -90,5 +83,4 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         combat.damage(ctx, attacker, target, dice, extra)
     if natural:
         combat.weapon_save(ctx, attacker, step.weapon)
-    if step.mode in combat.DECLARED and target.side in state.surprised and not target.down:
-        combat.drop_check(ctx, target)
+    combat.gawper_struck(ctx, target, step.mode)

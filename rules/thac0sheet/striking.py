@@ -17,13 +17,14 @@ from rules.charts.thac0_sheet import (
     SIZE_SCALE,
     STUN_DIE,
 )
-from rules.combat import PARRY, SURPRISE_BONUS, distance, parrying
-from rules.context import Context, lookup
+from rules.combat import SURPRISE_BONUS, distance, lose_hp, parry_penalty, parrying
+from rules.context import Context, lookup, standing
 from rules.errors import Rejected
 from rules.fighters import able
 from rules.model import Combatant, Encounter, Step
+from rules.ranged import check_target
 from rules.thac0sheet.melee import situation
-from rules.thac0sheet.tohit import CEILING, Reckoning, judge, thac0_of
+from rules.thac0sheet.tohit import Reckoning, judge, thac0_of
 
 STUNNED, KNOCKED_OUT = "stunned", "knocked out"
 PRONE = 4  # 003: 'prone but awake and lively, the offender gets a +4'
@@ -35,11 +36,7 @@ def too_small(attacker: Combatant, target: Combatant) -> bool:
 
 
 def check(state: Encounter, actor: Combatant, a: Strike) -> None:
-    target = lookup(state, a.target)
-    if target is None:
-        raise Rejected("strike/unknown-target", f"there is no combatant {a.target!r}")
-    if target.id == actor.id:
-        raise Rejected("strike/self-target", f"{actor.name} cannot strike itself")
+    target = check_target(state, actor, a.target, "strike", "strike")
     if actor.vessel or target.vessel:
         raise Rejected("strike/vessel", "vessels neither strike nor are struck with fists")
     if too_small(actor, target) and not a.haymaker:
@@ -62,9 +59,8 @@ def last_in_phase(ctx: Context, step: Step) -> None:
 
 def resolve(ctx: Context, actor: Combatant, a: Strike, step: Step) -> None:
     state = ctx.state
-    target = lookup(state, a.target)
-    if target is None or target.down:
-        ctx.log("attack", f"{actor.name} has no one to strike.", actor=actor.id)
+    target = standing(ctx, actor, a.target, "attack", "has no one to strike")
+    if target is None:
         return
     who = dict(actor=actor.id, target=target.id)
     if distance(actor, target) > REACH:
@@ -87,7 +83,7 @@ def mods_of(state: Encounter, actor: Combatant, target: Combatant, a: Strike) ->
     mods += situation(actor, target)
     if parrying(state, target) is not None:  # 003: a parrier's foe takes -4, the need kept to 20 at most
         need = Reckoning(state, thac0_of(state, actor), 19 - target.ac, mods).need
-        mods.append(("parry", -min(PARRY, max(0, CEILING - need))))
+        mods.append(("parry", -parry_penalty(need)))
     return mods
 
 
@@ -96,11 +92,8 @@ def blow(ctx: Context, actor: Combatant, target: Combatant, a: Strike, bonus: in
     who = dict(actor=actor.id, target=target.id)
     points = 0 if a.pulled else max(0, BLOW + actor.str_adj + bonus)
     shown = "pulled" if a.pulled else f"{BLOW} + {actor.str_adj} δS" + (f" + {bonus} for the negative H" if bonus else "")
-    target.hp -= points
-    ctx.log("damage", f"{target.name} takes {points} damage ({shown}), {target.hp} HP left.", total=points, **who)
-    if target.hp <= 0 and not target.down:
-        target.down = True
-        ctx.log("down", f"{target.name} falls.", target=target.id)
+    lose_hp(ctx, target, points, shown, actor.id)
+    if target.down:
         return
     c = MONSTER_C * target.hd if target.klass == "monster" else target.con
     d20 = ctx.dice.roll(STUN_DIE, f"{target.name} shrugs off the blow")

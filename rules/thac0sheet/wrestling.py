@@ -17,11 +17,12 @@ from rules.charts.thac0_sheet import (
     PINNED_DAMAGE,
     REACH,
 )
-from rules.combat import distance
-from rules.context import Context, lookup
+from rules.combat import distance, fall
+from rules.context import Context, lookup, standing
 from rules.errors import Rejected
 from rules.fighters import able, declared
 from rules.model import Combatant, Encounter, Step
+from rules.ranged import check_target
 from rules.round import may_act
 
 
@@ -54,11 +55,7 @@ def helper_bonus(state: Encounter, helper: Combatant, defender: Combatant) -> in
 
 
 def check(state: Encounter, actor: Combatant, a: Wrestle) -> None:
-    target = lookup(state, a.target)
-    if target is None:
-        raise Rejected("wrestle/unknown-target", f"there is no combatant {a.target!r}")
-    if target.id == actor.id:
-        raise Rejected("wrestle/self-target", f"{actor.name} cannot wrestle itself")
+    target = check_target(state, actor, a.target, "wrestle", "wrestle")
     if actor.vessel or target.vessel:
         raise Rejected("wrestle/vessel", "vessels do not wrestle")
 
@@ -84,9 +81,8 @@ def joining(ctx: Context, actor: Combatant, a: Wrestle) -> list[Combatant]:
 
 def resolve(ctx: Context, actor: Combatant, a: Wrestle, step: Step) -> None:
     state = ctx.state
-    target = lookup(state, a.target)
-    if target is None or target.down:
-        ctx.log("wrestle", f"{actor.name} has no one to wrestle.", actor=actor.id)
+    target = standing(ctx, actor, a.target, "wrestle", "has no one to wrestle")
+    if target is None:
         return
     helpers = [h for h in joining(ctx, actor, a) if may_act(state, h)]
     crowd = []
@@ -167,8 +163,7 @@ def pinned(ctx: Context, holder: Combatant, target: Combatant) -> None:
     target.hp -= points
     ctx.log("damage", f"{target.name} fails to save (d20 {roll} < {target.save_death}) and takes {points} damage (1 + {holder.str_adj} δS), {target.hp} HP left.", total=points, **who)
     if target.hp <= 0 and not target.down:
-        target.down = True
-        ctx.log("down", f"{target.name} falls.", target=target.id)
+        fall(ctx, target)
 
 
 def end_of_round(ctx: Context) -> None:

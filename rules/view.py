@@ -240,6 +240,10 @@ def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entr
 
 
 # What a line about a hidden combatant may not show: HP left, max HP, subdual.
+# Words that come with figures in the profiles' arithmetic: 003's AC, number needed and
+# combat bonus; 002's THAC0, C' (stun) and death-ray save; 000's Attack Value; 001's Attack Bonus.
+FIGURE_WORDS = (" AC ", "is needed", "combat bonus", "THAC0", "C' ", "SvDR", "Attack Value", "Attack Bonus", "WR ")
+_GROUPS = re.compile(r" \([^()]*\)")  # a parenthesised aside
 _FIGURES = re.compile(r",? -?\d+ HP left|,? -?\d+ of -?\d+ max HP| \(subdual -?\d+ of -?\d+\)")
 
 
@@ -249,7 +253,8 @@ def redacted(entry: Entry) -> Entry:
     number needed, HP left. The dice rolled and the outcome stay."""
     text = entry.text
     head, sep, rest = text.partition(": ")
-    if sep and (" AC " in rest or "is needed" in rest or "combat bonus" in rest):
+    if sep and any(w in rest for w in FIGURE_WORDS):
         text = f"{head}: {rest.rpartition(': ')[2]}" if ": " in rest else f"{head}."
+    text = _GROUPS.sub(lambda group: "" if any(w in group[0] for w in FIGURE_WORDS) else group[0], text)
     text = _FIGURES.sub("", text)
     return msgspec.structs.replace(entry, text=text, mods=[], total=None, need=None)

@@ -6,9 +6,11 @@ sealed declarations. Replays (the log endpoint) are per viewer."""
 import httpx
 import pytest
 
+from rules.scenario import play
+from rules.view import Viewer, log_for
+from scenes import SCENARIOS, scenario
 from support import key, token_of
 
-pytestmark = pytest.mark.redis
 
 NOTE = "NOTE-MARKER-the-goblin-is-a-prince"
 HIDDEN_FIGURES = ("hp", "hp_max", "ac", "ac_shown", "attack_bonus", "weapons", "subdual", "morale", "morale_round", "notes")
@@ -55,6 +57,7 @@ def check_raw(texts: list[str], seed: str) -> None:
     assert "forces the next rolls" not in raw
 
 
+@pytest.mark.redis
 async def test_players_and_spectators_never_receive_hidden_information(fray_server, join):
     made = fray_server.create(FIGHT)
     gm = await join(fray_server, made["links"]["gm"])
@@ -125,3 +128,29 @@ async def test_players_and_spectators_never_receive_hidden_information(fray_serv
     for watcher in watchers.values():
         await watcher.until(ack["position"])
         assert watcher.view["seed"] == seed
+
+
+# Words that come with a combatant's figures in some profile's log lines: a
+# target's (003's AC, HP; 002's C' and death-ray save), an attacker's (003's
+# combat bonus, 002's THAC0 and wrestling rating, 000's Attack Value, 001's Attack Bonus).
+TARGET_WORDS = (" AC ", "HP left", "max HP", "C' ", "SvDR")
+ATTACKER_WORDS = ("combat bonus", "THAC0", "Attack Value", "Attack Bonus", "WR ")
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in SCENARIOS.glob("*.toml")))
+def test_log_lines_about_a_hidden_side_carry_none_of_its_figures_in_any_profile(name):
+    """Every scenario, with its last side's figures hidden: what a player of the
+    first side reads about those combatants names no figure of theirs."""
+    data = scenario(name)
+    sides = list(dict.fromkeys(c["side"] for c in data["combatants"]))
+    for c in data["combatants"]:
+        c["hidden"] = c["side"] == sides[-1]
+    played = play(data)
+    hidden = {c["id"] for c in data["combatants"] if c["hidden"]}
+    mine = next(c["id"] for c in data["combatants"] if c["side"] == sides[0])
+    about = [e for e in log_for(played.log, played.state, Viewer("player", (mine,))) if e.actor in hidden or e.target in hidden]
+    assert about, "the scenario has no line about the hidden side to check"
+    for e in about:
+        assert e.total is None and e.need is None and not e.mods, e
+        words = (TARGET_WORDS if e.target in hidden else ()) + (ATTACKER_WORDS if e.actor in hidden else ())
+        assert not [w for w in words if w in e.text], e.text

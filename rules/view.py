@@ -59,6 +59,7 @@ class CombatantView(Struct):
     morale: str | None = None  # 003: the morale result governing `morale_round` (GM only)
     morale_round: int | None = None
     burning: int = 0  # 003: burn rolls made by the oil on it (condition 'burning')
+    figures: dict[str, int | bool | str | dict[str, int]] | None = None  # the profile's own figures (GM only)
 
 
 class DeclarationView(Struct):
@@ -119,6 +120,7 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     if gm:
         v.notes = c.notes
         v.morale, v.morale_round = c.morale, c.morale_round
+        v.figures = {f.name: getattr(c, f.name) for f in PROFILES[state.profile].figures} or None
     return v
 
 

@@ -69,13 +69,14 @@ def test_profile_figures_are_on_the_gm_card_only() -> None:
     shown = Combatant(id="c2", name="Alda", side="party", con_bonus=2)
     state = Encounter(id="e", profile="ll-house", options={}, seed=b"s", seed_hash="h", rules_version=1, combatants=[hidden, shown])
     gm = {c.id: c for c in view(state, Viewer("gm")).combatants}
-    assert gm["c1"].figures["armor"] == "chain mail" and gm["c1"].figures["improvements"] == {"cleave": 1}
-    assert gm["c2"].figures["con_bonus"] == 2
+    assert gm["c1"].figures == {"armor": "chain mail", "improvements": {"cleave": 1}}  # those set, not the defaults
+    assert gm["c2"].figures == {"con_bonus": 2}
     for viewer in (Viewer("player", ("c2",)), Viewer("spectator")):
         assert all(c.figures is None for c in view(state, viewer).combatants)
 
 
-def test_profile_figures_none_for_a_profile_without_any() -> None:
-    state = Encounter(id="e", profile="holmes-phases", options={}, seed=b"s", seed_hash="h", rules_version=1,
-                      combatants=[Combatant(id="c1", name="Ukk", side="orcs")])
-    assert view(state, Viewer("gm")).combatants[0].figures is None
+@pytest.mark.parametrize(("profile", "other"), [("holmes-phases", {"con_bonus": 1}), ("ll-house", {"str_adj": 1})])
+def test_profile_figures_none_when_none_of_its_own_is_set(profile: str, other: dict) -> None:
+    state = Encounter(id="e", profile=profile, options={}, seed=b"s", seed_hash="h", rules_version=1,
+                      combatants=[Combatant(id="c1", name="Ukk", side="orcs", **other)])
+    assert view(state, Viewer("gm")).combatants[0].figures is None  # another profile's figure is not shown

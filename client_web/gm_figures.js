@@ -63,6 +63,7 @@ function input(f, value, view, self) {
     }
     case "combatant": {
       const others = view.combatants.filter((c) => c.id !== self).map((c) => [c.id, `${c.name} (${c.side})`]);
+      if (value && !others.some(([id]) => id === value)) others.push([value, `${value} (not in the fight)`]); // kept unless changed
       const el = select(id, [["", "(none)"], ...others], value);
       return [labelled(el), () => el.value];
     }

@@ -3,6 +3,7 @@
 // reducer judge every command; the disabled states only spare the GM a refusal.
 
 import { h, replace } from "./dom.js";
+import { Figures } from "./gm_figures.js";
 import { Links, NewEncounter } from "./gm_links.js";
 import { AddCombatant, Conditions, Morale } from "./gm_setup.js";
 import { nameOf } from "./render.js";
@@ -90,6 +91,7 @@ export class GmConsole {
     this.adder = new AddCombatant(send, complain);
     this.conditions = new Conditions(send);
     this.morale = new Morale(send, complain);
+    this.figures = new Figures(send, complain);
     this.links = new Links(link.encounter, link.token, link.notify, complain);
     this.fresh = new NewEncounter(complain);
     const section = (testid, title, ...body) => h("details", { class: "gm-section", testid }, h("summary", {}, title), body);
@@ -102,6 +104,7 @@ export class GmConsole {
       editForm,
       this.morale.form,
       section("conditions-section", "Conditions, hiding, removing", this.conditions.form),
+      section("figures-section", "Profile figures (armor, ranks, δS, ships...)", this.figures.form),
       section("add-section", "Add combatants (bestiary, armor, weapons)", this.adder.form),
       this.links.el,
       this.fresh.el,
@@ -149,6 +152,6 @@ export class GmConsole {
     }
     // Follow the figures only while the GM has not typed a value of their own.
     if (first || this.editValue.value === this.prefilled) this.prefill();
-    for (const part of [this.adder, this.conditions, this.morale, this.links, this.fresh]) part.update(view);
+    for (const part of [this.adder, this.conditions, this.figures, this.morale, this.links, this.fresh]) part.update(view);
   }
 }

@@ -24,6 +24,17 @@ async function call(url, body) {
   }
 }
 
+let profiles = null; // one GET /api/profiles per page, shared by the forms built from it
+
+/** The rule profiles, as data (rules/profiles.py); a failed load is tried again next time. */
+export function loadProfiles() {
+  profiles ??= call("/api/profiles").catch((err) => {
+    profiles = null;
+    throw err;
+  });
+  return profiles;
+}
+
 const CLIPBOARD_TIMEOUT_MS = 1500; // a clipboard waiting on a permission prompt must not hang the button
 
 async function copy(text, input) {
@@ -203,7 +214,7 @@ export class NewEncounter {
   async load() {
     if (this.profiles) return;
     try {
-      this.profiles = await call("/api/profiles");
+      this.profiles = await loadProfiles();
     } catch (err) {
       this.complain(`Cannot load the rule profiles: ${err.message}`);
       return;

@@ -72,6 +72,17 @@ function weaponItem(c, w, i) {
   );
 }
 
+/** The profile's own figures that are set (GM only: rules/view.py), on one line: "armor chain mail · improvements cleave 1". */
+function figuresLine(c) {
+  const shown = Object.entries(c.figures ?? {}).map(([k, v]) => {
+    const name = k.replace(/_/g, " ");
+    if (v === true) return name;
+    if (v && typeof v === "object") return `${name} ${Object.entries(v).map(([n, x]) => `${n.replace(/_/g, " ")} ${x}`).join(", ")}`;
+    return `${name} ${v === "" ? "none" : v}`;
+  });
+  return shown.length ? h("p", { class: "figures", testid: `figures-${c.id}` }, shown.join(" · ")) : null;
+}
+
 export function renderCards(view) {
   const colour = sideIndex(view);
   const declared = new Set(view.declarations.map((d) => d.actor));
@@ -134,6 +145,7 @@ export function renderCards(view) {
       c.weapons?.length
         ? h("ul", { class: "chips weapons", testid: `weapons-${c.id}`, "aria-label": "Weapons" }, c.weapons.map((w, i) => weaponItem(c, w, i)))
         : null,
+      figuresLine(c),
       c.notes ? h("p", { class: "notes" }, "GM notes: ", c.notes) : null,
     );
   });

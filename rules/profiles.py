@@ -8,7 +8,9 @@ import msgspec
 from msgspec import Struct
 
 from rules.charts import weapon_saves
-from rules.model import Encounter
+from rules.charts.ll_house import ARMOR, IMPROVEMENTS
+from rules.charts.thac0_sheet import HOLDS
+from rules.model import Combatant, Encounter
 
 
 class Option(Struct, frozen=True):
@@ -18,12 +20,37 @@ class Option(Struct, frozen=True):
     choices: tuple[int | bool | str, ...] = ()
 
 
+class Figure(Struct, frozen=True):
+    """A combatant figure a profile's rules read beyond 003's: the GM console's form is built from these."""
+
+    name: str  # the field of Combatant and EditCombatant
+    label: str  # in the document's words
+    kind: str  # 'int' | 'bool' | 'str' | 'combatant' (an id, or '') | 'dict' (a name -> a whole number)
+    help: str
+    default: int | bool | str | dict[str, int]  # the Combatant field's default
+    choices: tuple[str, ...] = ()  # 'str': its values; 'dict': the names it takes (none: any name)
+    low: int | None = None  # bounds of an 'int', and of each number of a 'dict', as the figure checks hold them
+    high: int | None = None
+
+
+_DEFAULTS = {
+    f.name: f.default_factory() if f.default is msgspec.NODEFAULT else f.default
+    for f in msgspec.structs.fields(Combatant)
+    if f.default is not msgspec.NODEFAULT or f.default_factory is not msgspec.NODEFAULT
+}
+
+
+def figure(name: str, label: str, kind: str, help: str, **more) -> Figure:
+    return Figure(name, label, kind, help, _DEFAULTS[name], **more)
+
+
 class Profile(Struct, frozen=True):
     name: str
     document: str
     title: str
     ac_style: str  # 'descending' or 'ascending': how the player is shown AC
     options: tuple[Option, ...]
+    figures: tuple[Figure, ...] = ()  # what its rules read of a combatant beyond 003's figures
 
 
 # Options every profile shares: the table's procedure around the rules.
@@ -71,6 +98,42 @@ THAC0_SHEET = (
     Option("rounds_per_turn", 10, "Rounds in a turn, for 002's repairs, '1 hp per turn'.", (1, 6, 10, 60)),
 )
 
+# 000's figures (rules.llhouse.figures.check_figures holds the bounds).
+LL_HOUSE_FIGURES = (
+    figure("armor", "armor", "str", "000, ARMOR CLASS: the armor worn, which a critical hit damages ('' = not tracked).",
+           choices=("", *ARMOR)),
+    figure("armor_damage", "armor damage", "int", "000, ARMOR DAMAGE: points the armor has taken, each lowering AC by 1.",
+           low=0, high=max(points for _, points in ARMOR.values())),
+    figure("improvements", "improved combat options", "dict", "000: ranks of each option (extra attack: 'Only available 3 times').",
+           choices=tuple(IMPROVEMENTS), low=0, high=max(IMPROVEMENTS.values())),
+    figure("expertise", "weapon expertise", "dict", "000, WEAPON EXPERTISE: ranks by weapon name, '+2 to Dam and to Parry' each.",
+           low=0, high=10),
+    figure("con_bonus", "Con bonus", "int", "000: bleeding out lasts '1d6+Con Bonus' rounds.", low=-3, high=3),
+    figure("until", "lasts through round", "dict", "000: the last round of a condition (knocked down, bleeding out...); "
+           "the rules set it, the GM may correct it.", low=0, high=100_000),
+)
+
+# 002's figures (rules.thac0sheet.figures.check_figures holds the bounds).
+THAC0_SHEET_FIGURES = (
+    figure("str_adj", "δS", "int", "002: the Strength adjustment, to blows and wrestling.", low=-5, high=5),
+    figure("dex_adj", "δD", "int", "002: the Dexterity adjustment, to wrestling.", low=-5, high=5),
+    figure("con", "C'", "int", "002 striking: Constitution, against a blow's stun (a monster's is 2 x HD).", low=1, high=25),
+    figure("basic_ac", "basic AC", "int", "002 wrestling's 'basic AC' (ascending): no armour or shield.", low=-20, high=40),
+    figure("save_death", "SvDR", "int", "002: the d20 needed to save vs death ray.", low=1, high=30),
+    figure("vessel", "vessel", "bool", "002 naval combat: a ship; its HP are hull points, its move its full speed."),
+    figure("rowers", "rowers", "int", "002 naval combat: a vessel's rowers now.", low=0, high=10_000),
+    figure("rowers_max", "rowers, full strength", "int", "002 naval combat: a vessel's rowers at full strength.", low=0, high=10_000),
+    figure("crew", "crew", "int", "002 naval combat: crewmen aboard, for repairs ('five crewmen required').", low=0, high=10_000),
+    figure("aboard", "aboard", "combatant", "002 naval combat: the vessel a fighter stands on."),
+    figure("lashed_to", "lashed to", "combatant", "002 naval combat: the vessel this one is grappled to."),
+    figure("hold", "hold", "str", "002 wrestling: the hold on this combatant; '' (and held by '') parts the wrestlers.",
+           choices=("", *HOLDS)),
+    figure("held_by", "held by", "combatant", "002 wrestling: who has that hold."),
+    figure("out_until", "out through round", "int", "002: stunned or knocked out through this round.", low=0, high=10_000),
+    figure("repaired", "hull repaired", "int", "002: hull points the crew has patched (at most max HP).", low=0),
+    figure("repair_work", "repair work", "int", "002: rounds of work toward the next hull point ('1 hp per turn').", low=0, high=1_000),
+)
+
 PROFILES = {
     "holmes-phases": Profile(
         name="holmes-phases",
@@ -85,6 +148,7 @@ PROFILES = {
         title="Labyrinth Lord house rules: ascending AC, crits, fumbles, death and dying (000)",
         ac_style="ascending",
         options=LL_HOUSE,
+        figures=LL_HOUSE_FIGURES,
     ),
     "thac0-sheet": Profile(
         name="thac0-sheet",
@@ -92,6 +156,7 @@ PROFILES = {
         title="THAC0 combat sheet: to-hit steps, striking, wrestling, naval combat (002)",
         ac_style="descending",
         options=COMMON + THAC0_SHEET,
+        figures=THAC0_SHEET_FIGURES,
     ),
 }
 

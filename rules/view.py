@@ -59,6 +59,8 @@ class CombatantView(Struct):
     morale: str | None = None  # 003: the morale result governing `morale_round` (GM only)
     morale_round: int | None = None
     burning: int = 0  # 003: burn rolls made by the oil on it (condition 'burning')
+    # The profile's own figures (PROFILES[...].figures) that differ from their defaults: GM only.
+    figures: dict[str, int | bool | str | dict[str, int]] | None = None
 
 
 class DeclarationView(Struct):
@@ -119,6 +121,8 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     if gm:
         v.notes = c.notes
         v.morale, v.morale_round = c.morale, c.morale_round
+        own = ((f.name, getattr(c, f.name), f.default) for f in PROFILES[state.profile].figures)
+        v.figures = {name: value for name, value, default in own if value != default} or None
     return v
 
 

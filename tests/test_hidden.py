@@ -30,7 +30,7 @@ HIDDEN = {"gob"}
 def check_view(view: dict, side: str | None) -> None:
     assert view.get("seed") is None and view.get("forced") is None
     for c in view["combatants"]:
-        assert c.get("notes") is None
+        assert c.get("notes") is None and c.get("figures") is None  # a profile's own figures: the GM's card only
         if c["id"] in HIDDEN:
             leaked = {k: c[k] for k in HIDDEN_FIGURES if c.get(k) is not None}
             assert not leaked, f"hidden figures of {c['id']}: {leaked}"

@@ -1,0 +1,82 @@
+"""Each profile lists, as data, the combatant figures its rules read beyond 003's
+(rules/profiles.py): the GM console builds its "Profile figures" form from them."""
+
+import pathlib
+import re
+
+import msgspec
+import pytest
+
+from rules.commands import EditCombatant
+from rules.errors import Rejected
+from rules.model import Combatant, Encounter
+from rules.profiles import PROFILES
+from rules.traits import check_traits
+from rules.view import Viewer, view
+
+RULES = pathlib.Path(__file__).resolve().parent.parent / "rules"
+PACKAGES = {"ll-house": "llhouse", "thac0-sheet": "thac0sheet", "challenges": "challenges", "holmes-phases": None}
+KINDS = {"int": int, "bool": bool, "str": str, "combatant": str, "dict": dict[str, int]}
+COMBATANT = {f.name: f.type for f in msgspec.structs.fields(Combatant)}
+EDIT = {f.name: f.type for f in msgspec.structs.fields(EditCombatant)}
+FIGURES = [(p.name, f) for p in PROFILES.values() for f in p.figures]
+
+
+def read(paths) -> set[str]:
+    """The Combatant fields a set of modules reads (`x.name`)."""
+    return {name for p in paths for name in re.findall(r"\.(\w+)\b", p.read_text())} & set(COMBATANT)
+
+
+def test_profile_figures_are_fields_of_combatant_and_edit_combatant() -> None:
+    for profile, f in FIGURES:
+        assert f.name in COMBATANT, f"{profile}: {f.name} is not a Combatant field"
+        assert f.name in EDIT, f"{profile}: {f.name} is not an EditCombatant field: the GM could not set it"
+        kind = KINDS[f.kind]
+        assert COMBATANT[f.name] == kind, f"{profile}: {f.name} is {COMBATANT[f.name]}, listed as {f.kind}"
+        assert EDIT[f.name] == kind | msgspec.UnsetType, f"{profile}: EditCombatant.{f.name} is {EDIT[f.name]}"
+        assert f.default == getattr(Combatant(name="x", side="y"), f.name)
+        assert f.label and f.help and re.search(r"\b00[0-3]\b", f.help), f"{profile}: {f.name} cites no document"
+
+
+def test_profile_figures_are_those_its_modules_read() -> None:
+    core = read(p for p in RULES.glob("*.py") if p.name not in ("model.py", "commands.py")) | read(RULES.glob("charts/*.py"))
+    for profile, package in PACKAGES.items():
+        own = read((RULES / package).glob("*.py")) - core if package else set()
+        assert {f.name for f in PROFILES[profile].figures} == own, profile
+
+
+@pytest.mark.parametrize(("profile", "name"), [(p, f.name) for p, f in FIGURES if f.kind == "int"])
+def test_profile_figures_bounds_are_the_checks(profile: str, name: str) -> None:
+    f = next(f for f in PROFILES[profile].figures if f.name == name)
+    base = Combatant(name="x", side="y", hp=8, hp_max=8, armor="plate mail")
+    if f.low is not None:
+        check_traits(msgspec.structs.replace(base, **{name: f.low}), "t")
+        with pytest.raises(Rejected):
+            check_traits(msgspec.structs.replace(base, **{name: f.low - 1}), "t")
+    if f.high is not None:
+        ok = msgspec.structs.replace(base, **{name: f.high})
+        if name == "rowers":
+            ok = msgspec.structs.replace(ok, rowers_max=f.high, vessel=True)
+        if name in ("rowers_max", "crew"):
+            ok = msgspec.structs.replace(ok, vessel=True)
+        check_traits(ok, "t")
+        with pytest.raises(Rejected):
+            check_traits(msgspec.structs.replace(ok, **{name: f.high + 1}), "t")
+
+
+def test_profile_figures_are_on_the_gm_card_only() -> None:
+    hidden = Combatant(id="c1", name="Ukk", side="orcs", hidden=True, armor="chain mail", improvements={"cleave": 1})
+    shown = Combatant(id="c2", name="Alda", side="party", con_bonus=2)
+    state = Encounter(id="e", profile="ll-house", options={}, seed=b"s", seed_hash="h", rules_version=1, combatants=[hidden, shown])
+    gm = {c.id: c for c in view(state, Viewer("gm")).combatants}
+    assert gm["c1"].figures == {"armor": "chain mail", "improvements": {"cleave": 1}}  # those set, not the defaults
+    assert gm["c2"].figures == {"con_bonus": 2}
+    for viewer in (Viewer("player", ("c2",)), Viewer("spectator")):
+        assert all(c.figures is None for c in view(state, viewer).combatants)
+
+
+@pytest.mark.parametrize(("profile", "other"), [("holmes-phases", {"con_bonus": 1}), ("ll-house", {"str_adj": 1})])
+def test_profile_figures_none_when_none_of_its_own_is_set(profile: str, other: dict) -> None:
+    state = Encounter(id="e", profile=profile, options={}, seed=b"s", seed_hash="h", rules_version=1,
+                      combatants=[Combatant(id="c1", name="Ukk", side="orcs", **other)])
+    assert view(state, Viewer("gm")).combatants[0].figures is None  # another profile's figure is not shown

@@ -199,6 +199,11 @@ def declaration_views(state: Encounter, audience: str | frozenset[str]) -> list[
     return shown
 
 
+def awaited_ids(state: Encounter) -> list[str]:
+    """Who may still declare, in the order they are asked; [] outside declarations."""
+    return [c.id for c in awaited(state)] if state.phase == "declaration" else []
+
+
 def view(
     state: Encounter,
     viewer: Viewer,
@@ -223,7 +228,7 @@ def view(
         seed_hash=state.seed_hash,
         combatants=[combatant_view(state, c, gm) for c in state.combatants] if combatants is None else combatants,
         declarations=declaration_views(state, declaration_audience(state, viewer)),
-        awaited=[c.id for c in awaited(state)] if state.phase == "declaration" else [],
+        awaited=awaited_ids(state),
         surprised=state.surprised,
         you=viewer,
         actions=actions,

@@ -6,7 +6,8 @@ what is the same for many. So a view is cut into parts, each with variants:
 
 | part | keys of the view | one variant per |
 | --- | --- | --- |
-| common | id, round, phase, seq, awaited, ... | encounter |
+| fixed | id, profile, options, seed_hash (never change) | encounter |
+| common | status, round, phase, seq, awaited, surprised, awaiting, undone | encounter |
 | cards | combatants | GM, or table |
 | declarations | declarations | way of seeing them (GM, open, sealed to some sides) |
 | actions | actions | GM, or the combatants a player controls |
@@ -27,13 +28,9 @@ from typing import Any
 import msgspec
 
 from rules.model import Encounter
-from rules.view import Choice, Viewer, combatant_view, declaration_audience, declaration_views, legal_actions, view
+from rules.view import Choice, Viewer, awaited_ids, combatant_view, declaration_audience, declaration_views, legal_actions
 from server.patch import diff
 
-COMMON = ("id", "profile", "options", "status", "round", "phase", "seq", "seed_hash", "awaited", "surprised", "awaiting", "undone")
-SPECTATOR = Viewer("spectator")
-NO_ACTIONS: dict = {}
-NO_CARDS: list = []
 _pack = msgspec.msgpack.Encoder().encode
 _plain = msgspec.to_builtins
 
@@ -55,7 +52,7 @@ class Views:
         self.actions_key: tuple | None = None
         self.actions: dict[str, list[Choice]] = {}
         self.secrets_key: tuple | None = None
-        self.combatants = b""  # every combatant, packed, at the previous change
+        self.combatants = b""  # the digest of every combatant at the previous change
         self.changed: set[str] = set()  # parts that may differ from their value at the previous change
 
     def _refresh(self, state: Encounter) -> None:
@@ -64,14 +61,12 @@ class Views:
         self.seq, self.state = state.seq, state
         self.before = {**self.before, **self.now}
         self.now, self.ops = {}, {}
-        whole = _pack(state.combatants)
-        if whole == self.combatants:  # most changes (a declaration, a forced roll) leave every combatant as it was
-            packed = list(self.cards[True])
-        else:
+        self.changed = {"common", "declarations"}  # the position and the log move on every change; 'fixed' never
+        whole = _digest(_pack(state.combatants))
+        if whole != self.combatants:  # most changes (a declaration, a forced roll) leave every combatant as it was
             self.combatants = whole
-            packed = [_digest(_pack(c)) for c in state.combatants]
-        key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), *packed)
-        self.changed = {"common", "declarations"}  # the position and the log move on every change
+            self._cards(state)
+        key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), whole)
         if key != self.actions_key:
             self.actions_key = key
             self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
@@ -80,9 +75,13 @@ class Views:
         if secrets != self.secrets_key:
             self.secrets_key = secrets
             self.changed.add("secrets")
+
+    def _cards(self, state: Encounter) -> None:
+        """Both card variants, each combatant's rebuilt only if it changed."""
         gm_cards, table_cards = self.cards[True], self.cards[False]
         self.cards = {True: {}, False: {}}
-        for p, c in zip(packed, state.combatants):
+        for c in state.combatants:
+            p = _digest(_pack(c))
             gm = self.cards[True][p] = gm_cards.get(p) or _plain(combatant_view(state, c, True))
             table = table_cards.get(p)
             if table is None:
@@ -96,9 +95,14 @@ class Views:
         state = self.state
         assert state is not None
         match part:
+            case "fixed":
+                return {"id": state.id, "profile": state.profile, "options": state.options, "seed_hash": state.seed_hash}
             case "common":
-                base = _plain(view(state, SPECTATOR, actions=NO_ACTIONS, combatants=NO_CARDS))
-                return {k: base[k] for k in COMMON}
+                return {
+                    "status": state.status, "round": state.round, "phase": state.phase, "seq": state.seq,
+                    "awaited": awaited_ids(state), "surprised": list(state.surprised),
+                    "awaiting": _plain(state.awaiting), "undone": list(state.undone),
+                }  # fmt: skip
             case "cards":
                 return {"combatants": list(self.cards[variant].values())}
             case "declarations":
@@ -128,6 +132,7 @@ class Views:
         assert state is not None
         gm = viewer.role == "gm"
         return {
+            "fixed": None,
             "common": None,
             "cards": gm,
             "declarations": declaration_audience(state, viewer),

@@ -8,7 +8,8 @@ import bisect
 import time
 from typing import Any
 
-from server.store import TAIL_COUNT, Event, OnEvents, deliver_events, position_key
+from server.store import Event, OnEvents, position_key
+from server.tail import TAIL_COUNT, deliver_events
 
 
 class MemoryStore:

@@ -12,12 +12,13 @@ first of their turns (DEX order).
 """
 
 from rules.actions import Grapple
-from rules.combat import descending, distance
+from rules.combat import distance
 from rules.context import Context, lookup, standing
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Step
 from rules.ranged import check_target
 from rules.round import may_act
+from rules.terms import descending
 from rules.tohit import base_mods, roll_to_hit
 
 MAX_GRAPPLERS = 6  # 003: 'only six men may grapple one man-sized creature at once'

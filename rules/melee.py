@@ -6,11 +6,12 @@ in what order, and queues the strikes.
 """
 
 from rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from rules.combat import allowed_called_shots, check_called_shots, distance, double_refused, queue
+from rules.combat import distance, double_refused, queue
 from rules.fighters import able, declared, helpless, usable
 from rules.context import Context, lookup, standing
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Step
+from rules.terms import allowed_called_shots, check_called_shots
 
 GRID = 5  # feet
 MELEE_ACTIONS = (Attack, Charge, Approach, SetSpear, Parry, Kill)

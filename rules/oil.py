@@ -20,12 +20,13 @@ from rules.charts.oil import (
     TORCH_AC,
 )
 from rules.charts.range_cover import range_band
-from rules.combat import descending, distance
+from rules.combat import distance
 from rules.context import Context, lookup
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Step
 from rules.ranged import aim_mods, check_aim, check_target
 from rules.round import dex_order
+from rules.terms import descending
 from rules.tohit import base_mods, hurt, roll_to_hit
 
 OILED, BURNING, PRONE = "oiled", "burning", "prone"

@@ -12,11 +12,13 @@ from collections.abc import Callable
 
 from rules.actions import Shoot
 from rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
-from rules.combat import BASE_DAMAGE, descending, distance
+from rules.combat import distance
 from rules.context import Context, lookup
+from rules.damage import BASE_DAMAGE
 from rules.errors import Rejected
 from rules.fighters import usable
 from rules.model import Combatant, Encounter, Weapon
+from rules.terms import descending
 from rules.tohit import base_mods, hurt, roll_to_hit
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'

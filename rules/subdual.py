@@ -5,16 +5,15 @@ indicates the creature so victimised will surrender.'
 """
 
 from rules.context import Context
+from rules.damage import roll_damage
 from rules.model import Combatant
 
 SURRENDERED = "surrendered"
 
 
 def strike(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:
-    """A declared subduing blow that hit: its damage (with `extra` d6s, as rules.combat.damage)
+    """A declared subduing blow that hit: its damage (with `extra` d6s, as rules.damage.damage)
     goes to `subdual`, not to HP."""
-    from rules.combat import roll_damage  # combat calls this module: import at use
-
     take(ctx, attacker, target, *roll_damage(ctx, target, dice, extra, "subdual damage"))
 
 

@@ -8,10 +8,11 @@ equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 
 from collections.abc import Callable
 
-from rules.combat import SURPRISE_BONUS, TO_HIT, lose_hp
 from rules.context import Context
+from rules.damage import lose_hp
 from rules.fighters import combat_bonus
 from rules.model import Combatant
+from rules.terms import SURPRISE_BONUS, TO_HIT
 
 
 def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:

@@ -17,12 +17,13 @@ from rules import extras  # 003: ranged, oil, grappling, spells, delay
 from rules import footing  # stand up, pick up a dropped weapon
 from rules.actions import tag
 from rules import melee
-from rules.combat import combat_bonus, descending
 from rules.context import lookup
 from rules.declare import MAX_CALLED_SHOTS, awaited, describe
+from rules.fighters import combat_bonus
 from rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from rules.profiles import PROFILES
 from rules.round import may_act
+from rules.terms import descending
 
 
 class Viewer(Struct, frozen=True):

@@ -12,21 +12,11 @@ from msgspec import Struct
 from rules import subdual
 from rules.challenges import chart, initiative, natural, wounds
 from rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
-from rules.combat import (
-    call_shots,
-    damage_dice,
-    declaration,
-    extra_dice,
-    gawper_struck,
-    in_melee,
-    lose_hp,
-    modifiers,
-    parried,
-    parry_term,
-    parrying,
-)
+from rules.combat import in_melee, parried
 from rules.context import Context, lookup
+from rules.damage import damage_dice, extra_dice, gawper_struck, lose_hp
 from rules.model import Combatant, Step, Weapon
+from rules.terms import call_shots, declaration, modifiers, parry_term, parrying
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
 VERB = {

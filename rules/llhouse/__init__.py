@@ -2,7 +2,7 @@
 
 Importing the package registers its rules in the shared seams: the attack roll
 (rules.combat.ROLLS, rules.ranged.SHOTS, rules.tohit.BARE_ROLLS), the attack routine
-(rules.combat.ATTACKS), what happens at 0 HP (FALLS), the Attack Value
+(rules.combat.ATTACKS), what happens at 0 HP (rules.damage.FALLS), the Attack Value
 (rules.fighters.COMBAT_BONUS), its own actions and its checks on every declaration
 (rules.declare.ADDED, CHECKS), what it offers each combatant (rules.view.CHOICES), what
 stops a combatant acting (rules.round.STOPS_ACTING) and its figures' checks
@@ -10,13 +10,14 @@ stops a combatant acting (rules.round.STOPS_ACTING) and its figures' checks
 """
 
 from rules import combat, declare, fighters, ranged, round, tohit, traits, view
+from rules.damage import FALLS
 from rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
 from rules.llhouse.criticals import KNOCKED_DOWN
 from rules.llhouse.figures import PROFILE
 
 combat.ROLLS[PROFILE] = attack.roll
 combat.ATTACKS[PROFILE] = attack.routine
-combat.FALLS[PROFILE] = dying.fall
+FALLS[PROFILE] = dying.fall  # rules.damage.FALLS
 ranged.SHOTS[PROFILE] = missiles.shot
 tohit.BARE_ROLLS[PROFILE] = missiles.to_hit
 fighters.COMBAT_BONUS[PROFILE] = figures.combat_bonus

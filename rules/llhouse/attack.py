@@ -15,7 +15,7 @@ from rules.charts.ll_house import (
     TWO_WEAPON_BONUS, WHICH_HAND,
 )
 from rules import combat, subdual
-from rules.combat import allowed_called_shots, distance, double_refused, in_melee, queue
+from rules.combat import distance, double_refused, in_melee, queue
 from rules.context import Context, lookup
 from rules.fighters import declared, usable
 from rules.llhouse import criticals
@@ -24,6 +24,7 @@ from rules.llhouse.damage import damage_roll, kill, land
 from rules.llhouse.figures import may_wield, rank, special_rolls, widening
 from rules.llhouse.improved import parry_bonus
 from rules.model import Combatant, Encounter, Step, Weapon
+from rules.terms import allowed_called_shots, called_shot_term, declaration, modifiers
 
 DECLARED = ("attack", "double", "charge", "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {
@@ -109,7 +110,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         ctx.log("attack", f"{attacker.name} cannot wield the {weapon.name} ({', '.join(limbs(attacker))}).", **who)
         return
     mode = step.mode
-    action, behind, wanted = combat.declaration(state, attacker, mode, DECLARED)
+    action, behind, wanted = declaration(state, attacker, mode, DECLARED)
     if mode == "two-weapon" and not usable(attacker.weapons[action.off_hand]):
         ctx.log("attack", f"{attacker.name}'s off-hand {attacker.weapons[action.off_hand].name} is out of hand: one weapon only.", **who)
         mode = "attack"
@@ -118,7 +119,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     if called < wanted:
         ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: 003 refuses a penalty that makes the number needed 20 or more.", **who)
     if called:
-        mods.append(combat.called_shot_term(called, target))
+        mods.append(called_shot_term(called, target))
     if mode in HAND_MODS:
         mods.append(HAND_MODS[mode])
     parry, parry_text = parry_bonus(state, target) if in_melee(attacker, target, weapon) else (0, "")
@@ -134,7 +135,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
 
 def terms_of(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> tuple[list[tuple[str, int]], int]:
     """Every term added to the d20 (003's situational ones included), and the AC to reach."""
-    mods = combat.modifiers(state, attacker, target, weapon, mode if mode in combat.LABEL or mode == "attack" else "attack", behind)
+    mods = modifiers(state, attacker, target, weapon, mode if mode in combat.LABEL or mode == "attack" else "attack", behind)
     _, descending = mods.pop()  # 003's last term: the target's AC, descending, shield dropped from behind
     mods = [("attack value" if name == "combat bonus" else name, v) for name, v in mods]
     if "concussion" in attacker.conditions:

@@ -2,9 +2,9 @@
 the automatic kill, the SHIELD SACRIFICE prompt, and the damage landing: the crit's
 effect, the death and dying chart at 0 HP, and CLEAVE's leftover."""
 
-from rules import combat
 from rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
 from rules.context import Context, lookup
+from rules.damage import damage_dice, drop_check, fall
 from rules.dice import parse
 from rules.llhouse import criticals
 from rules.llhouse.dying import DEAD
@@ -17,7 +17,7 @@ def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: We
     """'Dam + Bonus, then X3': the weapon's dice (option weapon_damage; else 003's 1-6), 003's
     extra d6s (called shots, set spear), the weapon's bonus and WEAPON EXPERTISE's +2 a rank;
     'Maximum Damage ... (plus all bonuses)' takes every die at its highest."""
-    dice = combat.damage_dice(ctx, weapon)
+    dice = damage_dice(ctx, weapon)
     count, sides, plus = parse(dice)
     if times == "max":
         rolled = count * sides + plus + 6 * extra_d6
@@ -88,7 +88,7 @@ def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
 
 def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
     """The damage lands; then the critical hit's effect; at 0 HP the death and dying chart
-    (rules.combat.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
+    (rules.damage.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
     state = ctx.state
     target.hp -= points
     ctx.log("damage", f"{target.name} takes {points} damage, {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
@@ -96,7 +96,7 @@ def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, eff
         criticals.effect(ctx, attacker, target, effect)
     if target.hp <= 0 and not target.down:
         leftover = -target.hp
-        combat.fall(ctx, target)
+        fall(ctx, target)
         cleave(ctx, attacker, target, leftover)
     elif target.side in state.surprised and not target.down:
-        combat.drop_check(ctx, target)
+        drop_check(ctx, target)

@@ -3,10 +3,11 @@ expertise (damage and parry) and cleave. Extra attack is rules.llhouse.attack's 
 improved crit range rules.llhouse.figures.widening, improved shield bash rules.llhouse.manoeuvres."""
 
 from rules.charts.ll_house import CLEAVE_REACH, EXPERTISE, IMPROVED_PARRY, PARRY
-from rules.combat import distance, parrying
+from rules.combat import distance
 from rules.context import Context
 from rules.llhouse.figures import expertise, rank
 from rules.model import Combatant, Encounter
+from rules.terms import parrying
 from rules.tohit import hurt
 
 

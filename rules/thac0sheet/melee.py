@@ -6,8 +6,10 @@ where 002 is silent. A negative H adds -H to the damage; a blow on a vessel coun
 from rules import combat, subdual
 from rules.charts.thac0_sheet import BOARDING
 from rules.context import Context
+from rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
 from rules.dice import parse
 from rules.model import Combatant, Step, Weapon
+from rules.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying
 from rules.thac0sheet import naval
 from rules.thac0sheet.tohit import CEILING, Reckoning, judge
 
@@ -27,7 +29,7 @@ def situation(attacker: Combatant, target: Combatant) -> list[tuple[str, int]]:
 
 def reckon(state, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> Reckoning:
     """003's modifiers reckoned under 002: its first term (the combat bonus) becomes the THAC0."""
-    terms = combat.modifiers(state, attacker, target, weapon, mode, behind)
+    terms = modifiers(state, attacker, target, weapon, mode, behind)
     thac0, ac = 19 - terms[0][1], terms[-1][1]  # 003's last term is the target's AC
     return Reckoning(state, thac0, ac, terms[1:-1] + situation(attacker, target))
 
@@ -35,7 +37,7 @@ def reckon(state, attacker: Combatant, target: Combatant, weapon: Weapon, mode: 
 def called_allowed(state, base: Reckoning, target: Combatant, wanted: int) -> int:
     """003: no called shot that makes the number needed 20 or more."""
     n = wanted
-    while n and Reckoning(state, base.thac0, base.ac, base.mods + [("called", n * combat.called_shot_penalty(target))]).need >= CEILING:
+    while n and Reckoning(state, base.thac0, base.ac, base.mods + [("called", n * called_shot_penalty(target))]).need >= CEILING:
         n -= 1
     return n
 
@@ -51,19 +53,19 @@ def with_bonus(dice: str, bonus: int) -> str:
 def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
     state = ctx.state
     who = dict(actor=attacker.id, target=target.id)
-    action, behind, wanted = combat.declaration(state, attacker, step.mode)
+    action, behind, wanted = declaration(state, attacker, step.mode)
     base = reckon(state, attacker, target, weapon, step.mode, behind)
     called = called_allowed(state, base, target, wanted)
     if called < wanted:
         ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {base.need} is needed on the d20 already, and 003 refuses a penalty that makes it 20 or more.", **who)
     mods = list(base.mods)
     if called:
-        mods.append(combat.called_shot_term(called, target))
+        mods.append(called_shot_term(called, target))
     melee = combat.in_melee(attacker, target, weapon)
-    parry = combat.parrying(state, target) if melee else None
+    parry = parrying(state, target) if melee else None
     penalty = 0
     if parry is not None:
-        penalty = combat.parry_penalty(Reckoning(state, base.thac0, base.ac, mods).need)
+        penalty = parry_penalty(Reckoning(state, base.thac0, base.ac, mods).need)
         mods.append(("parry", -penalty))
     reckoning = Reckoning(state, base.thac0, base.ac, mods)
     hit, d20 = judge(ctx, attacker, f"{LABEL.get(step.mode, 'attacks')} {target.name}", reckoning, target.id)
@@ -73,14 +75,14 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
             combat.parried(ctx, attacker, target, weapon, parry, step, but_for.total(d20) >= but_for.target)
         return
     natural = d20 == 20 and melee
-    extra = combat.extra_dice(called, step.mode, natural)
-    dice = with_bonus(combat.damage_dice(ctx, weapon), reckoning.bonus)
+    extra = extra_dice(called, step.mode, natural)
+    dice = with_bonus(damage_dice(ctx, weapon), reckoning.bonus)
     if target.vessel:
         naval.hull_damage(ctx, attacker, target, dice, extra)
     elif getattr(action, "subdue", False):
         subdual.strike(ctx, attacker, target, dice, extra)
     else:
-        combat.damage(ctx, attacker, target, dice, extra)
+        damage(ctx, attacker, target, dice, extra)
     if natural:
-        combat.weapon_save(ctx, attacker, step.weapon)
-    combat.gawper_struck(ctx, target, step.mode)
+        weapon_save(ctx, attacker, step.weapon)
+    gawper_struck(ctx, target, step.mode)

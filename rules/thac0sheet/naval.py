@@ -6,7 +6,6 @@ fighters aboard (`aboard`) `board` a vessel grappled to theirs.
 
 import msgspec
 
-from rules import combat
 from rules.actions import Board, GrappleShip, Repair
 from rules.charts.thac0_sheet import (
     DEAD_IN_WATER,
@@ -21,6 +20,7 @@ from rules.charts.thac0_sheet import (
     SPEED_STEP,
 )
 from rules.combat import distance, queue
+from rules.damage import roll_damage
 from rules.context import Context, lookup
 from rules.errors import Rejected
 from rules.fighters import declared, usable
@@ -50,7 +50,7 @@ def speed(c: Combatant) -> int:
 
 def hull_damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra) -> None:
     """002: 'Magic and giant monsters: usually 1 hull point for each 5 hit points, rounding down.'"""
-    points, shown = combat.roll_damage(ctx, target, dice, extra)
+    points, shown = roll_damage(ctx, target, dice, extra)
     strike_hull(ctx, target, points // HP_PER_HULL_POINT, f"{points} hit points ({shown}) / {HP_PER_HULL_POINT}, rounded down", attacker.id)
 
 

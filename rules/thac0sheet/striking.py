@@ -17,12 +17,14 @@ from rules.charts.thac0_sheet import (
     SIZE_SCALE,
     STUN_DIE,
 )
-from rules.combat import SURPRISE_BONUS, distance, lose_hp, parry_penalty, parrying
+from rules.combat import distance
 from rules.context import Context, lookup, standing
+from rules.damage import lose_hp
 from rules.errors import Rejected
 from rules.fighters import able
 from rules.model import Combatant, Encounter, Step
 from rules.ranged import check_target
+from rules.terms import SURPRISE_BONUS, parry_penalty, parrying
 from rules.thac0sheet.melee import situation
 from rules.thac0sheet.tohit import Reckoning, judge, thac0_of
 

@@ -17,7 +17,8 @@ from rules.charts.thac0_sheet import (
     PINNED_DAMAGE,
     REACH,
 )
-from rules.combat import distance, fall
+from rules.combat import distance
+from rules.damage import fall
 from rules.context import Context, lookup, standing
 from rules.errors import Rejected
 from rules.fighters import able, declared

@@ -1,0 +1,102 @@
+"""What a hit does under 003: its damage, the fall at 0 HP or less, a weapon's save
+on a natural 20, and a surprised target's drop.
+
+'All hits, except when otherwise noted, cause 1-6 points of damage' (003); called
+shots, a set spear and a natural 20 in melee each add a d6. Harm rolled elsewhere
+(rules.tohit.hurt, 002's striking) comes off HP through `lose_hp` too, so a
+profile's way of falling (`FALLS`) applies to it as well.
+"""
+
+from collections.abc import Callable
+
+import msgspec
+
+from rules.charts import weapon_saves
+from rules.context import Context
+from rules.fighters import in_hand
+from rules.model import Combatant, Weapon
+from rules.terms import DECLARED
+
+BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
+DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'
+
+# What a profile does to a combatant brought to 0 HP or less (000's dying chart); else it falls.
+FALLS: dict[str, Callable[[Context, Combatant], None]] = {}
+
+
+def extra_dice(called: int, mode: str, natural: bool = False) -> list[tuple[str, int]]:
+    """003's extra d6s of a hit, each named: called shots, a set spear, a natural 20 in melee."""
+    extra = [("called shots", called)] if called else []
+    if mode == "set":
+        extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
+    if natural:
+        extra.append(("natural 20", 1))  # 003: 'adds an additional 1-6 damage'
+    return extra
+
+
+def damage_dice(ctx: Context, weapon: Weapon) -> str:
+    """003: 1-6 'except when otherwise noted'; option weapon_damage rolls the weapon's dice."""
+    return weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
+
+
+def roll_damage(ctx: Context, target: Combatant, dice: str, extra, what: str = "damage") -> tuple[int, str]:
+    """The hit's damage dice plus `extra` d6s, each named: ('called shots', 2).
+    Returns the points (never below 0) and the dice as the log shows them."""
+    points = ctx.dice.roll_dice(dice, f"{what} to {target.name}")
+    shown = dice
+    for reason, count in extra:
+        points += ctx.dice.roll_dice(f"{count}d6", f"{reason}: {what} to {target.name}")
+        shown += f" + {count}d6 {reason}"
+    return max(0, points), shown
+
+
+def damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:
+    lose_hp(ctx, target, *roll_damage(ctx, target, dice, extra), attacker.id)
+
+
+def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str | None = None) -> None:
+    """The points come off HP (`shown`: how they were found); at 0 or less the target falls."""
+    target.hp -= points
+    ctx.log("damage", f"{target.name} takes {points} damage ({shown}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
+    if target.hp <= 0 and not target.down:
+        fall(ctx, target)
+
+
+def fall(ctx: Context, target: Combatant) -> None:
+    """A combatant at 0 HP or less that is not yet down."""
+    if ctx.state.profile in FALLS:
+        FALLS[ctx.state.profile](ctx, target)
+        return
+    target.down = True
+    ctx.log("down", f"{target.name} falls.", target=target.id)
+
+
+def weapon_save(ctx: Context, attacker: Combatant, index: int) -> None:
+    """003: 'immediately make a saving throw for their weapon against "crushing blow" ...
+    Failure means the weapon has broken.'"""
+    weapon = attacker.weapons[index]
+    need = weapon_saves.save_value(weapon.material, str(ctx.state.options.get("weapon_saves", "")))
+    roll = ctx.dice.roll(20, f"{attacker.name}'s {weapon.name} saves vs crushing blow")
+    if roll >= need:
+        ctx.log("weapon", f"{attacker.name}'s {weapon.name} ({weapon.material}) holds: d20 {roll} ≥ {need}.", actor=attacker.id, total=roll, need=need)
+        return
+    attacker.weapons[index] = msgspec.structs.replace(weapon, broken=True)
+    ctx.log("weapon", f"{attacker.name}'s {weapon.name} ({weapon.material}) breaks: d20 {roll} < {need}.", actor=attacker.id, total=roll, need=need)
+
+
+def gawper_struck(ctx: Context, target: Combatant, mode: str) -> None:
+    """003: a surprised target struck by a declared attack, and still up, may drop what it holds."""
+    if mode in DECLARED and target.side in ctx.state.surprised and not target.down:
+        drop_check(ctx, target)
+
+
+def drop_check(ctx: Context, target: Combatant) -> None:
+    roll = ctx.dice.roll(6, f"{target.name}, surprised and struck, holds on")
+    if roll <= DROP_ON and "disarmed" not in target.conditions:
+        target.conditions.append("disarmed")
+        held = in_hand(ctx.state, target)  # the weapon in hand lies on the floor until recovered
+        if held is not None:
+            target.weapons[held] = msgspec.structs.replace(target.weapons[held], dropped=True)
+        ctx.log("surprise", f"{target.name} is caught gawping and drops what was in hand (d6 {roll} ≤ {DROP_ON}).", target=target.id)
+    else:
+        ctx.log("surprise", f"{target.name} keeps hold (d6 {roll} > {DROP_ON}).", target=target.id)

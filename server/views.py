@@ -162,7 +162,8 @@ class Views:
         for part, variant in self._variants(viewer).items():
             key = (part, variant)
             if held[part] == key:
-                ops += self._ops(key)
+                if part in self.changed:  # the others are as this audience holds them
+                    ops += self._ops(key)
             else:
                 ops += diff(self.before.get(held[part]) or self.now.get(held[part]) or {}, self._part(part, variant))
                 held[part] = key

@@ -7,8 +7,9 @@ the shape of the round, which is always that of 003.
 import msgspec
 from msgspec import Struct
 
-from rules.charts import weapon_saves
+from rules.charts import thac0, weapon_saves
 from rules.charts.ll_house import ARMOR, IMPROVEMENTS
+from rules.charts.oil import FLASK_SIZE
 from rules.charts.thac0_sheet import HOLDS
 from rules.model import Combatant, Encounter
 
@@ -44,6 +45,33 @@ def figure(name: str, label: str, kind: str, help: str, **more) -> Figure:
     return Figure(name, label, kind, help, _DEFAULTS[name], **more)
 
 
+# 003's own figures, which every profile reads (rules.setup.check_figures holds the bounds: rules.fighters.check_class,
+# rules.traits.check_traits). Name, side, AC, HP, DEX, move, position and weapons are set by the add and Edit forms.
+COMMON_FIGURES = (
+    figure("pc", "player character", "bool", "003: morale is for 'monsters and NPCs', never PCs; 000's crits, death chart and "
+           "maneuvers for 'PCs only', and dice rolled at the table (option physical_dice) read it too."),
+    figure("klass", "class", "str", "003: the 'combat bonus (as per their class and level)', read off 002's hit table "
+           "(monster: by Hit Dice; normal: a normal man).", choices=thac0.CLASSES),
+    figure("level", "level", "int", "003: 'as per their class and level'; 002's hit table by class column.", low=0, high=36),
+    figure("hd", "hit dice", "int", "002's hit table for monsters ('up to 1' ... HD); 003's brawl rolls 'dice equal to their "
+           "hit dice (not level)'.", low=0, high=100),
+    figure("hd_plus", "hit dice plus", "int", "002's hit table: the +N of 'HD 4+1'.", low=0, high=20),
+    figure("rank", "D-H rank", "str", "002's D-H column: a demi-human's attack rank ('' = by fighter level).",
+           choices=("", *thac0.RANKS)),
+    figure("human", "human", "bool", "003: called shots at '-3 if the target is a human who is not wearing a helmet'."),
+    figure("helmet", "helmet", "bool", "003: a human 'not wearing a helmet' is called-shot at -3."),
+    figure("man_type", "man-type", "bool", "003: 'If a man-type wishes to grapple' (option grapple_man_types)."),
+    figure("mindless", "mindless", "bool", "003: 'not entirely mindless like undead, slimes and oozes': no morale."),
+    figure("loyalty", "loyalty score", "int", "003: retainers' morale 'is adjusted ... by their loyalty score'.",
+           low=-10, high=10),
+    figure("leader", "leader", "bool", "003 morale: its fall calls its side's morale (option morale_leader_down)."),
+    figure("caster", "spell caster", "bool", "003: 'Magic spells cast by Magic-Users and magically inclined monsters': "
+           "may declare cast."),
+    figure("size", "size", "str", "003 burning oil: 'hitting larger creatures is easier than smaller ones' (L, M, S).",
+           choices=tuple(FLASK_SIZE)),
+)
+
+
 class Profile(Struct, frozen=True):
     name: str
     document: str
@@ -51,6 +79,7 @@ class Profile(Struct, frozen=True):
     ac_style: str  # 'descending' or 'ascending': how the player is shown AC
     options: tuple[Option, ...]
     figures: tuple[Figure, ...] = ()  # what its rules read of a combatant beyond 003's figures
+    common_figures: tuple[Figure, ...] = COMMON_FIGURES  # 003's, which every profile reads
 
 
 # Options every profile shares: the table's procedure around the rules.

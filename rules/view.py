@@ -62,6 +62,8 @@ class CombatantView(Struct):
     burning: int = 0  # 003: burn rolls made by the oil on it (condition 'burning')
     # The profile's own figures (PROFILES[...].figures) that differ from their defaults: GM only.
     figures: dict[str, int | bool | str | dict[str, int]] | None = None
+    # 003's figures every profile reads (COMMON_FIGURES: pc, klass, level...) that differ from their defaults: GM only.
+    common: dict[str, int | bool | str] | None = None
 
 
 class DeclarationView(Struct):
@@ -109,6 +111,11 @@ def sees(entry: Entry, viewer: Viewer, sides: set[str]) -> bool:
     return entry.audience.startswith("side:") and entry.audience[5:] in sides
 
 
+def changed(c: Combatant, figures) -> dict | None:
+    """The figures whose value differs from the default, or None."""
+    return {f.name: getattr(c, f.name) for f in figures if getattr(c, f.name) != f.default} or None
+
+
 def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     v = CombatantView(
         id=c.id, name=c.name, side=c.side, x=c.x, y=c.y, move=c.move, dex=c.dex,
@@ -122,8 +129,8 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     if gm:
         v.notes = c.notes
         v.morale, v.morale_round = c.morale, c.morale_round
-        own = ((f.name, getattr(c, f.name), f.default) for f in PROFILES[state.profile].figures)
-        v.figures = {name: value for name, value, default in own if value != default} or None
+        v.figures = changed(c, PROFILES[state.profile].figures)
+        v.common = changed(c, PROFILES[state.profile].common_figures)
     return v
 
 

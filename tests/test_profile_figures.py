@@ -1,5 +1,6 @@
-"""Each profile lists, as data, the combatant figures its rules read beyond 003's
-(rules/profiles.py): the GM console builds its "Profile figures" form from them."""
+"""Each profile lists, as data, the combatant figures its rules read beyond 003's, and
+with them 003's own that every profile reads (rules/profiles.py): the GM console builds
+its "Figures" form from them."""
 
 import pathlib
 import re
@@ -10,8 +11,8 @@ import pytest
 from rules.commands import EditCombatant
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter
-from rules.profiles import PROFILES
-from rules.traits import check_traits
+from rules.profiles import COMMON_FIGURES, PROFILES
+from rules.setup import check_figures
 from rules.view import Viewer, view
 
 RULES = pathlib.Path(__file__).resolve().parent.parent / "rules"
@@ -19,7 +20,7 @@ PACKAGES = {"ll-house": "llhouse", "thac0-sheet": "thac0sheet", "challenges": "c
 KINDS = {"int": int, "bool": bool, "str": str, "combatant": str, "dict": dict[str, int]}
 COMBATANT = {f.name: f.type for f in msgspec.structs.fields(Combatant)}
 EDIT = {f.name: f.type for f in msgspec.structs.fields(EditCombatant)}
-FIGURES = [(p.name, f) for p in PROFILES.values() for f in p.figures]
+FIGURES = [(p.name, f) for p in PROFILES.values() for f in p.figures] + [("common", f) for f in COMMON_FIGURES]
 
 
 def read(paths) -> set[str]:
@@ -43,36 +44,60 @@ def test_profile_figures_are_those_its_modules_read() -> None:
     for profile, package in PACKAGES.items():
         own = read((RULES / package).glob("*.py")) - core if package else set()
         assert {f.name for f in PROFILES[profile].figures} == own, profile
+    common = {f.name for f in COMMON_FIGURES}
+    assert common <= core, f"not read by 003's modules: {common - core}"
+    assert all(p.common_figures == COMMON_FIGURES for p in PROFILES.values())
 
 
-@pytest.mark.parametrize(("profile", "name"), [(p, f.name) for p, f in FIGURES if f.kind == "int"])
-def test_profile_figures_bounds_are_the_checks(profile: str, name: str) -> None:
-    f = next(f for f in PROFILES[profile].figures if f.name == name)
-    base = Combatant(name="x", side="y", hp=8, hp_max=8, armor="plate mail")
+def test_profile_figures_common_set_by_no_other_form() -> None:
+    """The add and Edit forms set these; the Figures form sets the rest of what the rules read."""
+    edit_form = {"name", "side", "ac", "hp", "hp_max", "attack_bonus", "dex", "move", "x", "y", "weapons", "hidden", "conditions"}
+    common = [f.name for f in COMMON_FIGURES]
+    assert len(set(common)) == len(common) and not set(common) & edit_form
+    assert {"pc", "klass", "level"} <= set(common)
+    assert not set(common) & {f.name for p in PROFILES.values() for f in p.figures}
+
+
+BASE = Combatant(name="x", side="y", hp=8, hp_max=8, armor="plate mail")
+
+
+@pytest.mark.parametrize(("profile", "f"), [(p, f) for p, f in FIGURES if f.kind == "int"], ids=lambda x: getattr(x, "name", x))
+def test_profile_figures_bounds_are_the_checks(profile: str, f) -> None:
+    name, base = f.name, BASE
     if f.low is not None:
-        check_traits(msgspec.structs.replace(base, **{name: f.low}), "t")
+        check_figures(msgspec.structs.replace(base, **{name: f.low}), "t")
         with pytest.raises(Rejected):
-            check_traits(msgspec.structs.replace(base, **{name: f.low - 1}), "t")
+            check_figures(msgspec.structs.replace(base, **{name: f.low - 1}), "t")
     if f.high is not None:
         ok = msgspec.structs.replace(base, **{name: f.high})
         if name == "rowers":
             ok = msgspec.structs.replace(ok, rowers_max=f.high, vessel=True)
         if name in ("rowers_max", "crew"):
             ok = msgspec.structs.replace(ok, vessel=True)
-        check_traits(ok, "t")
+        check_figures(ok, "t")
         with pytest.raises(Rejected):
-            check_traits(msgspec.structs.replace(ok, **{name: f.high + 1}), "t")
+            check_figures(msgspec.structs.replace(ok, **{name: f.high + 1}), "t")
+
+
+@pytest.mark.parametrize(("profile", "f"), [(p, f) for p, f in FIGURES if f.kind == "str" and f.choices], ids=lambda x: getattr(x, "name", x))
+def test_profile_figures_choices_are_the_checks(profile: str, f) -> None:
+    for choice in f.choices:
+        check_figures(msgspec.structs.replace(BASE, **{f.name: choice}), "t")
+    with pytest.raises(Rejected):
+        check_figures(msgspec.structs.replace(BASE, **{f.name: "wizard"}), "t")
 
 
 def test_profile_figures_are_on_the_gm_card_only() -> None:
-    hidden = Combatant(id="c1", name="Ukk", side="orcs", hidden=True, armor="chain mail", improvements={"cleave": 1})
-    shown = Combatant(id="c2", name="Alda", side="party", con_bonus=2)
+    hidden = Combatant(id="c1", name="Ukk", side="orcs", hidden=True, armor="chain mail", improvements={"cleave": 1}, hd=2)
+    shown = Combatant(id="c2", name="Alda", side="party", con_bonus=2, pc=True, klass="fighter", level=3)
     state = Encounter(id="e", profile="ll-house", options={}, seed=b"s", seed_hash="h", rules_version=1, combatants=[hidden, shown])
     gm = {c.id: c for c in view(state, Viewer("gm")).combatants}
     assert gm["c1"].figures == {"armor": "chain mail", "improvements": {"cleave": 1}}  # those set, not the defaults
     assert gm["c2"].figures == {"con_bonus": 2}
+    assert gm["c1"].common == {"hd": 2}
+    assert gm["c2"].common == {"pc": True, "klass": "fighter", "level": 3}
     for viewer in (Viewer("player", ("c2",)), Viewer("spectator")):
-        assert all(c.figures is None for c in view(state, viewer).combatants)
+        assert all(c.figures is None and c.common is None for c in view(state, viewer).combatants)
 
 
 @pytest.mark.parametrize(("profile", "other"), [("holmes-phases", {"con_bonus": 1}), ("ll-house", {"str_adj": 1})])

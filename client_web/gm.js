@@ -104,7 +104,7 @@ export class GmConsole {
       editForm,
       this.morale.form,
       section("conditions-section", "Conditions, hiding, removing", this.conditions.form),
-      section("figures-section", "Profile figures (armor, ranks, δS, ships...)", this.figures.form),
+      section("figures-section", "Figures (PC, class, level; armor, ranks, δS, ships...)", this.figures.form),
       section("add-section", "Add combatants (bestiary, armor, weapons)", this.adder.form),
       this.links.el,
       this.fresh.el,

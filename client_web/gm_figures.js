@@ -1,7 +1,9 @@
-// GM console, the profile's own figures (000's armor and improved combat options,
-// 002's δS, basic AC, ships...): a form built from the current profile's `figures`
-// (GET /api/profiles, rules/profiles.py), so a new profile needs no client change.
-// It sends one edit_combatant with what changed; the reducer judges it.
+// GM console, the figures the rules read: first 003's, which every profile reads
+// (PC, class, level, HD, man-type...: `common_figures`), then the profile's own
+// (000's armor and improved combat options, 002's δS, basic AC, ships...: `figures`).
+// The form is built from GET /api/profiles (rules/profiles.py), so a new profile or
+// figure needs no client change. It sends one edit_combatant with what changed; the
+// reducer judges it.
 
 import { h, replace } from "./dom.js";
 import { loadProfiles } from "./gm_links.js";
@@ -94,7 +96,7 @@ export class Figures {
     this.profiles = null;
     this.readers = [];
     this.who = h("select", { id: "fig-who", testid: "fig-who" });
-    this.fields = h("div", { class: "row checks", testid: "fig-fields" });
+    this.fields = h("div", { testid: "fig-fields" });
     this.submit = h("button", { type: "submit", testid: "fig-submit" }, "Set figures");
     this.who.addEventListener("change", () => this.show());
     this.form = h(
@@ -110,7 +112,7 @@ export class Figures {
       const c = this.view?.combatants.find((x) => x.id === id);
       if (!c) return;
       const edit = {};
-      for (const [f, read, el] of this.readers) {
+      for (const [f, read, el, held] of this.readers) {
         let value;
         try {
           value = read();
@@ -119,7 +121,7 @@ export class Figures {
           complain(err.message);
           return; // nothing is sent while any figure is wrong
         }
-        if (!same(f, value, c.figures?.[f.name] ?? f.default)) edit[f.name] = value;
+        if (!same(f, value, held?.[f.name] ?? f.default)) edit[f.name] = value;
       }
       if (!Object.keys(edit).length) {
         complain(`Nothing to set: ${c.name}'s figures are already these.`);
@@ -142,24 +144,26 @@ export class Figures {
 
   /** Rebuild the inputs when the combatant, its figures or the roster change (not while the GM types otherwise). */
   show() {
-    const figures = this.profiles?.[this.view?.profile]?.figures;
-    if (!figures) return;
+    const p = this.profiles?.[this.view?.profile];
+    if (!p) return;
     const c = this.view.combatants.find((x) => x.id === this.who.value);
-    const key = JSON.stringify([this.view.profile, c?.id, c?.figures, this.who.dataset.items]);
+    const key = JSON.stringify([this.view.profile, c?.id, c?.common, c?.figures, this.who.dataset.items]);
     if (this.fields.dataset.key === key) return;
     this.fields.dataset.key = key;
-    this.submit.disabled = !c || !figures.length;
-    if (!figures.length) {
-      this.readers = [];
-      replace(this.fields, h("p", { class: "hint" }, `The ${this.view.profile} profile reads no figures beyond those above.`));
-      return;
-    }
+    this.submit.disabled = !c;
     if (!c) return;
-    this.readers = figures.map((f) => {
-      const [el, read] = input(f, c.figures?.[f.name] ?? f.default, this.view, c.id);
-      return [f, read, el];
-    });
-    replace(this.fields, this.readers.map(([, , el]) => el));
+    const group = (figures, held, legend, testid) => {
+      const readers = figures.map((f) => {
+        const [el, read] = input(f, held?.[f.name] ?? f.default, this.view, c.id);
+        return [f, read, el, held];
+      });
+      const body = readers.length ? readers.map(([, , el]) => el) : h("p", { class: "hint" }, `The ${p.name} profile reads no figures beyond 003's.`);
+      return [readers, h("fieldset", { class: "row checks", testid }, h("legend", {}, legend), body)];
+    };
+    const [common, commonEl] = group(p.common_figures ?? [], c.common, "003's figures, read by every profile", "fig-common");
+    const [own, ownEl] = group(p.figures, c.figures, `the ${p.name} profile's own`, "fig-own");
+    this.readers = [...common, ...own];
+    replace(this.fields, [commonEl, ownEl]);
   }
 
   update(view) {

@@ -1,12 +1,15 @@
-"""The GM console's "Profile figures" form in real Chromium: built from the profile's
-`figures` (rules/profiles.py), it sends one edit_combatant with what changed; the
-server folds it. A bad value is named in a toast and nothing is sent."""
+"""The GM console's "Figures" form in real Chromium: built from the profile's
+`common_figures` (003's, read by every profile) and `figures` (its own; rules/profiles.py),
+it sends one edit_combatant with what changed; the server folds it. A bad value is named
+in a toast and nothing is sent."""
 
 import httpx
 import pytest
 from conftest import Pages, overflowing, screenshot
 from playwright.sync_api import Page, expect
 from support import encounter_of, token_of
+
+from rules.charts.thac0 import combat_bonus
 
 pytestmark = pytest.mark.browser
 
@@ -139,4 +142,45 @@ def test_browser_figures_thac0_sheet(fray_server, table: Pages) -> None:
     ship, bran = (folded(fray_server, link)["combatants"][c]["figures"] for c in ("ship", "bran"))
     assert ship == {"vessel": True, "rowers": 20, "rowers_max": 20, "crew": 6}
     assert bran == {"str_adj": 2, "dex_adj": -1, "basic_ac": 12, "save_death": 12, "aboard": "ship"}
+    table.check()
+
+
+def test_browser_figures_common(fray_server, table: Pages) -> None:
+    """003's figures, which every profile reads, come first in the form, even under
+    holmes-phases, which reads no figures of its own: PC, class and level move the
+    combat bonus the server derives from 002's hit table."""
+    made = fray_server.create({
+        "profile": "holmes-phases",
+        "combatants": [
+            {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+            {"id": "grul", "name": "Grul", "side": "orcs", "ac": 13, "hp": 6, "hp_max": 6, "x": 15, "y": 10},
+        ],
+    })
+    link = made["links"]["gm"]
+    gm = table.open(link, "gm")
+    open_form(gm, "bran")
+    expect(gm.get_by_test_id("fig-common").locator("legend")).to_have_text("003's figures, read by every profile")
+    expect(gm.get_by_test_id("fig-own")).to_contain_text("The holmes-phases profile reads no figures beyond 003's.")
+    expect(gm.get_by_test_id("fig-klass")).to_have_value("monster")  # the defaults, as nothing is set yet
+    expect(gm.get_by_test_id("fig-level")).to_have_value("1")
+    expect(gm.get_by_test_id("fig-pc")).not_to_be_checked()
+    assert folded(fray_server, link)["combatants"]["bran"]["attack_bonus"] == combat_bonus("monster", 1, 1)
+
+    gm.get_by_test_id("fig-pc").check()
+    gm.get_by_test_id("fig-klass").select_option("fighter")
+    gm.get_by_test_id("fig-level").fill("7")
+    gm.get_by_test_id("fig-submit").click()
+    expect(gm.get_by_test_id("log-entry").filter(has_text="GM edits Bran")).to_have_count(1)  # one edit for all three
+    bran = folded(fray_server, link)["combatants"]["bran"]
+    assert bran["common"] == {"pc": True, "klass": "fighter", "level": 7}
+    assert bran["attack_bonus"] == combat_bonus("fighter", 7, 1) > combat_bonus("monster", 1, 1)
+    assert bran.get("figures") is None  # holmes-phases has none of its own
+    expect(gm.get_by_test_id("fig-level")).to_have_value("7")  # the form follows what the server folded
+
+    # A bad level: named, and nothing sent.
+    gm.get_by_test_id("fig-level").fill("40")
+    refused(gm, fray_server, link, "level (level) must be from 0 to 36, not 40.")
+    gm.get_by_test_id("fig-level").fill("3rd")
+    refused(gm, fray_server, link, 'level (level) must be a whole number, not "3rd".')
+    assert folded(fray_server, link)["combatants"]["bran"]["common"]["level"] == 7
     table.check()

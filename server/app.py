@@ -41,7 +41,7 @@ class Fray(Starlette):
         if scope["type"] == "websocket" and (match := SOCKET_PATH.fullmatch(scope["path"])):
             scope["app"] = self
             scope["path_params"] = {"id": match[1]}
-            await connection.encounter_socket(WebSocket(scope, receive, send))
+            await connection.encounter_socket(WebSocket(scope, receive, send), send)
             return
         await super().__call__(scope, receive, send)
 

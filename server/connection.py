@@ -30,7 +30,8 @@ def error_text(code: str, message: str, id: str = "") -> str:
     return protocol.encoder.encode(protocol.Error(code=code, message=message, id=id)).decode()
 
 
-async def encounter_socket(ws: WebSocket) -> None:
+async def encounter_socket(ws: WebSocket, send=None) -> None:
+    """`send`: the connection's ASGI send, for updates straight to uvicorn (see `texts_to`)."""
     app = ws.app
     access: Access = app.state.access
     encounter = ws.path_params["id"]
@@ -67,7 +68,7 @@ async def encounter_socket(ws: WebSocket) -> None:
         await refuse(ws, "limit/sockets", str(e), 4429)
         return
     viewer = claims.viewer()
-    client = Client(viewer, ws.send_text, ws.close)
+    client = Client(viewer, texts_to(send) if send is not None else ws.send_text, ws.close)
     client.push(room.welcome(viewer, after))
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
@@ -99,6 +100,17 @@ async def encounter_socket(ws: WebSocket) -> None:
     finally:
         access.leave(seat)
         await app.state.hub.leave(room, client)
+
+
+def texts_to(send):
+    """Text frames straight to the ASGI send. Starlette's `send_text` re-checks the
+    socket's state on every message; an update goes out while the socket is open,
+    and a send to a closed one fails either way (the writer then stops)."""
+
+    async def send_text(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
+
+    return send_text
 
 
 async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:

@@ -10,7 +10,7 @@ import { loadProfiles } from "./gm_links.js";
 import { fillCombatants } from "./gm_setup.js";
 import { nameOf } from "./render.js";
 
-const named = (f) => `${f.label} (${f.name})`;
+const named = (f) => (f.label === f.name ? f.label : `${f.label} (${f.name})`);
 const words = (name) => name.replace(/_/g, " ");
 
 /** A dict's entries that count, sorted: a rank of 0 is no rank at all. */

@@ -72,9 +72,9 @@ function weaponItem(c, w, i) {
   );
 }
 
-/** The profile's own figures that are set (GM only: rules/view.py), on one line: "armor chain mail · improvements cleave 1". */
+/** The figures that are set, 003's then the profile's own (GM only: rules/view.py), on one line: "pc · level 3 · armor chain mail". */
 function figuresLine(c) {
-  const shown = Object.entries(c.figures ?? {}).map(([k, v]) => {
+  const shown = Object.entries({ ...(c.common ?? {}), ...(c.figures ?? {}) }).map(([k, v]) => {
     const name = k.replace(/_/g, " ");
     if (v === true) return name;
     if (v && typeof v === "object") return `${name} ${Object.entries(v).map(([n, x]) => `${n.replace(/_/g, " ")} ${x}`).join(", ")}`;

@@ -64,7 +64,7 @@ def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
     edits = gm.get_by_test_id("log-entry").filter(has_text="GM edits Alda")
     expect(edits).to_have_count(1)  # one edit_combatant for all six
     expect(gm.get_by_test_id("figures-alda")).to_have_text(
-        "armor chain mail · armor damage 1 · improvements cleave 1, extra attack 2 · expertise silver dagger 1, sword 2 · con bonus 2")
+        "klass fighter · armor chain mail · armor damage 1 · improvements cleave 1, extra attack 2 · expertise silver dagger 1, sword 2 · con bonus 2")
     expect(player.get_by_test_id("figures-alda")).to_have_count(0)  # the GM's card only
     # The form follows the figures the server folded.
     expect(gm.get_by_test_id("fig-armor")).to_have_value("chain mail")
@@ -179,8 +179,8 @@ def test_browser_figures_common(fray_server, table: Pages) -> None:
 
     # A bad level: named, and nothing sent.
     gm.get_by_test_id("fig-level").fill("40")
-    refused(gm, fray_server, link, "level (level) must be from 0 to 36, not 40.")
+    refused(gm, fray_server, link, "level must be from 0 to 36, not 40.")
     gm.get_by_test_id("fig-level").fill("3rd")
-    refused(gm, fray_server, link, 'level (level) must be a whole number, not "3rd".')
+    refused(gm, fray_server, link, 'level must be a whole number, not "3rd".')
     assert folded(fray_server, link)["combatants"]["bran"]["common"]["level"] == 7
     table.check()

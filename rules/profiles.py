@@ -10,7 +10,7 @@ from msgspec import Struct
 from rules.charts import thac0, weapon_saves
 from rules.charts.ll_house import ARMOR, IMPROVEMENTS
 from rules.charts.oil import FLASK_SIZE
-from rules.charts.thac0_sheet import HOLDS
+from rules.charts.thac0_sheet import HOLDS, PINNED_WR
 from rules.model import Combatant, Encounter
 
 
@@ -123,7 +123,7 @@ THAC0_SHEET = (
     Option("h_floor", False, "An H of 0 or 1 after 002's steps also needs 2 on the die; off, as written, only a negative H 'use[s] 2'."),
     Option("mods_before_steps", False, "Roll modifiers (surprise, range, cover, haymaker, boarding...) come off H before 002's steps; off, they adjust the d20 against H."),
     Option("wrestle_helpers", "defender", "002 'Multiple wrestlers: +1/+5 for each with less/more than 1/2 HD': half the defender's HD, or half a Hit Die.", ("defender", "half-hd")),
-    Option("pin_penalty", 3, "002: a pinned wrestler's 'WR -3 (or more)'.", (3, 4, 5, 6)),
+    Option("pin_penalty", PINNED_WR, "002: a pinned wrestler's 'WR -3 (or more)'.", (3, 4, 5, 6)),
     Option("rounds_per_turn", 10, "Rounds in a turn, for 002's repairs, '1 hp per turn'.", (1, 6, 10, 60)),
 )
 

@@ -8,7 +8,6 @@ from rules.model import Combatant, Encounter, Weapon
 
 PROFILE = "ll-house"
 SIDES = ("right", "left")  # the main hand is the right, the shield and off hand the left (a ruling)
-LIMBS = ("hand", "elbow", "shoulder")  # 000's limb table, by the words of its rows
 
 
 def attack_value(klass: str, level: int) -> int | None:

@@ -21,7 +21,6 @@ from rules.combat import distance
 from rules.context import Context, lookup, standing
 from rules.damage import lose_hp
 from rules.errors import Rejected
-from rules.fighters import able
 from rules.model import Combatant, Encounter, Step
 from rules.ranged import check_target
 from rules.terms import SURPRISE_BONUS, parry_penalty, parrying
@@ -136,6 +135,3 @@ def end_of_round(ctx: Context) -> None:
             if not c.down:
                 ctx.log("strike", f"{c.name} comes round ({' and '.join(out)} no longer).", target=c.id)
 
-
-def able_to_strike(c: Combatant) -> bool:
-    return able(c) and not c.vessel

@@ -27,19 +27,21 @@ def scenario(name: str) -> dict:
     return tomllib.loads((SCENARIOS / f"{name}.toml").read_text())
 
 
-def started(combatants: list[dict], *commands: dict, dice=(), options=None, profile: str = "holmes-phases"):
-    """A fight started with nobody surprised, `dice` forced after the surprise d6s."""
+def started(combatants, *commands: dict, dice=(), options=None, profile: str = "holmes-phases", surprise=NO_SURPRISE):
+    """A fight started (nobody surprised, unless `surprise` gives other d6s), `dice`
+    forced after the surprise d6s."""
     return play({
         "profile": profile,
         "options": options or {},
-        "dice": [*NO_SURPRISE, *dice],
-        "combatants": combatants,
+        "dice": [*surprise, *dice],
+        "combatants": list(combatants),
         "commands": [{"type": "start"}, *commands],
     })
 
 
-def texts(played, kind: str | None = None) -> list[str]:
-    return [e.text for e in played.log if kind is None or e.kind == kind]
+def texts(played, *kinds: str) -> list[str]:
+    """The log's texts of these kinds (every entry's, if none is named)."""
+    return [e.text for e in played.log if not kinds or e.kind in kinds]
 
 
 def who(played, cid: str):

@@ -1,9 +1,8 @@
 """Declarations (003): the formal procedure in reversed INT order, sealed declarations,
 and delaying an action to a later phase."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, rejected, started
 
-from rules.scenario import play
 from rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, int=14, x=0, y=0)
@@ -11,33 +10,28 @@ OGRE = fighter("ogre", "ogres", dex=8, int=6, ac=10, x=5, y=0)
 
 
 def run(*commands, dice=(), combatants=(ALDA, OGRE), options=None):
-    return play({"combatants": list(combatants), "options": options or {}, "dice": NO_SURPRISE + list(dice),
-                 "commands": [{"type": "start"}, *commands]})
+    return started(combatants, *commands, dice=dice, options=options)
 
 
 ALDA_HITS = declare("alda", {"type": "attack", "target": "ogre"}, "player:alda")
 
 
-def codes(played) -> list[str]:
-    return [e.code for e in played.log if e.kind == "rejected"]
-
-
 def test_formal_declarations_lowest_int_first():
     # 003: 'this occurs in reversed Intelligence order': the INT 6 ogre before INT 14 Alda.
     played = run(ALDA_HITS, options={"formal_declarations": True})
-    assert codes(played) == ["declare/not-your-turn"]
+    assert rejected(played) == ["declare/not-your-turn"]
     assert [e.text for e in played.log if e.kind == "rejected"] == ["Rejected: Ogre declares first (reversed INT order)."]
     assert view(played.state, Viewer("gm")).awaited == ["ogre", "alda"]
 
 
 def test_formal_declarations_take_the_next_in_turn():
     played = run(declare("ogre", {"type": "hold"}), ALDA_HITS, options={"formal_declarations": True})
-    assert codes(played) == []
+    assert rejected(played) == []
     assert view(played.state, Viewer("gm")).awaited == []
 
 
 def test_informal_declarations_any_order():
-    assert codes(run(ALDA_HITS)) == []
+    assert rejected(run(ALDA_HITS)) == []
 
 
 def test_sealed_declarations_hidden_from_the_other_side():
@@ -82,7 +76,7 @@ def test_delay_attack_to_the_movement_phase():
 def test_delay_only_to_a_later_phase():
     played = run(declare("ogre", {"type": "move", "x": 5, "y": 5, "delay": "attack"}),
                  declare("alda", {"type": "attack", "target": "ogre", "delay": "declaration"}))
-    assert codes(played) == ["declare/bad-delay", "declare/bad-delay"]
+    assert rejected(played) == ["declare/bad-delay", "declare/bad-delay"]
 
 
 def test_delay_offered_in_choices():

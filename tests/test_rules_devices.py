@@ -3,10 +3,9 @@ not "spells"; their effects are resolved in the earlier phases'; a `flee` is a m
 the movement phase that leaves the runner 'fled', out of the fight like morale's 'Flee'."""
 
 import msgspec
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, started, texts
 
 from rules.reducer import canonical
-from rules.scenario import play
 from rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
@@ -15,19 +14,10 @@ ORC = fighter("orc", "orcs", ac=10, dex=12, x=20, y=0, move=60)
 
 
 def run(*commands, dice=(), combatants=(ALDA, ORC), options=None):
-    return play({
-        "combatants": list(combatants),
-        "options": options or {},
-        "dice": NO_SURPRISE + list(dice),
-        "commands": [{"type": "start"}, *commands],
-    })
+    return started(combatants, *commands, dice=dice, options=options)
 
 
 WAND = declare("alda", {"type": "use_device", "device": "a wand of frost", "target": "orc"})
-
-
-def texts(played, *kinds: str) -> list[str]:
-    return [e.text for e in played.log if e.kind in kinds]
 
 
 def codes(played) -> list[str]:

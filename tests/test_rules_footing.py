@@ -1,9 +1,8 @@
 """Getting back into the fight (rules.footing): `stand` from prone, `recover` a dropped
 weapon. Both are Movement Phase actions (rulings in docs/rulings.md); every die forced."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, NO_SURPRISE, declare, fighter, started, texts, who
 
-from rules.scenario import play
 from rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", ac=15, dex=14, x=10, y=10)  # AC 4 descending
@@ -12,15 +11,7 @@ DROPPED = [{"name": "sword", "dropped": True}, {"name": "dagger", "length": 1, "
 
 
 def run(*commands, dice=(), combatants=(ALDA, ORC), surprise=NO_SURPRISE):
-    return play({"combatants": list(combatants), "dice": list(surprise) + list(dice), "commands": [{"type": "start"}, *commands]})
-
-
-def get(played, cid: str):
-    return next(c for c in played.state.combatants if c.id == cid)
-
-
-def texts(played, kind: str) -> list[str]:
-    return [e.text for e in played.log if e.kind == kind]
+    return started(combatants, *commands, dice=dice, surprise=surprise)
 
 
 def offered(played, cid: str) -> dict:
@@ -34,7 +25,7 @@ def test_stand_gets_up_in_the_movement_phase_after_the_attack_phase():
                  dice=[8], combatants=({**ALDA, "conditions": ["prone"]}, ORC))
     assert texts(played, "attack") == ["Orc attacks Alda: d20 8 + 0 combat bonus + 4 prone target + AC 4 = 16 < 19: miss."]
     assert texts(played, "move") == ["Alda stands up (no longer prone)."]
-    assert get(played, "alda").conditions == []
+    assert who(played, "alda").conditions == []
 
 
 def test_stand_after_stop_drop_and_roll_clears_the_prone_bonus():
@@ -48,7 +39,7 @@ def test_stand_after_stop_drop_and_roll_clears_the_prone_bonus():
         declare("alda", {"type": "attack", "target": "orc"}), ADVANCE,
         dice=[4, 10], combatants=(ALDA, burning),
     )
-    assert get(played, "orc").conditions == []
+    assert who(played, "orc").conditions == []
     assert texts(played, "attack") == ["Alda attacks Orc: d20 10 + 0 combat bonus + AC 7 = 17 < 19: miss."]
 
 
@@ -75,7 +66,7 @@ def test_recover_picks_up_a_dropped_weapon_in_the_movement_phase():
     rejected = [e for e in played.log if e.kind == "rejected"]
     assert [e.code for e in rejected] == ["melee/weapon-unusable"]
     assert texts(played, "move") == ["Alda picks up the sword."]
-    a = get(played, "alda")
+    a = who(played, "alda")
     assert not a.weapons[0].dropped and a.conditions == []
     assert played.log[-1].text == "Alda declares: attack Orc."
 
@@ -96,9 +87,9 @@ def test_surprised_gawper_drops_the_weapon_in_hand_and_can_recover_it():
     # 5 and 2 (the orcs are surprised); Alda d20 12 + 0 + 2 surprise + AC 7 = 21, damage 3; drop d6 2.
     played = run(declare("alda", {"type": "attack", "target": "orc"}), ADVANCE,
                  dice=[12, 3, 2], surprise=[5, 2])
-    orc = get(played, "orc")
+    orc = who(played, "orc")
     assert orc.conditions == ["disarmed"] and orc.weapons[0].dropped
     assert offered(played, "orc")["recover"].options == {"weapon": [0]}
     again = run(declare("alda", {"type": "attack", "target": "orc"}), ADVANCE, declare("orc", {"type": "recover"}), ADVANCE,
                 dice=[12, 3, 2], surprise=[5, 2])
-    assert get(again, "orc").conditions == [] and not get(again, "orc").weapons[0].dropped
+    assert who(again, "orc").conditions == [] and not who(again, "orc").weapons[0].dropped

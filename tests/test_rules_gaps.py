@@ -2,9 +2,8 @@
 from behind, only man-types grapple, and fled or surrendered creatures are not
 'left standing'. Every die forced; numbers are 003's."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare
+from scenes import ADVANCE, NO_SURPRISE, declare, started
 
-from rules.scenario import play
 from rules.view import Viewer, view
 
 
@@ -18,8 +17,7 @@ ORC = fighter("orc", "orcs", ac=13, shield=True, dex=9, x=15, y=10)  # AC 6 desc
 
 
 def run(*commands, dice=(), combatants=(BRAN, ORC), options=None):
-    return play({"combatants": list(combatants), "options": options or {}, "dice": list(dice),
-                 "commands": [{"type": "start"}, *commands]})
+    return started(combatants, *commands, dice=dice, options=options, surprise=())
 
 
 ORCS_SURPRISED = [5, 2]  # surprise d6: party 5 (not surprised), orcs 2 (surprised)

@@ -1,9 +1,8 @@
 """Grappling (003): a hit to close (unless the target will not strike to kill), at most
 six on a man-sized creature, d6 per Hit Die each side, pinned or thrown back 1"."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, started, texts
 
-from rules.scenario import play
 from rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, x=10, y=0, hd=2)
@@ -12,14 +11,10 @@ ORC = fighter("orc", "orcs", ac=10, x=15, y=0, hd=1)  # AC 9 descending: d20 10 
 
 
 def run(*commands, dice=(), combatants=(ALDA, ORC)):
-    return play({"combatants": list(combatants), "dice": NO_SURPRISE + list(dice), "commands": [{"type": "start"}, *commands]})
+    return started(combatants, *commands, dice=dice)
 
 
 GRAPPLE = declare("alda", {"type": "grapple", "target": "orc"})
-
-
-def texts(played, kind: str) -> list[str]:
-    return [e.text for e in played.log if e.kind == kind]
 
 
 def get(played, cid: str):

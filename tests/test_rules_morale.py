@@ -3,10 +3,9 @@ called by the GM or by the encounter's automatic triggers; the result governs th
 creature's next round."""
 
 import pytest
-from scenes import ADVANCE, NO_SURPRISE, fighter
+from scenes import ADVANCE, fighter, started, texts
 
 from rules.charts.morale import morale_result
-from rules.scenario import play
 from rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0, pc=True)
@@ -15,8 +14,7 @@ GOB2 = fighter("gob2", "goblins", ac=10, hp=3, hp_max=3, x=5, y=5)
 
 
 def run(*commands, dice=(), combatants=(ALDA, GOB1, GOB2), options=None):
-    return play({"combatants": list(combatants), "options": options or {}, "dice": NO_SURPRISE + list(dice),
-                 "commands": [{"type": "start"}, *commands]})
+    return started(combatants, *commands, dice=dice, options=options)
 
 
 def call(**fields) -> dict:
@@ -24,10 +22,6 @@ def call(**fields) -> dict:
 
 
 KILL_GOB1 = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob1"}}
-
-
-def texts(played, kind: str) -> list[str]:
-    return [e.text for e in played.log if e.kind == kind]
 
 
 def get(played, cid: str):

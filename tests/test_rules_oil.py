@@ -1,28 +1,18 @@
 """Burning oil (003): the flask with size modifiers, the torch against AC 9, the burn
 in the magic phase round by round, stop-drop-and-roll, and burning spellcasters."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, started, texts
 
-from rules.scenario import play
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 ORC = fighter("orc", "orcs", ac=10, x=20, y=0)  # AC 9 descending; 20 ft: a flask's medium range
 
 
 def run(*commands, dice=(), combatants=(ALDA, ORC), options=None):
-    return play({
-        "combatants": list(combatants),
-        "options": options or {},
-        "dice": NO_SURPRISE + list(dice),
-        "commands": [{"type": "start"}, *commands],
-    })
+    return started(combatants, *commands, dice=dice, options=options)
 
 
 OIL = declare("alda", {"type": "throw_oil", "target": "orc"})
-
-
-def texts(played, kind: str) -> list[str]:
-    return [e.text for e in played.log if e.kind == kind]
 
 
 def orc(played) -> dict:

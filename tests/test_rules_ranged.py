@@ -1,9 +1,8 @@
 """Ranged attacks (003) with 002's range and cover adjustments, two shots for bows and
 thrown daggers standing still, shooting and moving, and firing into melee."""
 
-from scenes import ADVANCE, NO_SURPRISE, fighter
+from scenes import ADVANCE, fighter, started, texts
 
-from rules.scenario import play
 from rules.view import Viewer, view
 
 BOW = {"name": "bow", "range": 150, "missile": "bow"}
@@ -15,15 +14,11 @@ ORC = fighter("orc", "orcs", ac=10, x=60, y=0)  # AC 9 descending; 60 ft of a 15
 
 
 def run(*commands, dice=(), combatants=(ARCHER, ORC)):
-    return play({"combatants": list(combatants), "dice": NO_SURPRISE + list(dice), "commands": [{"type": "start"}, *commands]})
+    return started(combatants, *commands, dice=dice)
 
 
 def shoot(**options) -> dict:
     return {"type": "declare", "actor": "archer", "action": {"type": "shoot", "target": "orc", "weapon": 1, **options}}
-
-
-def texts(played, *kinds: str) -> list[str]:
-    return [e.text for e in played.log if e.kind in kinds]
 
 
 def codes(played) -> list[str]:

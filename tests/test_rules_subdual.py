@@ -2,23 +2,18 @@
 the end of a round in which it was sustained, the percentage of maximum HP taken is
 the chance (d100 below it) that the creature surrenders."""
 
-from scenes import ADVANCE, NO_SURPRISE, declare, fighter
+from scenes import ADVANCE, declare, fighter, started, texts
 
-from rules.scenario import play
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 ORC = fighter("orc", "orcs", ac=10, x=5, y=0)  # AC 9 descending: d20 10 hits
 
 
 def run(*commands, dice=(), combatants=(ALDA, ORC)):
-    return play({"combatants": list(combatants), "dice": NO_SURPRISE + list(dice), "commands": [{"type": "start"}, *commands]})
+    return started(combatants, *commands, dice=dice)
 
 
 SUBDUE = declare("alda", {"type": "attack", "target": "orc", "subdue": True})
-
-
-def texts(played, kind: str) -> list[str]:
-    return [e.text for e in played.log if e.kind == kind]
 
 
 def orc(played):

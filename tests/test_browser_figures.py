@@ -25,6 +25,15 @@ def open_form(gm: Page, cid: str) -> None:
     gm.get_by_test_id("fig-who").select_option(cid)
 
 
+def gm_with_form(server, table: Pages, profile: str, combatants: list[dict], cid: str) -> tuple[dict, str, Page]:
+    """A new encounter of `profile`, its GM page open on the form for `cid`: (made, GM link, page)."""
+    made = server.create({"profile": profile, "combatants": combatants})
+    link = made["links"]["gm"]
+    gm = table.open(link, "gm")
+    open_form(gm, cid)
+    return made, link, gm
+
+
 def refused(gm: Page, server, link: str, message: str) -> None:
     """Submitting shows `message` and sends nothing: the stream does not grow."""
     before = folded(server, link)["count"]
@@ -35,17 +44,11 @@ def refused(gm: Page, server, link: str, message: str) -> None:
 
 
 def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
-    made = fray_server.create({
-        "profile": "ll-house",
-        "combatants": [
-            {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "klass": "fighter", "x": 10, "y": 10},
-            {"id": "ukk", "name": "Ukk", "side": "orcs", "ac": 14, "hp": 8, "hp_max": 8, "hidden": True, "x": 15, "y": 10},
-        ],
-    })
-    link = made["links"]["gm"]
-    gm = table.open(link, "gm")
+    made, link, gm = gm_with_form(fray_server, table, "ll-house", [
+        {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "klass": "fighter", "x": 10, "y": 10},
+        {"id": "ukk", "name": "Ukk", "side": "orcs", "ac": 14, "hp": 8, "hp_max": 8, "hidden": True, "x": 15, "y": 10},
+    ], "alda")
     player = table.open(made["links"]["players"]["alda"], "player")
-    open_form(gm, "alda")
     expect(gm.get_by_test_id("fig-armor")).to_have_value("")  # the defaults, as nothing is set yet
     expect(gm.get_by_test_id("fig-con_bonus")).to_have_value("0")
     expect(gm.get_by_test_id("fig-str_adj")).to_have_count(0)  # 002's, not 000's
@@ -103,16 +106,10 @@ def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
 
 
 def test_browser_figures_thac0_sheet(fray_server, table: Pages) -> None:
-    made = fray_server.create({
-        "profile": "thac0-sheet",
-        "combatants": [
-            {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-            {"id": "ship", "name": "Sea Wolf", "side": "party", "ac": 12, "hp": 40, "hp_max": 40, "x": 20, "y": 20},
-        ],
-    })
-    link = made["links"]["gm"]
-    gm = table.open(link, "gm")
-    open_form(gm, "ship")
+    _, link, gm = gm_with_form(fray_server, table, "thac0-sheet", [
+        {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+        {"id": "ship", "name": "Sea Wolf", "side": "party", "ac": 12, "hp": 40, "hp_max": 40, "x": 20, "y": 20},
+    ], "ship")
     expect(gm.get_by_test_id("fig-save_death")).to_have_value("14")  # 002's figures, at their defaults
     expect(gm.get_by_test_id("fig-armor")).to_have_count(0)  # 000's, not 002's
     gm.get_by_test_id("fig-vessel").check()
@@ -149,16 +146,10 @@ def test_browser_figures_common(fray_server, table: Pages) -> None:
     """003's figures, which every profile reads, come first in the form, even under
     holmes-phases, which reads no figures of its own: PC, class and level move the
     combat bonus the server derives from 002's hit table."""
-    made = fray_server.create({
-        "profile": "holmes-phases",
-        "combatants": [
-            {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-            {"id": "grul", "name": "Grul", "side": "orcs", "ac": 13, "hp": 6, "hp_max": 6, "x": 15, "y": 10},
-        ],
-    })
-    link = made["links"]["gm"]
-    gm = table.open(link, "gm")
-    open_form(gm, "bran")
+    _, link, gm = gm_with_form(fray_server, table, "holmes-phases", [
+        {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+        {"id": "grul", "name": "Grul", "side": "orcs", "ac": 13, "hp": 6, "hp_max": 6, "x": 15, "y": 10},
+    ], "bran")
     expect(gm.get_by_test_id("fig-common").locator("legend")).to_have_text("003's figures, read by every profile")
     expect(gm.get_by_test_id("fig-own")).to_contain_text("The holmes-phases profile reads no figures beyond 003's.")
     expect(gm.get_by_test_id("fig-klass")).to_have_value("monster")  # the defaults, as nothing is set yet

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -73,7 +74,7 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
     guard = RateGuard(app.state.limits)
-    last_ack = "0-0"
+    replies = Replies(client.push)
     try:
         while not seat.revoked:
             message = await ws.receive()
@@ -91,10 +92,9 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
             if text is None:
                 client.push(error_text("protocol/binary", "send JSON in text frames, not binary frames"))
                 continue
-            reply = await handle(app, room, by, claims.i, text, last_ack)
-            if isinstance(reply, protocol.Ack):
-                last_ack = reply.position
-            client.push(protocol.encoder.encode(reply).decode())
+            if replies.waiting >= IN_FLIGHT:
+                await replies.settled()  # stop reading until Redis has answered the oldest
+            await handle(app, room, by, claims.i, text, replies)
     except WebSocketDisconnect:
         pass
     finally:
@@ -113,14 +113,83 @@ def texts_to(send):
     return send_text
 
 
+IN_FLIGHT = 64  # a connection's commands appended but not yet answered; then it stops reading
+
+
+class Replies:
+    """A connection's answers, in the order its messages came. A command is
+    appended without waiting for Redis, so the next message is read at once; its
+    ack goes out when Redis answers, and any answer after it waits its turn."""
+
+    def __init__(self, push) -> None:
+        self._push = push
+        self._queue: deque[tuple[asyncio.Future | None, str]] = deque()  # (append, message id) or (None, text)
+        self.last_position = "0-0"  # of this connection's last acknowledged command
+
+    @property
+    def waiting(self) -> int:
+        return len(self._queue)
+
+    def answer(self, message: protocol.Message) -> None:
+        text = protocol.encoder.encode(message).decode()
+        if self._queue:
+            self._queue.append((None, text))
+        else:
+            self._push(text)
+
+    def ack_when_appended(self, id: str, append: asyncio.Future) -> None:
+        self._queue.append((append, id))
+        append.add_done_callback(self._settle)
+
+    async def settled(self) -> str:
+        """Wait until every command appended so far is answered; the last acknowledged position."""
+        pending = [append for append, _ in self._queue if append is not None]
+        if pending:
+            await asyncio.wait(pending[-1:])  # the store answers in order: the last is the latest
+        return self.last_position
+
+    def _settle(self, _: asyncio.Future) -> None:
+        while self._queue:
+            append, item = self._queue[0]
+            if append is None:
+                text = item
+            elif not append.done():
+                return
+            else:
+                text = protocol.encoder.encode(self._ack(item, append)).decode()
+            self._queue.popleft()
+            self._push(text)
+
+    def _ack(self, id: str, append: asyncio.Future) -> protocol.Message:
+        if append.cancelled():
+            return protocol.Error(id=id, code="store/unavailable", message="the append was cancelled; send the command again")
+        error = append.exception()
+        if isinstance(error, StoreUnavailable):
+            return protocol.Error(id=id, code="store/unavailable", message=str(error))
+        if error is not None:
+            log.error("appending %s failed", id, exc_info=error)
+            return protocol.Error(id=id, code="server/internal", message="the server could not store that command (a bug, logged)")
+        position, created = append.result()
+        self.last_position = position
+        return protocol.Ack(id=id, position=position, duplicate=not created)
+
+
 async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
     await ws.send_text(error_text(code, message))
     await ws.close(close_code, message.encode()[:120].decode(errors="ignore"))
 
 
-async def handle(app, room, by: Actor, token_id: str, text: str, last_ack: str = "0-0") -> protocol.Message:
-    """One client message -> its answer. `last_ack`: the position of this
-    connection's last acknowledged command."""
+async def handle(app, room, by: Actor, token_id: str, text: str, replies: Replies) -> None:
+    """One client message: its answer goes to `replies`, an ack once its append is stored."""
+    reply = await judge(app, room, by, token_id, text, replies)
+    if isinstance(reply, tuple):
+        replies.ack_when_appended(*reply)
+    else:
+        replies.answer(reply)
+
+
+async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies) -> protocol.Message | tuple[str, asyncio.Future]:
+    """One client message -> its answer, or (its id, its append) for a command taken."""
     try:
         message = protocol.client_decoder.decode(text)
     except msgspec.ValidationError as e:
@@ -141,12 +210,17 @@ async def handle(app, room, by: Actor, token_id: str, text: str, last_ack: str =
         return protocol.Ack(id=message.id, position=seen, duplicate=True)
     try:
         rejected = check(room.state, event)
-        if rejected is not None and position_key(room.position) < position_key(last_ack):
-            # Refused by a state that does not yet hold this sender's own last
-            # command (a quick 'start' then 'declare'): wait for it, then judge again.
-            # Waiting only then keeps a pipelining client's commands flowing.
-            await room.reached(last_ack)
-            rejected = check(room.state, event)
+        if rejected is not None:
+            # Refused by a state that may not yet hold this sender's own earlier
+            # commands (a quick 'start' then 'declare'): wait for them to be stored
+            # and folded, then judge again. Waiting only then keeps a pipelining
+            # client's commands flowing.
+            judged_at = room.position
+            last = await replies.settled()
+            if position_key(room.position) < position_key(last):
+                await room.reached(last)
+            if room.position != judged_at:
+                rejected = check(room.state, event)
     except Exception:  # a bug in a rule's check: refuse the command, keep the connection
         log.exception("checking %s failed", message.command)
         return protocol.Error(id=message.id, code="server/internal", message="the server could not check that command (a bug, logged)")
@@ -166,8 +240,4 @@ async def handle(app, room, by: Actor, token_id: str, text: str, last_ack: str =
         payload = encode_event(event)
     except (OverflowError, ValueError) as e:  # JSON ints are unbounded; the stream's msgpack is 64-bit
         return protocol.Error(id=message.id, code="protocol/invalid", message=f"a number in that command is out of range: {e}")
-    try:
-        position, created = await app.state.store.append(room.id, event.id, payload)
-    except StoreUnavailable as e:
-        return protocol.Error(id=message.id, code="store/unavailable", message=str(e))
-    return protocol.Ack(id=message.id, position=position, duplicate=not created)
+    return message.id, app.state.store.submit(room.id, event.id, payload)

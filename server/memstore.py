@@ -29,6 +29,14 @@ class MemoryStore:
         pass
 
     async def append(self, encounter: str, command_id: str, payload: bytes) -> tuple[str, bool]:
+        return self._append(encounter, command_id, payload)
+
+    def submit(self, encounter: str, command_id: str, payload: bytes) -> asyncio.Future[tuple[str, bool]]:
+        future: asyncio.Future[tuple[str, bool]] = asyncio.get_running_loop().create_future()
+        future.set_result(self._append(encounter, command_id, payload))
+        return future
+
+    def _append(self, encounter: str, command_id: str, payload: bytes) -> tuple[str, bool]:
         cmds = self._cmds.setdefault(encounter, {})
         if command_id in cmds:
             return cmds[command_id], False

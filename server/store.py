@@ -36,14 +36,26 @@ UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 MAX_CONNECTIONS = 64  # for reads; appends use one connection at a time
 APPEND_RETRIES = 2  # a new connection, after one that died with a restarted Redis
 
-# KEYS: events stream, command ids hash. ARGV: command id, payload.
-# Returns {position, 1} for a new event, {original position, 0} for a retry.
+# KEYS: one encounter's events stream and command ids hash. ARGV: command id,
+# payload, command id, payload, ... (one or more appends, in order). Returns,
+# per append, position and 1 for a new event, or the original position and 0
+# for a retry. One script per encounter per batch: Redis wakes a blocked XREAD
+# once, after the script, so the tail reads the whole batch in one reply.
 APPEND = """
-local pos = redis.call('HGET', KEYS[2], ARGV[1])
-if pos then return {pos, 0} end
-pos = redis.call('XADD', KEYS[1], '*', 'e', ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], pos)
-return {pos, 1}
+local out = {}
+for i = 1, #ARGV, 2 do
+  local pos = redis.call('HGET', KEYS[2], ARGV[i])
+  if pos then
+    out[#out + 1] = pos
+    out[#out + 1] = 0
+  else
+    pos = redis.call('XADD', KEYS[1], '*', 'e', ARGV[i + 1])
+    redis.call('HSET', KEYS[2], ARGV[i], pos)
+    out[#out + 1] = pos
+    out[#out + 1] = 1
+  end
+end
+return out
 """
 
 
@@ -111,7 +123,7 @@ class RedisStore:
         self._redis = aioredis.Redis.from_pool(pool)
         # The writer's own connection: an append is one round trip, without the
         # pool's checkout and retry wrappers (about 100 us of CPU each, measured).
-        self._appender = pool.make_connection()
+        self._appender = bare_connection(self.url, self._timeout, Retry(ExponentialBackoff(cap=0.1, base=0.01), 2))
         try:
             with self._translate():
                 self._sha = await self._redis.script_load(APPEND)
@@ -135,11 +147,17 @@ class RedisStore:
         self._redis = None
 
     async def append(self, encounter: str, command_id: str, payload: bytes) -> tuple[str, bool]:
+        """(position, True) for a new event; (the original position, False) for a command id seen before."""
+        return await self.submit(encounter, command_id, payload)
+
+    def submit(self, encounter: str, command_id: str, payload: bytes) -> asyncio.Future[tuple[str, bool]]:
+        """`append` without waiting: queued now, in order, settled when Redis has answered.
+        A connection submits its commands one after another without a round trip each."""
         if self._writer is None or self._closing:
             raise RuntimeError("RedisStore.append() needs start() first and cannot follow close().")
         future: asyncio.Future[tuple[str, bool]] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Append(encounter, command_id, payload, future))
-        return await future
+        return future
 
     async def read(
         self, encounter: str, after: str = "0-0", count: int | None = None
@@ -200,7 +218,8 @@ class RedisStore:
         where = self.url
         if "@" in parts.netloc:  # never put a password in a message
             where = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
-        return StoreUnavailable(f"The event store (Redis at {where}) is unreachable: {exc}")
+        detail = str(exc) or (f"no answer within {self._timeout:g} s" if isinstance(exc, TimeoutError) else type(exc).__name__)
+        return StoreUnavailable(f"The event store (Redis at {where}) is unreachable: {detail}")
 
     @contextlib.contextmanager
     def _translate(self) -> Iterator[None]:
@@ -238,14 +257,18 @@ class RedisStore:
         batch = [a for a in batch if not a.future.done()]  # skip cancelled callers
         if not batch:
             return None
+        by_encounter: dict[str, list[_Append]] = {}
+        for a in batch:
+            by_encounter.setdefault(a.encounter, []).append(a)
+        groups = list(by_encounter.values())
         try:
-            replies = await self._evalsha(batch)
+            replies = await self._evalsha(groups)
             # NOSCRIPT: the script cache was emptied (restart, failover, SCRIPT
             # FLUSH). Those scripts did not run, so running them again is safe.
             missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
             if missing:
                 self._sha = await self._client().script_load(APPEND)
-                again = await self._evalsha([batch[i] for i in missing])
+                again = await self._evalsha([groups[i] for i in missing])
                 for i, reply in zip(missing, again):
                     replies[i] = reply
         except UNAVAILABLE as exc:
@@ -259,34 +282,39 @@ class RedisStore:
                 if not a.future.done():
                     a.future.set_exception(exc)
             return None
-        for a, reply in zip(batch, replies):
-            if a.future.done():
-                continue
-            if isinstance(reply, Exception):
-                a.future.set_exception(reply)
-            else:
-                a.future.set_result((reply[0].decode(), reply[1] == 1))
+        for group, reply in zip(groups, replies):
+            for i, a in enumerate(group):
+                if a.future.done():
+                    continue
+                if isinstance(reply, Exception):
+                    a.future.set_exception(reply)
+                else:
+                    a.future.set_result((reply[2 * i].decode(), reply[2 * i + 1] == 1))
         return None
 
-    async def _evalsha(self, batch: list[_Append]) -> list[Any]:
-        """The script's reply for each append, or the error Redis gave for it
-        (NOSCRIPT among them). A connection that died (a restarted Redis) is
-        replaced and the batch sent again: the script is idempotent."""
+    async def _evalsha(self, groups: list[list[_Append]]) -> list[Any]:
+        """The script's reply for each group (one encounter's appends), or the
+        error Redis gave for it (NOSCRIPT among them). A connection that died (a
+        restarted Redis) or did not answer in time is replaced and the batch sent
+        again: the script is idempotent."""
         conn = self._appender
         assert conn is not None
-        commands = [
-            ("EVALSHA", self._sha, 2, events_key(a.encounter), cmds_key(a.encounter), a.command_id, a.payload)
-            for a in batch
-        ]
+        commands = []
+        for group in groups:
+            args: list[Any] = ["EVALSHA", self._sha, 2, events_key(group[0].encounter), cmds_key(group[0].encounter)]
+            for a in group:
+                args += (a.command_id, a.payload)
+            commands.append(args)
         for attempt in range(APPEND_RETRIES + 1):
             try:
-                await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
-                replies: list[Any] = []
-                for _ in commands:
-                    try:
-                        replies.append(await conn.read_response())
-                    except ResponseError as e:
-                        replies.append(e)
+                async with asyncio.timeout(self._timeout):  # one timer a round trip, not one a send and a reply
+                    await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+                    replies: list[Any] = []
+                    for _ in commands:
+                        try:
+                            replies.append(await conn.read_response())
+                        except ResponseError as e:
+                            replies.append(e)
                 return replies
             except UNAVAILABLE:
                 await conn.disconnect()
@@ -294,3 +322,9 @@ class RedisStore:
                     raise
                 await asyncio.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")
+
+
+def bare_connection(url: str, connect_timeout: float, retry: Retry) -> aioredis.Connection:
+    """A connection of our own, outside any pool: no checkout, locks or per-call
+    timers. Its user bounds each round trip with one `asyncio.timeout`."""
+    return aioredis.ConnectionPool.from_url(url, socket_connect_timeout=connect_timeout, retry=retry).make_connection()

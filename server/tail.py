@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from server.store import UNAVAILABLE, Event, OnEvents, RedisStore, events_key, position_key
+from server.store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, events_key, position_key
 
 logger = logging.getLogger(__name__)
 
@@ -61,12 +61,7 @@ class Tail:
         store = self._store
         # A bare connection: one blocking XREAD at a time, its reply read as
         # Redis sends it, without a client's locks and reply callbacks.
-        self._conn = aioredis.ConnectionPool.from_url(
-            store.url,
-            socket_timeout=self._block_ms / 1000 + store._timeout,
-            socket_connect_timeout=store._timeout,
-            retry=Retry(NoBackoff(), 0),  # the loop below retries, with backoff
-        ).make_connection()
+        self._conn = bare_connection(store.url, store._timeout, Retry(NoBackoff(), 0))  # the loop below retries, with backoff
         self._task = asyncio.create_task(self._run(), name="fray-store-tail")
 
     async def stop(self) -> None:
@@ -117,8 +112,9 @@ class Tail:
         names = {events_key(e): e for e in watched}
         streams = {key: watched[e] for key, e in names.items()}
         streams[self._wake_key] = self._wake_id
-        await self._conn.send_command("XREAD", "COUNT", self._count, "BLOCK", self._block_ms, "STREAMS", *streams, *streams.values())
-        reply = await self._conn.read_response()  # None when the block timed out
+        async with asyncio.timeout(self._block_ms / 1000 + self._store._timeout):
+            await self._conn.send_command("XREAD", "COUNT", self._count, "BLOCK", self._block_ms, "STREAMS", *streams, *streams.values(), check_health=False)
+            reply = await self._conn.read_response()  # None when the block timed out
         for key, entries in reply.items() if isinstance(reply, dict) else reply or ():
             key = key.decode()
             if key == self._wake_key:

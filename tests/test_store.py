@@ -206,6 +206,20 @@ async def test_tail_unwatch_stops_delivery(any_store: Store, new_encounter: NewE
         await tail.stop()
 
 
+async def test_submitted_appends_settle_in_order_across_encounters(any_store: Store, new_encounter: NewEncounter):
+    one, two = new_encounter(), new_encounter()
+    # Submitted in one tick, so the Redis store writes them as one batch: one
+    # script per encounter, a retry of an id among them answered with the first.
+    futures = [any_store.submit(one, "a", b"1a"), any_store.submit(two, "a", b"2a"),
+               any_store.submit(one, "b", b"1b"), any_store.submit(one, "a", b"1a again")]
+    results = await asyncio.wait_for(asyncio.gather(*futures), 10)
+    assert [created for _, created in results] == [True, True, True, False]
+    assert results[3][0] == results[0][0]
+    assert position_key(results[0][0]) < position_key(results[2][0])
+    assert await any_store.read(one) == [(results[0][0], b"1a"), (results[2][0], b"1b")]
+    assert await any_store.read(two) == [(results[1][0], b"2a")]
+
+
 async def test_meta_round_trips_and_is_listed(any_store: Store, new_encounter: NewEncounter):
     encounter = new_encounter()
     assert await any_store.get_meta(encounter) == {}
@@ -297,3 +311,25 @@ async def test_redis_store_survives_redis_restart(tmp_path: pathlib.Path):
         await tail.stop()
         await store.close()
         embedded.stop()
+
+
+async def test_redis_store_batch_reaches_the_tail_in_one_read(redis_url: str, new_encounter: NewEncounter):
+    """A burst of one encounter's commands is one script in Redis, so a blocked
+    XREAD wakes once, after all of it: the hub folds and fans out once, not per command."""
+    store = RedisStore(redis_url)
+    await store.start()
+    encounter = new_encounter()
+    calls: list[list[Event]] = []
+    received = Received()
+    tail = store.tail(lambda e, events: (calls.append(events), received(e, events)))
+    tail.watch(encounter)
+    await tail.start()
+    try:
+        await asyncio.sleep(0.2)  # the tail is now blocked on the empty stream
+        await asyncio.wait_for(asyncio.gather(*(store.submit(encounter, f"c{i}", b"%d" % i) for i in range(20))), 10)
+        events = await received.until(encounter, 20)
+        assert [payload for _, payload in events] == [b"%d" % i for i in range(20)]
+        assert [len(c) for c in calls] == [20]
+    finally:
+        await tail.stop()
+        await store.close()

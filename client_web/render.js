@@ -245,15 +245,16 @@ export function renderAwaiting(view, onAnswer) {
     box,
     h("h2", {}, mayAnswer ? (a.kind === "die" ? "Roll at the table" : "Your choice") : `Waiting for ${who}`),
     h("p", { class: "prompt" }, a.prompt, a.who !== "gm" && view.you.role === "gm" ? ` (for ${who})` : ""),
-    mayAnswer ? (a.kind === "die" ? dieForm(a, onAnswer) : choiceButtons(a, onAnswer)) : null,
+    mayAnswer ? (a.kind === "die" ? dieForm(a, onAnswer) : choiceButtons(view, a, onAnswer)) : null,
   );
 }
 
-function choiceButtons(a, onAnswer) {
+/** One button per answer; an answer that is a combatant's id (001's extra attack: on whom?) shows its name. */
+function choiceButtons(view, a, onAnswer) {
   return h(
     "div",
     { class: "buttons" },
-    a.options.map((opt) => h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, opt)),
+    a.options.map((opt) => h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, nameOf(view, opt))),
   );
 }
 

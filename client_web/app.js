@@ -5,6 +5,7 @@
 import { $ } from "./dom.js";
 import { DeclarePanels } from "./controls.js";
 import { GmConsole } from "./gm.js";
+import { loadProfiles } from "./gm_links.js";
 import { renderGrid } from "./map.js";
 import { applyPatch, Connection, comparePositions } from "./net.js";
 import * as draw from "./render.js";
@@ -71,7 +72,10 @@ function handle(msg) {
       if (!resumed) state.maxSeq = -1;
       state.position = msg.position;
       state.view = msg.view;
-      if (msg.view.you.role === "gm") draw.setUndo((seq) => send({ type: "undo", seq }, `undo event ${seq}`));
+      if (msg.view.you.role === "gm") {
+        draw.setUndo((seq) => send({ type: "undo", seq }, `undo event ${seq}`));
+        nameFigures();
+      }
       addEntries(msg.log ?? [], !resumed);
       render();
       break;
@@ -107,6 +111,17 @@ function handle(msg) {
 }
 
 /* ---------- drawing ---------- */
+
+/** The GM's cards show a figure of kind 'combatant' (`aboard`...) by name: the kinds come with the profiles. */
+function nameFigures() {
+  loadProfiles().then(
+    (p) => {
+      draw.setProfiles(p);
+      draw.renderCards(state.view);
+    },
+    () => {}, // ids until then: the Figures form says why the profiles did not load, and the next welcome tries again
+  );
+}
 
 function drawGrid() {
   if (!state.view) return;

@@ -72,13 +72,26 @@ function weaponItem(c, w, i) {
   );
 }
 
-/** The figures that are set, 003's then the profile's own (GM only: rules/view.py), on one line: "pc · level 3 · armor chain mail". */
-function figuresLine(c) {
+let profiles = null; // the GM's: GET /api/profiles, for the kinds of the figures on the cards
+
+/** The rule profiles (rules/profiles.py): a figure of kind 'combatant' is shown by that combatant's name. */
+export function setProfiles(p) {
+  profiles = p;
+}
+
+/** The figures of the view's profile that hold a combatant's id (`aboard`, `held_by`...). */
+function combatantFigures(view) {
+  const p = profiles?.[view.profile];
+  return new Set([...(p?.common_figures ?? []), ...(p?.figures ?? [])].filter((f) => f.kind === "combatant").map((f) => f.name));
+}
+
+/** The figures that are set, 003's then the profile's own (GM only: rules/view.py), on one line: "pc · level 3 · aboard Sea Wolf". */
+function figuresLine(view, c, whose) {
   const shown = Object.entries({ ...(c.common ?? {}), ...(c.figures ?? {}) }).map(([k, v]) => {
     const name = k.replace(/_/g, " ");
     if (v === true) return name;
     if (v && typeof v === "object") return `${name} ${Object.entries(v).map(([n, x]) => `${n.replace(/_/g, " ")} ${x}`).join(", ")}`;
-    return `${name} ${v === "" ? "none" : v}`;
+    return `${name} ${v === "" ? "none" : whose.has(k) ? nameOf(view, v) : v}`;
   });
   return shown.length ? h("p", { class: "figures", testid: `figures-${c.id}` }, shown.join(" · ")) : null;
 }
@@ -88,6 +101,7 @@ export function renderCards(view) {
   const declared = new Set(view.declarations.map((d) => d.actor));
   const awaited = new Set(view.awaited);
   const surprised = new Set(view.surprised ?? []);
+  const whose = combatantFigures(view);
   const cards = view.combatants.map((c) => {
     const badges = [];
     if (mine(view, c.id)) badges.push(h("span", { class: "badge you" }, "yours"));
@@ -145,7 +159,7 @@ export function renderCards(view) {
       c.weapons?.length
         ? h("ul", { class: "chips weapons", testid: `weapons-${c.id}`, "aria-label": "Weapons" }, c.weapons.map((w, i) => weaponItem(c, w, i)))
         : null,
-      figuresLine(c),
+      figuresLine(view, c, whose),
       c.notes ? h("p", { class: "notes" }, "GM notes: ", c.notes) : null,
     );
   });
@@ -231,15 +245,16 @@ export function renderAwaiting(view, onAnswer) {
     box,
     h("h2", {}, mayAnswer ? (a.kind === "die" ? "Roll at the table" : "Your choice") : `Waiting for ${who}`),
     h("p", { class: "prompt" }, a.prompt, a.who !== "gm" && view.you.role === "gm" ? ` (for ${who})` : ""),
-    mayAnswer ? (a.kind === "die" ? dieForm(a, onAnswer) : choiceButtons(a, onAnswer)) : null,
+    mayAnswer ? (a.kind === "die" ? dieForm(a, onAnswer) : choiceButtons(view, a, onAnswer)) : null,
   );
 }
 
-function choiceButtons(a, onAnswer) {
+/** One button per answer; an answer that is a combatant's id (001's extra attack: on whom?) shows its name. */
+function choiceButtons(view, a, onAnswer) {
   return h(
     "div",
     { class: "buttons" },
-    a.options.map((opt) => h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, opt)),
+    a.options.map((opt) => h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, nameOf(view, opt))),
   );
 }
 

@@ -4,6 +4,7 @@
 // shows what that player saw then, never the GM's view.
 
 import { $, h, replace } from "./dom.js";
+import { loadProfiles } from "./gm_links.js";
 import { renderGrid } from "./map.js";
 import * as draw from "./render.js";
 
@@ -29,6 +30,8 @@ export class Replay {
     this.timer = null;
     this.inflight = null;
     this.scrubTimer = null;
+    this.view = null;
+    this.profiles = null; // the GM's: loading GET /api/profiles, for the cards' figures
     this.root = $("[data-testid=replay]");
     this.build();
   }
@@ -187,7 +190,17 @@ export class Replay {
     this.forward.disabled = this.last.disabled = body.seq >= body.count - 1;
     document.body.dataset.replaySeq = String(body.seq);
 
-    const view = body.view;
+    const view = (this.view = body.view);
+    if (view.you.role === "gm" && !this.profiles) {
+      // The GM's cards show a figure of kind 'combatant' (`aboard`...) by name: the kinds come with the profiles.
+      this.profiles = loadProfiles().then(
+        (p) => {
+          draw.setProfiles(p);
+          draw.renderCards(this.view);
+        },
+        () => (this.profiles = null), // ids until then; the next event shown tries again
+      );
+    }
     draw.renderHeader(view);
     draw.renderCards(view);
     draw.renderRound(view);

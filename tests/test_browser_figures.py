@@ -142,6 +142,49 @@ def test_browser_figures_thac0_sheet(fray_server, table: Pages) -> None:
     table.check()
 
 
+def test_browser_figures_combatant_by_name(fray_server, table: Pages) -> None:
+    """A figure of kind 'combatant' (002's `aboard`) is picked from the encounter's combatants
+    by name; the server holds the id, the GM's card shows the name, or the id once that
+    combatant has left the fight. The empty choice sets it back to none."""
+    _, link, gm = gm_with_form(fray_server, table, "thac0-sheet", [
+        {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+        {"id": "ship", "name": "Sea Wolf", "side": "party", "ac": 12, "hp": 40, "hp_max": 40, "vessel": True, "x": 20, "y": 20},
+        {"id": "kraken", "name": "Kraken", "side": "deep", "ac": 15, "hp": 30, "hp_max": 30, "x": 40, "y": 20},
+    ], "bran")
+    aboard = gm.get_by_label("aboard", exact=True)  # labelled as every field is
+    expect(aboard).to_have_attribute("data-testid", "fig-aboard")
+    options = "el => [...el.options].map(o => [o.value, o.textContent])"
+    assert aboard.evaluate(options) == [["", "(none)"], ["ship", "Sea Wolf (party)"], ["kraken", "Kraken (deep)"]]  # not Bran
+    expect(aboard).to_have_value("")
+
+    aboard.focus()
+    gm.keyboard.press("ArrowDown")  # the keyboard picks the first combatant
+    expect(aboard).to_have_value("ship")
+    gm.get_by_test_id("fig-submit").click()
+    expect(gm.get_by_test_id("figures-bran")).to_have_text("aboard Sea Wolf")
+    expect(gm.get_by_test_id("figures-bran")).not_to_contain_text("ship")
+    assert folded(fray_server, link)["combatants"]["bran"]["figures"] == {"aboard": "ship"}
+    expect(aboard).to_have_value("ship")  # the form follows the figures the server folded
+    replay = table.open(link + "&replay=1", "gm replay", live=False)  # the GM's replay names it too
+    expect(replay.get_by_test_id("figures-bran")).to_have_text("aboard Sea Wolf")
+
+    # The ship leaves the fight: the figure keeps its id, shown as it is.
+    gm.get_by_test_id("conditions-section").locator("summary").click()
+    gm.get_by_test_id("cond-who").select_option("ship")
+    gm.get_by_test_id("remove-combatant").click()
+    gm.get_by_test_id("remove-combatant").click()
+    expect(gm.get_by_test_id("combatant-ship")).to_have_count(0)
+    expect(gm.get_by_test_id("figures-bran")).to_have_text("aboard ship")
+    assert aboard.evaluate(options) == [["", "(none)"], ["kraken", "Kraken (deep)"], ["ship", "ship (not in the fight)"]]
+    expect(aboard).to_have_value("ship")
+
+    aboard.select_option("")
+    gm.get_by_test_id("fig-submit").click()
+    expect(gm.get_by_test_id("figures-bran")).to_have_count(0)  # nothing set: no figures line
+    assert folded(fray_server, link)["combatants"]["bran"].get("figures") is None
+    table.check()
+
+
 def test_browser_figures_common(fray_server, table: Pages) -> None:
     """003's figures, which every profile reads, come first in the form, even under
     holmes-phases, which reads no figures of its own: PC, class and level move the

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -121,9 +120,11 @@ class Replies:
     appended without waiting for Redis, so the next message is read at once; its
     ack goes out when Redis answers, and any answer after it waits its turn."""
 
+    __slots__ = ("_push", "_queue", "last_position")  # one per socket: kept small
+
     def __init__(self, push) -> None:
         self._push = push
-        self._queue: deque[tuple[asyncio.Future | None, str]] = deque()  # (append, message id) or (None, text)
+        self._queue: list[tuple[asyncio.Future | None, str]] = []  # (append, message id) or (None, text); short (IN_FLIGHT)
         self.last_position = "0-0"  # of this connection's last acknowledged command
 
     @property
@@ -157,7 +158,7 @@ class Replies:
                 return
             else:
                 text = protocol.encoder.encode(self._ack(item, append)).decode()
-            self._queue.popleft()
+            del self._queue[0]
             self._push(text)
 
     def _ack(self, id: str, append: asyncio.Future) -> protocol.Message:

@@ -26,8 +26,8 @@ from server.tokens import BadToken
 
 log = logging.getLogger("fray.connection")
 
-def error_text(code: str, message: str, id: str = "") -> str:
-    return protocol.encoder.encode(protocol.Error(code=code, message=message, id=id)).decode()
+def error_text(code: str, message: str) -> str:
+    return protocol.encoder.encode(protocol.Error(code=code, message=message)).decode()
 
 
 async def encounter_socket(ws: WebSocket, send=None) -> None:
@@ -85,11 +85,11 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
                 if guard.exhausted:
                     await refuse(ws, "rate/limited", f"too many messages (over {app.state.limits.rate:g} a second); closing", 1008)
                     break
-                client.push(error_text("rate/limited", f"too many messages: at most {app.state.limits.rate:g} a second; this one was dropped"))
+                replies.answer(protocol.Error(code="rate/limited", message=f"too many messages: at most {app.state.limits.rate:g} a second; this one was dropped"))
                 continue
             text = message.get("text")
             if text is None:
-                client.push(error_text("protocol/binary", "send JSON in text frames, not binary frames"))
+                replies.answer(protocol.Error(code="protocol/binary", message="send JSON in text frames, not binary frames"))
                 continue
             if replies.waiting >= IN_FLIGHT:
                 await replies.settled()  # stop reading until Redis has answered the oldest

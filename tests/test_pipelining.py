@@ -32,6 +32,7 @@ async def test_a_burst_is_answered_in_order_and_folded_in_order(fast_server, red
         # connection's earlier commands, then judges it again and takes it.
         command("alda", {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}),
         "not json",
+        b"\x00binary",
         json.dumps({"type": "ping", "id": "p1"}),
         command("gob", {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}}),
         command("nobody", {"type": "declare", "actor": "nobody", "action": {"type": "attack", "target": "alda"}}),
@@ -51,6 +52,7 @@ async def test_a_burst_is_answered_in_order_and_folded_in_order(fast_server, red
         ("ack", "start", None),
         ("ack", "alda", None),
         ("error", "", "protocol/bad-json"),
+        ("error", "", "protocol/binary"),
         ("pong", "p1", None),
         ("ack", "gob", None),
         ("error", "nobody", "declare/unknown-combatant"),

@@ -92,7 +92,7 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
                 replies.answer(protocol.Error(code="protocol/binary", message="send JSON in text frames, not binary frames"))
                 continue
             if replies.waiting >= IN_FLIGHT:
-                await replies.settled()  # stop reading until Redis has answered the oldest
+                await replies.settled()  # stop reading until Redis has answered what waits
             await handle(app, room, by, claims.i, text, replies)
     except WebSocketDisconnect:
         pass

@@ -142,12 +142,20 @@ class EmbeddedRedis:
             "--logfile", "",
         ]  # fmt: skip
         with open(self.data_dir / "redis.log", "ab") as log:
-            # Same process group as Fray on purpose: a Ctrl-C or a supervisor's
-            # group kill also stops redis (gracefully, AOF flushed) instead of
-            # leaving it running after Fray is gone.
-            self._process = subprocess.Popen(
-                args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
-            )
+            # Same process group as Fray on purpose: a supervisor's group kill
+            # also stops redis (gracefully, AOF flushed) instead of leaving it
+            # running after Fray is gone. But it starts with SIGINT blocked (a
+            # child inherits the signal mask, and redis' handlers do not unblock
+            # it): a Ctrl-C, sent to the terminal's whole group, would otherwise
+            # stop redis under a Fray still closing its sockets. Fray's own
+            # shutdown stops it afterwards (stop(): SIGTERM).
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                self._process = subprocess.Popen(
+                    args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+                )
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT

@@ -5,6 +5,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "docs" / "scenarios" / "first-blood.toml"
 
@@ -51,9 +53,12 @@ def test_schema_is_json_schema_of_both_directions():
         assert name in schema["$defs"]
 
 
-def test_serve_stops_its_embedded_redis_on_sigterm(tmp_path):
+@pytest.mark.parametrize("stop", ["sigterm", "ctrl-c"])
+def test_serve_stops_its_embedded_redis_when_stopped(tmp_path, stop):
     """uvicorn re-raises SIGTERM after its graceful shutdown, so the embedded
-    Redis must be stopped by the app's own shutdown, not after uvicorn returns."""
+    Redis must be stopped by the app's own shutdown, not after uvicorn returns.
+    A Ctrl-C reaches the terminal's whole process group, Redis included: Redis
+    waits for Fray's shutdown to stop it, so nothing loses Redis on the way down."""
     import os
     import signal
     import socket
@@ -64,7 +69,8 @@ def test_serve_stops_its_embedded_redis_on_sigterm(tmp_path):
         port = s.getsockname()[1]
     log = (tmp_path / "serve.log").open("w")
     serve = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--data", str(tmp_path / "data"), "--no-demo"],
-                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "REDIS_URL": ""})
+                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "REDIS_URL": ""},
+                             start_new_session=True)  # a group of its own, as in a terminal
     try:
         pidfile = tmp_path / "data" / "redis.pid"
         deadline = time.monotonic() + 20
@@ -72,7 +78,10 @@ def test_serve_stops_its_embedded_redis_on_sigterm(tmp_path):
             time.sleep(0.1)
         redis_pid = int(pidfile.read_text())
         os.kill(redis_pid, 0)  # running
-        serve.send_signal(signal.SIGTERM)
+        if stop == "sigterm":
+            serve.send_signal(signal.SIGTERM)
+        else:
+            os.killpg(serve.pid, signal.SIGINT)
         serve.wait(20)
         for _ in range(100):
             try:
@@ -83,6 +92,8 @@ def test_serve_stops_its_embedded_redis_on_sigterm(tmp_path):
         else:
             os.kill(redis_pid, signal.SIGKILL)
             raise AssertionError("the embedded Redis outlived `fray serve`")
+        assert "lost Redis" not in (tmp_path / "serve.log").read_text()
+        assert "Redis is now ready to exit" in (tmp_path / "data" / "redis.log").read_text()
     finally:
         if serve.poll() is None:
             serve.kill()

@@ -4,4 +4,4 @@ Pure: no I/O, no asyncio, no clock, no `random`. Everything here is a function
 of its arguments, so every replica folds a stream to the same bytes.
 """
 
-RULES_VERSION = 2  # raised when the state's shape or a rule's outcome changes: older snapshots are then folded anew (2: profiles 000, 001, 002)
+RULES_VERSION = 3  # raised when the state's shape or a rule's outcome changes: older snapshots are then folded anew (2: profiles 000, 001, 002; 3: log entries carry their public text, so a state's bytes changed)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import msgspec
 
 from rules.actions import Attack
-from rules.context import Context, lookup
+from rules.context import Context, lookup, reckoned
 from rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
 from rules.fighters import able, usable, wielded
 from rules.model import Awaiting, Combatant, Encounter, Step, Weapon
@@ -120,8 +120,8 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     hit = total >= TO_HIT
     ctx.log(
         "attack",
-        f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}: {terms(d20, mods)} = {total}"
-        f" {'≥' if hit else '<'} {TO_HIT}: {'hit' if hit else 'miss'}.",
+        **reckoned(f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}",
+                   f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}", f"d20 {d20}", "hit" if hit else "miss"),
         mods=mods, total=total, need=TO_HIT, **who,
     )
     if hit:

@@ -13,12 +13,15 @@ class Context:
         self.dice = Dice(state.seed, state.seq, state.forced, state.entered)
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 
-    def log(self, kind: str, text: str, **fields) -> Entry:
+    def log(self, kind: str, text: str, public: str | None = None, **fields) -> Entry:
+        """Log a line; `public` is its text for viewers who may not see its figures
+        (rules.view.log_for), None when the text holds none: see `said`."""
         mods = fields.pop("mods", [])
         entry = Entry(
             seq=self.state.seq,
             kind=kind,
             text=text,
+            public=public,
             rolls=self.dice.take(),
             mods=[Mod(name, value) for name, value in mods],
             command_id=self.command_id,
@@ -34,6 +37,30 @@ class Context:
 
     def combatant(self, cid: str) -> Combatant:
         return find(self.state, cid)
+
+
+# A part of a log line that names a combatant's figures: (as the text has it, as the
+# public text has it), '' leaving it out.
+Figures = tuple[str, str]
+
+
+def said(*parts: str | Figures) -> dict[str, str | None]:
+    """A log line's `text` and `public` text, made from the same parts, for ctx.log(kind, **said(...)):
+    said(f"{gob.name} takes 3 damage", hp_left(gob), ".") is 'Goblin takes 3 damage, 4 HP left.' and,
+    for those who may not see Goblin's figures, 'Goblin takes 3 damage.'"""
+    text = "".join(p if isinstance(p, str) else p[0] for p in parts)
+    public = "".join(p if isinstance(p, str) else p[1] for p in parts)
+    return {"text": text, "public": public if public != text else None}
+
+
+def reckoned(head: str, sums: str, dice: str, outcome: str) -> dict[str, str | None]:
+    """A roll reckoned with combatants' figures, publicly its dice and outcome alone:
+    'Alda attacks Gob: d20 12 + 1 combat bonus + AC 6 = 19 ≥ 19: hit.', 'Alda attacks Gob: d20 12: hit.'"""
+    return said(f"{head}: ", (sums, dice), f": {outcome}.")
+
+
+def hp_left(c: Combatant) -> Figures:
+    return f", {c.hp} HP left", ""
 
 
 def find(state: Encounter, cid: str) -> Combatant:

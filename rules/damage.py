@@ -12,7 +12,7 @@ from collections.abc import Callable
 import msgspec
 
 from rules.charts import weapon_saves
-from rules.context import Context
+from rules.context import Context, hp_left, said
 from rules.fighters import in_hand
 from rules.model import Combatant, Weapon
 from rules.terms import DECLARED
@@ -54,10 +54,12 @@ def damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extr
     lose_hp(ctx, target, *roll_damage(ctx, target, dice, extra), attacker.id)
 
 
-def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str | None = None) -> None:
-    """The points come off HP (`shown`: how they were found); at 0 or less the target falls."""
+def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str | None = None, figured: str = "") -> None:
+    """The points come off HP (`shown`: how they were found, and `figured`: the part of it that
+    names figures, as 002's negative H); at 0 or less the target falls."""
     target.hp -= points
-    ctx.log("damage", f"{target.name} takes {points} damage ({shown}), {target.hp} HP left.", actor=actor, target=target.id, total=points)
+    ctx.log("damage", **said(f"{target.name} takes {points} damage ({shown}", (figured, ""), ")", hp_left(target), "."),
+            actor=actor, target=target.id, total=points)
     if target.hp <= 0 and not target.down:
         fall(ctx, target)
 

@@ -15,7 +15,6 @@ from rules.events import Event
 from rules.model import Encounter, Entry
 from rules.reducer import apply
 from rules.undo import RESTORED, check_undo
-from rules.view import redacted
 
 
 class _At:
@@ -101,7 +100,6 @@ def _what(event: Event, at: _At) -> str:
     name = event.command.__struct_config__.tag
     for entry in at.entries:
         if entry.audience == "all":
-            if entry.actor in at.hidden or entry.target in at.hidden:
-                entry = redacted(entry)
-            return f"{name} — {entry.text}"[:300]
+            hidden = entry.public is not None and (entry.actor in at.hidden or entry.target in at.hidden)
+            return f"{name} — {entry.public if hidden else entry.text}"[:300]
     return f"{name} (its details are the GM's)"

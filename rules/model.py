@@ -32,6 +32,9 @@ class Entry(Struct, omit_defaults=True):
     seq: int  # position of the event that produced it (0 = first event)
     kind: str  # 'attack', 'damage', 'surprise', 'rejected', 'phase', ...
     text: str
+    # The text for viewers who may not see this line's figures (a hidden combatant's);
+    # None when the text holds none. Made with the line (rules.context.said); never sent.
+    public: str | None = None
     actor: str | None = None
     target: str | None = None
     rolls: list[Roll] = []

@@ -4,7 +4,7 @@ the subduee's hit point maximum. ... a roll below that number on percentile dice
 indicates the creature so victimised will surrender.'
 """
 
-from rules.context import Context
+from rules.context import Context, said
 from rules.damage import roll_damage
 from rules.model import Combatant
 
@@ -23,7 +23,7 @@ def take(ctx: Context, attacker: Combatant, target: Combatant, points: int, show
     target.subdual_round = ctx.state.round
     ctx.log(
         "damage",
-        f"{target.name} takes {points} subdual damage ({shown}), {target.subdual} of {target.hp_max} max HP.",
+        **said(f"{target.name} takes {points} subdual damage ({shown})", (f", {target.subdual} of {target.hp_max} max HP", ""), "."),
         actor=attacker.id,
         target=target.id,
         total=points,
@@ -43,15 +43,17 @@ def end_of_round(ctx: Context) -> None:
         if pct >= 100:
             # A ruling: d100 can roll 100, not below it; a creature beaten past its
             # maximum surrenders without a roll.
-            surrender(ctx, c, f"subdual {c.subdual} of {c.hp_max} max HP is {pct}%")
+            surrender(ctx, c, said(f"{c.name} surrenders", (f": subdual {c.subdual} of {c.hp_max} max HP is {pct}%", ""), "."))
             continue
         roll = ctx.dice.roll(100, f"{c.name} resists surrender")
+        share = f"{pct}% (subdual {c.subdual} of {c.hp_max})"  # the number needed is the subdual's share of max HP
         if roll < pct:
-            surrender(ctx, c, f"d100 {roll} < {pct}% (subdual {c.subdual} of {c.hp_max})")
+            surrender(ctx, c, said(f"{c.name} surrenders: d100 {roll}", (f" < {share}", ""), "."))
         else:
-            ctx.log("subdual", f"{c.name} fights on: d100 {roll} ≥ {pct}% (subdual {c.subdual} of {c.hp_max}).", target=c.id)
+            ctx.log("subdual", **said(f"{c.name} fights on: d100 {roll}", (f" ≥ {share}", ""), "."), target=c.id)
 
 
-def surrender(ctx: Context, c: Combatant, why: str) -> None:
+def surrender(ctx: Context, c: Combatant, line: dict[str, str | None]) -> None:
+    """`line`: the log line saying why (rules.context.said)."""
     c.conditions.append(SURRENDERED)
-    ctx.log("subdual", f"{c.name} surrenders: {why}.", target=c.id)
+    ctx.log("subdual", **line, target=c.id)

@@ -12,7 +12,7 @@ terms where their documents are silent.
 """
 
 from rules.actions import Action, Parry
-from rules.context import Context
+from rules.context import Context, said
 from rules.fighters import able, combat_bonus, declared, multi_attack_bonus, usable
 from rules.model import Combatant, Encounter, Weapon
 
@@ -111,12 +111,22 @@ def called_shot_term(called: int, target: Combatant) -> tuple[str, int]:
     return (f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target))
 
 
+REFUSED = "003 refuses a penalty that makes the number needed 20 or more"
+
+
+def shots_dropped(attacker: Combatant, wanted: int, called: int, need: str = "") -> dict[str, str | None]:
+    """The log line of called shots dropped; `need` ('12 is needed on the d20 already') names
+    the number needed, a figure the public text leaves out."""
+    figured = (f"{need}, and 003 refuses a penalty that makes it 20 or more", REFUSED) if need else REFUSED
+    return said(f"{attacker.name}'s called shots drop from {wanted} to {called}: ", figured, ".")
+
+
 def call_shots(ctx: Context, attacker: Combatant, target: Combatant, mods: list[tuple[str, int]], wanted: int, hit: str = "") -> int:
     """The called shots allowed of `wanted`, their term put before the AC in `mods`; a drop
     is logged (`hit` names the result the number needed is for, as ' for a normal Hit')."""
     called = allowed_called_shots(need_of(mods), target, wanted)
     if called < wanted:
-        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {need_of(mods)} is needed on the d20{hit} already, and 003 refuses a penalty that makes it 20 or more.", actor=attacker.id, target=target.id)
+        ctx.log("attack", **shots_dropped(attacker, wanted, called, f"{need_of(mods)} is needed on the d20{hit} already"), actor=attacker.id, target=target.id)
     if called:
         mods.insert(-1, called_shot_term(called, target))
     return called

@@ -8,7 +8,7 @@ equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 
 from collections.abc import Callable
 
-from rules.context import Context
+from rules.context import Context, reckoned
 from rules.damage import lose_hp
 from rules.fighters import combat_bonus
 from rules.model import Combatant
@@ -36,7 +36,7 @@ def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: lis
     terms = "".join(f" {'+' if v >= 0 else '-'} {abs(v)} {n}" for n, v in mods)
     ctx.log(
         "attack",
-        f"{attacker.name} {what}: d20 {d20}{terms} + AC {ac} = {total} {'≥' if hit else '<'} {TO_HIT}: {'hit' if hit else 'miss'}.",
+        **reckoned(f"{attacker.name} {what}", f"d20 {d20}{terms} + AC {ac} = {total} {'≥' if hit else '<'} {TO_HIT}", f"d20 {d20}", "hit" if hit else "miss"),
         actor=attacker.id,
         target=target,
         mods=mods + [("target AC", ac)],
@@ -49,6 +49,4 @@ def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: lis
 def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | None = None) -> None:
     """Take `points` of killing damage (already rolled) and fall at 0 HP."""
     owed = ctx.owed.pop(target.id, 0)
-    if owed:
-        points, why = points + owed, f"{why} + {owed} for the negative H"
-    lose_hp(ctx, target, points, why, actor)
+    lose_hp(ctx, target, points + owed, why, actor, f" + {owed} for the negative H" if owed else "")

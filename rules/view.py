@@ -7,7 +7,6 @@ combatant the viewer controls, the declarations legal now with their options,
 so the client builds its controls from data.
 """
 
-import re
 from collections.abc import Callable
 
 import msgspec
@@ -248,30 +247,17 @@ def view(
 
 
 def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
+    """The lines this viewer sees. A line about a hidden combatant reads, for anyone but
+    the GM, as its public text (made with the line: rules.context.said), without the
+    sum's terms, total and number needed. `public` itself goes to nobody."""
     mine = sides_of(state, viewer)
     seen = [e for e in entries if sees(e, viewer, mine)]
-    if viewer.role == "gm":
-        return seen
-    hidden = {c.id for c in state.combatants if c.hidden}
-    return [redacted(e) if hidden and (e.actor in hidden or e.target in hidden) else e for e in seen]
+    hidden = set() if viewer.role == "gm" else {c.id for c in state.combatants if c.hidden}
+    return [line_for(e, hidden) if e.public is not None or hidden else e for e in seen]
 
 
-# What a line about a hidden combatant may not show: HP left, max HP, subdual.
-# Words that come with figures in the profiles' arithmetic: 003's AC, number needed and
-# combat bonus; 002's THAC0, C' (stun) and death-ray save; 000's Attack Value; 001's Attack Bonus.
-FIGURE_WORDS = (" AC ", "is needed", "combat bonus", "THAC0", "C' ", "SvDR", "Attack Value", "Attack Bonus", "WR ")
-_GROUPS = re.compile(r" \([^()]*\)")  # a parenthesised aside
-_FIGURES = re.compile(r",? -?\d+ HP left|,? -?\d+ of -?\d+ max HP| \(subdual -?\d+ of -?\d+\)")
-
-
-def redacted(entry: Entry) -> Entry:
-    """A log line about a hidden combatant, without its figures: the sum of an
-    attack roll (which holds the target's AC and the attacker's bonus), the
-    number needed, HP left. The dice rolled and the outcome stay."""
-    text = entry.text
-    head, sep, rest = text.partition(": ")
-    if sep and any(w in rest for w in FIGURE_WORDS):
-        text = f"{head}: {rest.rpartition(': ')[2]}" if ": " in rest else f"{head}."
-    text = _GROUPS.sub(lambda group: "" if any(w in group[0] for w in FIGURE_WORDS) else group[0], text)
-    text = _FIGURES.sub("", text)
-    return msgspec.structs.replace(entry, text=text, mods=[], total=None, need=None)
+def line_for(entry: Entry, hidden: set[str]) -> Entry:
+    """`entry` as a viewer who may not see the figures of the `hidden` reads it."""
+    if entry.actor in hidden or entry.target in hidden:
+        return msgspec.structs.replace(entry, text=entry.public or entry.text, public=None, mods=[], total=None, need=None)
+    return msgspec.structs.replace(entry, public=None) if entry.public is not None else entry

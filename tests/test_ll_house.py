@@ -421,7 +421,7 @@ def test_a_hidden_combatants_ac_stays_hidden_in_the_lines_a_player_reads():
     from rules.view import Viewer, log_for
     played = crit(19, 1, target=orc(hp=40, hp_max=40, hidden=True))
     line = next(e for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "armor")
-    assert line.text == "Orc's chain mail is damaged (1 of 5 points)."
+    assert line.text == "Orc's chain mail is damaged."  # its armor points are its figures too
     assert "its AC 15 → 14" in next(e.text for e in played.log if e.kind == "armor")
 
 

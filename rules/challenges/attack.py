@@ -13,7 +13,7 @@ from rules import subdual
 from rules.challenges import chart, initiative, natural, wounds
 from rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
 from rules.combat import in_melee, parried
-from rules.context import Context, lookup
+from rules.context import Context, lookup, reckoned, said
 from rules.damage import damage_dice, extra_dice, gawper_struck, lose_hp
 from rules.model import Combatant, Step, Weapon
 from rules.terms import call_shots, declaration, modifiers, parry_term, parrying
@@ -76,7 +76,7 @@ def strike(ctx: Context, step: Step, attacker: Combatant, target: Combatant, wea
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
     blow = Blow(attacker.id, target.id, step.weapon, step.mode, d20 + sum(v for _, v in terms) - ac, called, penalty)
     shield = " (shield ignored)" if ac_name != "target AC" else ""
-    roll(ctx, blow, d20, f"{attacker.name} {VERB.get(step.mode, 'attacks')} {target.name}: {sum_text(d20, terms, ac)}{shield}", terms)
+    roll(ctx, blow, d20, f"{attacker.name} {VERB.get(step.mode, 'attacks')} {target.name}", f"{sum_text(d20, terms, ac)}{shield}", terms)
 
 
 def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
@@ -88,21 +88,23 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
     weapon = attacker.weapons[index]
     d20 = ctx.dice.roll(20, f"{attacker.name} shoots at {target.name}")
     blow = Blow(attacker.id, target.id, index, "shot", d20 + sum(v for _, v in terms) - target.ac)
-    roll(ctx, blow, d20, f"{attacker.name} shoots at {target.name} ({weapon.name}): {sum_text(d20, terms, target.ac)}", terms)
+    roll(ctx, blow, d20, f"{attacker.name} shoots at {target.name} ({weapon.name})", sum_text(d20, terms, target.ac), terms)
 
 
-def roll(ctx: Context, blow: Blow, d20: int, head: str, terms: list[tuple[str, int]]) -> None:
-    """Log the roll and read it: a natural 1, a natural 20 (a choice), or the chart."""
+def roll(ctx: Context, blow: Blow, d20: int, head: str, sums: str, terms: list[tuple[str, int]]) -> None:
+    """Log the roll (`head`: who attacks whom; `sums`: the d20 and its terms) and read it:
+    a natural 1, a natural 20 (a choice), or the chart."""
     who = dict(actor=blow.actor, target=blow.target, mods=terms, total=blow.result)
-    text = f"{head} = Attack Result {signed(blow.result)}"
+    sums = f"{sums} = Attack Result {signed(blow.result)}"
+    dice = f"d20 {d20}"
     if d20 == 1:
-        ctx.log("attack", f"{text}, but a natural 1: {NATURAL_1.effect}.", **who)
+        ctx.log("attack", **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect), **who)
         settle(ctx, blow, NATURAL_1)
     elif d20 == 20:
-        ctx.log("attack", f"{text} and a natural 20: {grade(blow.result).effect}, or a normal Hit plus an immediate extra attack.", **who)
+        ctx.log("attack", **reckoned(head, f"{sums} and a natural 20", dice, f"{grade(blow.result).effect}, or a normal Hit plus an immediate extra attack"), **who)
         natural.ask(ctx, blow)
     else:
-        ctx.log("attack", f"{text}: {grade(blow.result).effect}.", **who)
+        ctx.log("attack", **reckoned(head, sums, dice, grade(blow.result).effect), **who)
         settle(ctx, blow, grade(blow.result))
 
 
@@ -153,5 +155,6 @@ def pending(ctx: Context, step: Step) -> None:
     chosen = NATURAL_20 if choice == [natural.EXTRA] else grade(blow.result)
     attacker = lookup(ctx.state, step.actor)
     if attacker is not None:
-        ctx.log("attack", f"{attacker.name} takes {'a normal Hit and an extra attack' if chosen is NATURAL_20 else f'the Attack Result {signed(blow.result)}'}: {chosen.effect}.", actor=attacker.id, target=step.target)
+        taken = "a normal Hit and an extra attack" if chosen is NATURAL_20 else (f"the Attack Result {signed(blow.result)}", "the Attack Result")
+        ctx.log("attack", **said(f"{attacker.name} takes ", taken, f": {chosen.effect}."), actor=attacker.id, target=step.target)
     settle(ctx, blow, chosen)

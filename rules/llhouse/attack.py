@@ -16,7 +16,7 @@ from rules.charts.ll_house import (
 )
 from rules import combat, subdual
 from rules.combat import distance, double_refused, in_melee, queue
-from rules.context import Context, lookup
+from rules.context import Context, lookup, reckoned
 from rules.fighters import declared, usable
 from rules.llhouse import criticals
 from rules.llhouse.criticals import KNOCKED_DOWN
@@ -24,7 +24,7 @@ from rules.llhouse.damage import damage_roll, kill, land
 from rules.llhouse.figures import may_wield, rank, special_rolls, widening
 from rules.llhouse.improved import parry_bonus
 from rules.model import Combatant, Encounter, Step, Weapon
-from rules.terms import allowed_called_shots, called_shot_term, declaration, modifiers
+from rules.terms import allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 
 DECLARED = ("attack", "double", "charge", "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {
@@ -117,7 +117,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     mods, ac = terms_of(state, attacker, target, weapon, mode, behind)
     called = allowed_called_shots(ac - sum(v for _, v in mods), target, wanted)
     if called < wanted:
-        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: 003 refuses a penalty that makes the number needed 20 or more.", **who)
+        ctx.log("attack", **shots_dropped(attacker, wanted, called), **who)
     if called:
         mods.append(called_shot_term(called, target))
     if mode in HAND_MODS:
@@ -162,10 +162,11 @@ def log_roll(ctx, attacker, target, verb, d20, mods, ac, parry_text, parry, hit,
     total = d20 + sum(v for _, v in mods)
     text = f"d20 {d20}" + "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in mods)
     need = f"AC {ac + parry}" + (f" ({ac} + {parry_text})" if parry else "")
-    why = "natural " + str(d20) + (": a critical hit" if crit else ": a fumble") if crit or fumbled else ("hit" if hit else "miss")
+    natural = f": natural {d20}" if crit or fumbled else ""
+    why = "a critical hit" if crit else "a fumble" if fumbled else "hit" if hit else "miss"
     ctx.log(
         "attack",
-        f"{attacker.name} {verb} {target.name}: {text} = {total} {'≥' if total >= ac + parry else '<'} {need}: {why}.",
+        **reckoned(f"{attacker.name} {verb} {target.name}", f"{text} = {total} {'≥' if total >= ac + parry else '<'} {need}{natural}", f"d20 {d20}", why),
         mods=mods, total=total, need=ac + parry, actor=attacker.id, target=target.id,
     )
 

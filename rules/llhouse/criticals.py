@@ -5,7 +5,7 @@ import msgspec
 
 from rules.charts.ll_house import ARMOR, BEYOND_REPAIR, FUMBLE, FUMBLE_DICE, LIMB, SHIELD, STUCK_DICE
 from rules.combat import distance
-from rules.context import Context
+from rules.context import Context, Figures, said
 from rules.fighters import in_hand
 from rules.model import Combatant
 from rules.tohit import hurt
@@ -58,7 +58,7 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
     who = dict(target=target.id)
     if not target.armor:
         target.ac -= 1
-        ctx.log("armor", f"{target.name}'s armor is damaged: its AC {target.ac + 1} → {target.ac}.", **who)
+        ctx.log("armor", **said(f"{target.name}'s armor is damaged", ac_lowered(target, 1), "."), **who)
         return
     points = ARMOR[target.armor][1]
     if target.armor_damage >= points:
@@ -66,14 +66,19 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
         return
     target.armor_damage += 1
     target.ac -= 1
-    text = f"{target.name}'s {target.armor} is damaged ({target.armor_damage} of {points} points): its AC {target.ac + 1} → {target.ac}"
+    end = ""
     if target.armor_damage == points:
-        text += "; it is reduced to 0 and gives no protection"
+        end = "; it is reduced to 0 and gives no protection"
     elif target.armor_damage >= BEYOND_REPAIR[target.armor]:
-        text += "; it is beyond repair and must be replaced"
+        end = "; it is beyond repair and must be replaced"
     if target.armor_damage >= BEYOND_REPAIR[target.armor] and "armor beyond repair" not in target.conditions:
         target.conditions = target.conditions + ["armor beyond repair"]
-    ctx.log("armor", text + ".", **who)
+    ctx.log("armor", **said(f"{target.name}'s {target.armor} is damaged", (f" ({target.armor_damage} of {points} points)", ""), ac_lowered(target, 1), f"{end}."), **who)
+
+
+def ac_lowered(c: Combatant, by: int) -> Figures:
+    """': its AC 15 → 14', left out of the public text."""
+    return f": its AC {c.ac + by} → {c.ac}", ""
 
 
 def limb(ctx: Context, target: Combatant) -> None:
@@ -90,7 +95,7 @@ def limb(ctx: Context, target: Combatant) -> None:
 def lose_shield(ctx: Context, target: Combatant, why: str) -> None:
     target.shield = False
     target.ac -= SHIELD
-    ctx.log("shield", f"{target.name} loses the shield ({why}): its AC {target.ac + SHIELD} → {target.ac}.", target=target.id)
+    ctx.log("shield", **said(f"{target.name} loses the shield ({why})", ac_lowered(target, SHIELD), "."), target=target.id)
 
 
 def disarm(ctx: Context, attacker: Combatant, target: Combatant) -> None:

@@ -3,7 +3,7 @@ the automatic kill, the SHIELD SACRIFICE prompt, and the damage landing: the cri
 effect, the death and dying chart at 0 HP, and CLEAVE's leftover."""
 
 from rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
-from rules.context import Context, lookup
+from rules.context import Context, hp_left, lookup, said
 from rules.damage import damage_dice, drop_check, fall
 from rules.dice import parse
 from rules.llhouse import criticals
@@ -91,7 +91,7 @@ def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, eff
     (rules.damage.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
     state = ctx.state
     target.hp -= points
-    ctx.log("damage", f"{target.name} takes {points} damage, {target.hp} HP left.", actor=attacker.id, target=target.id, total=points)
+    ctx.log("damage", **said(f"{target.name} takes {points} damage", hp_left(target), "."), actor=attacker.id, target=target.id, total=points)
     if effect:
         criticals.effect(ctx, attacker, target, effect)
     if target.hp <= 0 and not target.down:

@@ -9,7 +9,7 @@ from rules.charts.ll_house import (
     BLEEDING_DICE, DEATH_AND_DYING, HEAL_WEEKS, LOSS, STAUNCH_DC, TEETH, WAKE_DICE, WAKE_HP,
 )
 from rules.combat import distance
-from rules.context import Context, lookup
+from rules.context import Context, lookup, said
 from rules.llhouse.criticals import DISARMED, KNOCKED_DOWN, PRONE, STUCK, hold
 from rules.model import Combatant, Step
 
@@ -69,7 +69,7 @@ def wound(ctx: Context, c: Combatant, effect: str) -> None:
         field, points = LOSS[effect]
         before = getattr(c, field)
         setattr(c, field, max(1, before - points))
-        ctx.log("wound", f"{c.name}'s {field.rstrip('_').upper()} is permanently reduced by {points}: {before} → {getattr(c, field)}.", target=c.id)
+        ctx.log("wound", **said(f"{c.name}'s {field.rstrip('_').upper()} is permanently reduced by {points}", (f": {before} → {getattr(c, field)}", ""), "."), target=c.id)
 
 
 def staunch(ctx: Context, actor: Combatant, action: Staunch, step: Step) -> None:
@@ -110,7 +110,7 @@ def lapse(ctx: Context, c: Combatant, key: str) -> None:
         if c.hp <= 0:
             c.hp = ctx.dice.roll_dice(WAKE_HP, f"{c.name} wakes with HP")
         c.down = False
-        ctx.log("wake", f"{c.name} wakes up with {c.hp} HP.", **who)
+        ctx.log("wake", **said(f"{c.name} wakes up", (f" with {c.hp} HP", ""), "."), **who)
     elif condition == BLEEDING and BLEEDING in c.conditions:
         c.conditions = [x for x in c.conditions if x != BLEEDING] + [DEAD]
         ctx.log("down", f"{c.name} bleeds out and dies.", **who)

@@ -9,7 +9,7 @@ from rules.context import Context
 from rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
 from rules.dice import parse
 from rules.model import Combatant, Step, Weapon
-from rules.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying
+from rules.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying, shots_dropped
 from rules.thac0sheet import naval
 from rules.thac0sheet.tohit import CEILING, Reckoning, judge
 
@@ -57,7 +57,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     base = reckon(state, attacker, target, weapon, step.mode, behind)
     called = called_allowed(state, base, target, wanted)
     if called < wanted:
-        ctx.log("attack", f"{attacker.name}'s called shots drop from {wanted} to {called}: {base.need} is needed on the d20 already, and 003 refuses a penalty that makes it 20 or more.", **who)
+        ctx.log("attack", **shots_dropped(attacker, wanted, called, f"{base.need} is needed on the d20 already"), **who)
     mods = list(base.mods)
     if called:
         mods.append(called_shot_term(called, target))

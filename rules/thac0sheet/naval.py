@@ -21,7 +21,7 @@ from rules.charts.thac0_sheet import (
 )
 from rules.combat import distance, queue
 from rules.damage import roll_damage
-from rules.context import Context, lookup
+from rules.context import Context, hp_left, lookup, said
 from rules.errors import Rejected
 from rules.fighters import declared, usable
 from rules.melee import toward
@@ -56,26 +56,28 @@ def hull_damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str,
 
 def strike_hull(ctx: Context, ship: Combatant, hull: int, why: str, actor: str | None = None) -> None:
     ship.hp -= hull
-    ctx.log("damage", f"{ship.name} takes {hull} hull points ({why}), {ship.hp} HP left.", actor=actor, target=ship.id, total=hull)
+    ctx.log("damage", **said(f"{ship.name} takes {hull} hull points ({why})", hp_left(ship), "."), actor=actor, target=ship.id, total=hull)
     afloat(ctx, ship)
 
 
 def afloat(ctx: Context, ship: Combatant) -> None:
     """Dead in water at 75% damage, sunk at 100%; the speed left otherwise."""
     share = damage_share(ship)
+    damaged = (f" ({share}% damage)", "")  # the share of max HP lost: a figure
     if share >= SINKS:
         ship.down = True
         if SUNK not in ship.conditions:
             ship.conditions.append(SUNK)
-        ctx.log("down", f"{ship.name} sinks ({share}% damage).", target=ship.id)
+        ctx.log("down", **said(f"{ship.name} sinks", damaged, "."), target=ship.id)
     elif share >= DEAD_IN_WATER:
         if DEAD not in ship.conditions:
             ship.conditions.append(DEAD)
-        ctx.log("naval", f"{ship.name} is dead in the water ({share}% damage).", target=ship.id)  # seen: it stops
+        ctx.log("naval", **said(f"{ship.name} is dead in the water", damaged, "."), target=ship.id)  # seen: it stops
     else:
         if DEAD in ship.conditions:
             ship.conditions.remove(DEAD)
-        ctx.log("naval", f"{ship.name} makes {speed(ship)} of {ship.move} ft ({share}% damage, {rowers_lost(ship)}% of the rowers lost).",
+        made = (f"{speed(ship)} of {ship.move} ft ({share}% damage, {rowers_lost(ship)}% of the rowers lost)", "way")
+        ctx.log("naval", **said(f"{ship.name} makes ", made, "."),
                 target=ship.id, audience="gm" if ship.hidden else "all")  # a hidden vessel's figures are the GM's
 
 
@@ -216,7 +218,8 @@ def repair(ctx: Context, ship: Combatant) -> None:
     ship.hp += REPAIR_PER_TURN
     ship.repaired += REPAIR_PER_TURN
     days = ctx.dice.roll_dice(REPAIR_FAILS, f"{ship.name}'s patch holds")
-    ctx.log("naval", f"{ship.name}'s crew patches {REPAIR_PER_TURN} hull point, {ship.hp} HP left; the patch fails after {REPAIR_FAILS} = {days} days.", actor=ship.id, total=days)
+    ctx.log("naval", **said(f"{ship.name}'s crew patches {REPAIR_PER_TURN} hull point", hp_left(ship), f"; the patch fails after {REPAIR_FAILS} = {days} days."),
+            actor=ship.id, total=days)
     afloat(ctx, ship)
 
 

@@ -18,7 +18,7 @@ from rules.charts.thac0_sheet import (
     STUN_DIE,
 )
 from rules.combat import distance
-from rules.context import Context, lookup, standing
+from rules.context import Context, lookup, said, standing
 from rules.damage import lose_hp
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Step
@@ -92,28 +92,30 @@ def blow(ctx: Context, actor: Combatant, target: Combatant, a: Strike, bonus: in
     """Damage, then the stun roll, then the save against a knock-out."""
     who = dict(actor=actor.id, target=target.id)
     points = 0 if a.pulled else max(0, BLOW + actor.str_adj + bonus)
-    shown = "pulled" if a.pulled else f"{BLOW} + {actor.str_adj} δS" + (f" + {bonus} for the negative H" if bonus else "")
-    lose_hp(ctx, target, points, shown, actor.id)
+    shown = "pulled" if a.pulled else f"{BLOW} + {actor.str_adj} δS"
+    lose_hp(ctx, target, points, shown, actor.id, f" + {bonus} for the negative H" if bonus and not a.pulled else "")
     if target.down:
         return
     c = MONSTER_C * target.hd if target.klass == "monster" else target.con
     d20 = ctx.dice.roll(STUN_DIE, f"{target.name} shrugs off the blow")
     t = d20 - c
     if t <= 0:
-        ctx.log("strike", f"{target.name} is not stunned: t = d20 {d20} - C' {c} = {t}, not above 0.", total=t, **who)
+        ctx.log("strike", **said(f"{target.name} is not stunned: ", (f"t = d20 {d20} - C' {c} = {t}, not above 0", f"d20 {d20}"), "."), total=t, **who)
         return
-    reckoned = f"t = d20 {d20} - C' {c} = {t}"
+    stun = (f"t = d20 {d20} - C' {c} = {t}", f"d20 {d20}")
     save_mods = KNOCKOUT_SAVE - actor.str_adj + (HAYMAKER_SAVE if a.haymaker else 0)
     roll = ctx.dice.roll(20, f"{target.name} saves vs death ray against a knock-out")
+    made = roll + save_mods >= target.save_death
+    save = (f"SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} {'≥' if made else '<'} {target.save_death}", f"SvDR d20 {roll}")
     round_ = ctx.state.round
-    if roll + save_mods >= target.save_death:
+    if made:
         target.out_until = max(target.out_until, round_ + 1)
         condition(target, STUNNED)
-        ctx.log("strike", f"{target.name} is stunned ({reckoned}): SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} ≥ {target.save_death}, stays awake; loses its next round.", total=t, **who)
+        ctx.log("strike", **said(f"{target.name} is stunned (", stun, "): ", save, ", stays awake; loses its next round."), total=t, **who)
     else:
         target.out_until = max(target.out_until, round_ + t)
         condition(target, KNOCKED_OUT)
-        ctx.log("strike", f"{target.name} is knocked out for {t} rounds ({reckoned}): SvDR d20 {roll} {sign(save_mods)} = {roll + save_mods} < {target.save_death}.", total=t, **who)
+        ctx.log("strike", **said(f"{target.name} is knocked out for {t} rounds (", stun, "): ", save, "."), total=t, **who)
 
 
 def sign(v: int) -> str:

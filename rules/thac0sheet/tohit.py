@@ -15,7 +15,7 @@ from rules.charts.thac0_sheet import (
     NEGATIVE_NEED,
     STEP,
 )
-from rules.context import Context
+from rules.context import Context, reckoned
 from rules.fighters import combat_bonus
 from rules.model import Combatant, Encounter
 
@@ -92,7 +92,7 @@ def judge(ctx: Context, attacker: Combatant, what: str, reckoning: Reckoning, ta
     hit = reckoning.total(d20) >= reckoning.target
     ctx.log(
         "attack",
-        f"{attacker.name} {what}: {reckoning.text(d20)}: {'hit' if hit else 'miss'}.",
+        **reckoned(f"{attacker.name} {what}", reckoning.text(d20), f"d20 {d20}", "hit" if hit else "miss"),
         actor=attacker.id,
         target=target,
         mods=[("THAC0", reckoning.thac0), ("target AC", reckoning.ac), *reckoning.mods],

@@ -19,7 +19,7 @@ from rules.charts.thac0_sheet import (
 )
 from rules.combat import distance
 from rules.damage import fall
-from rules.context import Context, lookup, standing
+from rules.context import Context, hp_left, lookup, reckoned, said, standing
 from rules.errors import Rejected
 from rules.fighters import able, declared
 from rules.model import Combatant, Encounter, Step
@@ -111,21 +111,23 @@ def bout(ctx: Context, crowd: list[Combatant], target: Combatant) -> None:
         dhow += f" - {penalty} pinned"
     mine = ctx.dice.roll(20, f"{lead.name} wrestles {target.name}")
     theirs = ctx.dice.roll(20, f"{target.name} wrestles back")
-    text = f"{lead.name} wrestles {target.name}: d20 {mine} + w {w} ({how}) = {mine + w} against d20 {theirs} + w {d} ({dhow}) = {theirs + d}"
+    head = f"{lead.name} wrestles {target.name}"
+    sums = f"d20 {mine} + w {w} ({how}) = {mine + w} against d20 {theirs} + w {d} ({dhow}) = {theirs + d}"
+    dice = f"d20 {mine} against d20 {theirs}"
     who = dict(actor=lead.id, target=target.id)
     if mine + w == theirs + d:
-        ctx.log("wrestle", f"{text}: even, the holds stay as they are.", **who)
+        ctx.log("wrestle", **reckoned(head, sums, dice, "even, the holds stay as they are"), **who)
     elif mine + w < theirs + d:
-        ctx.log("wrestle", f"{text}: {target.name} wins.", **who)
+        ctx.log("wrestle", **reckoned(head, sums, dice, f"{target.name} wins"), **who)
         release(ctx, target)
     elif lead.held_by == target.id:
-        ctx.log("wrestle", f"{text}: {lead.name} wins.", **who)
+        ctx.log("wrestle", **reckoned(head, sums, dice, f"{lead.name} wins"), **who)
         release(ctx, lead)
     else:
         at = HOLDS.index(target.hold) + 1 if target.hold else 0
         stage = HOLDS[min(at, len(HOLDS) - 1)]
         take(target, lead, stage)
-        ctx.log("wrestle", f"{text}: {lead.name} wins, {stage_text(stage, target)}.", **who)
+        ctx.log("wrestle", **reckoned(head, sums, dice, f"{lead.name} wins, {stage_text(stage, target)}"), **who)
         if stage == "pin":
             pinned(ctx, lead, target)
 
@@ -158,11 +160,12 @@ def pinned(ctx: Context, holder: Combatant, target: Combatant) -> None:
     roll = ctx.dice.roll(20, f"{target.name}, pinned, saves vs death ray")
     who = dict(actor=holder.id, target=target.id)
     if roll >= target.save_death:
-        ctx.log("wrestle", f"{target.name} saves vs death ray: d20 {roll} ≥ {target.save_death}, no harm.", **who)
+        ctx.log("wrestle", **said(f"{target.name} saves vs death ray: d20 {roll}", (f" ≥ {target.save_death}", ""), ", no harm."), **who)
         return
     points = max(0, PINNED_DAMAGE + holder.str_adj)
     target.hp -= points
-    ctx.log("damage", f"{target.name} fails to save (d20 {roll} < {target.save_death}) and takes {points} damage (1 + {holder.str_adj} δS), {target.hp} HP left.", total=points, **who)
+    ctx.log("damage", **said(f"{target.name} fails to save (d20 {roll}", (f" < {target.save_death}", ""), f") and takes {points} damage (1 + {holder.str_adj} δS)",
+                             hp_left(target), "."), total=points, **who)
     if target.hp <= 0 and not target.down:
         fall(ctx, target)
 

@@ -29,8 +29,10 @@ def ask(ctx: Context, blow) -> None:
         id=f"{state.seq}:natural-20:{len(state.steps)}",
         who=attacker.id,
         kind="natural-20",
-        prompt=f"Natural 20 against {target.name}: take the Attack Result {blow.result:+d}, '{grade(blow.result).effect}' "
-               f"({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
+        # A hidden foe's Attack Result would tell its AC (d20 20 + the attacker's bonus - AC):
+        # its effect on the chart, which the choice turns on, is named without it.
+        prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.result:+d}'}, "
+               f"'{grade(blow.result).effect}' ({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
         options=[RESULT, EXTRA],
     )
 

@@ -216,6 +216,9 @@ PROFILES["challenges"] = Profile(
     options=CHALLENGES,
 )
 
+# The figures that hold another combatant's id (`aboard`, `held_by`...): shown by that combatant's name.
+NAMING_FIGURES = frozenset(f.name for p in PROFILES.values() for f in (*p.common_figures, *p.figures) if f.kind == "combatant")
+
 
 def validate_options(profile: str, options: dict) -> dict:
     """The full option set with defaults filled in. Raises ValueError naming what is wrong."""

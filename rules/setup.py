@@ -9,7 +9,7 @@ from rules.context import Context, lookup
 from rules.dice import parse
 from rules.errors import Rejected
 from rules.model import Combatant, Encounter, Weapon
-from rules.profiles import validate_options
+from rules.profiles import NAMING_FIGURES, validate_options
 from rules.traits import check_traits
 from rules.fighters import check_class
 
@@ -128,8 +128,16 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
         setattr(c, name, list(value) if isinstance(value, list) else value)
     if "hp" in edits and "down" not in edits:
         c.down = c.hp <= 0
-    shown = ", ".join(f"{k} {v}" for k, v in edits.items() if k not in ("weapons", "notes"))
+    shown = ", ".join(f"{k} {_named(ctx.state, k, v)}" for k, v in edits.items() if k not in ("weapons", "notes"))
     ctx.log("gm", f"GM edits {c.name}: {shown or 'details'}.", actor=c.id, audience="gm" if c.hidden else "all")
+
+
+def _named(state: Encounter, name: str, value):
+    """An edited value as the log shows it: a combatant's id by its name ('aboard Sea Wolf'), '' as none."""
+    if name not in NAMING_FIGURES:
+        return value
+    other = lookup(state, value) if value else None
+    return other.name if other is not None else value or "none"
 
 
 def check_remove(state: Encounter, cmd: RemoveCombatant) -> None:

@@ -184,6 +184,15 @@ def test_naval_bad_figures_are_refused_and_change_nothing():
     assert [c.id for c in played.state.combatants] == ["galley", "cog"] and who(played, "galley").aboard == ""
 
 
+def test_naval_the_gm_log_names_the_vessel_a_fighter_is_put_aboard():
+    bran = fighter("bran", "party", dex=12, x=0, y=5)
+    played = play({"profile": PROFILE, "combatants": [ship("galley", "party"), bran],
+                   "commands": [{"type": "edit_combatant", "id": "bran", "aboard": "galley"},
+                                {"type": "edit_combatant", "id": "bran", "aboard": ""}]})
+    assert who(played, "bran").aboard == ""
+    assert texts(played, "gm") == ["GM edits Bran: aboard Galley.", "GM edits Bran: aboard none."]
+
+
 def test_naval_hidden_vessel_hull_figures_are_not_shown_to_players():
     from rules.view import Viewer, log_for
 

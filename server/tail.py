@@ -96,7 +96,7 @@ class Tail:
             try:
                 await self._read_once()
             except UNAVAILABLE as exc:
-                logger.warning("Tail lost Redis (%s); retrying in %.2f s", exc, delay)
+                logger.warning("Tail lost Redis (%s); retrying in %.2f s", exc or "no answer in time", delay)
             except Exception:
                 logger.exception("Tail failed; retrying in %.2f s", delay)
             else:

@@ -313,6 +313,35 @@ async def test_redis_store_survives_redis_restart(tmp_path: pathlib.Path):
         embedded.stop()
 
 
+async def test_redis_store_append_to_a_redis_that_stops_answering_times_out_then_recovers(tmp_path: pathlib.Path):
+    """A Redis that hangs (SIGSTOP) rather than closing: each try of the append is
+    bounded by the store's timeout, the caller gets a clear error, and once Redis
+    answers again the command is there once, whichever tries reached it."""
+    import os
+    import signal
+
+    embedded = EmbeddedRedis(tmp_path)
+    store = RedisStore(embedded.start(), timeout=0.5)
+    await store.start()
+    pid = int((tmp_path / "redis.pid").read_text())
+    try:
+        await store.append("e1", "c1", b"before")
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable, match=r"unreachable: no answer within 0.5 s"):
+                await asyncio.wait_for(store.append("e1", "c2", b"hung"), 10)
+            assert time.monotonic() - started < 3  # three tries of 0.5 s and their backoff
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        again = await asyncio.wait_for(store.append("e1", "c2", b"hung"), 10)
+        assert [p for _, p in await store.read("e1")] == [b"before", b"hung"]
+        assert (await store.read("e1"))[1][0] == again[0]
+    finally:
+        await store.close()
+        embedded.stop()
+
+
 async def test_redis_store_batch_reaches_the_tail_in_one_read(redis_url: str, new_encounter: NewEncounter):
     """A burst of one encounter's commands is one script in Redis, so a blocked
     XREAD wakes once, after all of it: the hub folds and fans out once, not per command."""

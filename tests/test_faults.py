@@ -155,6 +155,58 @@ async def test_redis_killed_and_restarted_loses_no_acknowledged_command(tmp_path
         redis.stop()
 
 
+async def test_redis_killed_under_a_pipelined_burst_every_command_is_answered_once(tmp_path):
+    """A GM pipelines commands while Redis dies: each is answered exactly once, in
+    the order sent; every ack is in the stream at its position after the restart, and
+    what was sent while Redis was down is refused (store/unavailable) and not stored."""
+    data = tmp_path / "redis"
+    redis = EmbeddedRedis(data, appendfsync="always")
+    url = redis.start()
+    server = FrayServer(url, tmp_path, env=FAST)
+    gm = None
+    try:
+        made = server.create(FIGHT)
+        gm = await Table.join(server, made["links"]["gm"])
+
+        async def burst(prefix: str, n: int) -> list[str]:
+            ids = [f"{prefix}-{i}" for i in range(n)]
+            for cid in ids:
+                await gm.ws.send(json.dumps({"type": "command", "id": cid, "command": {"type": "edit_combatant", "id": "gob", "notes": cid}}))
+            return ids
+
+        sent = await burst("a", 100)
+        answers = []
+        while not answers:  # bounded by Table.next's timeout
+            message = await gm.next()
+            if message["type"] in ("ack", "error"):
+                answers.append(message)
+        redis._process.send_signal(signal.SIGKILL)  # mid-burst, as far as the test can tell
+        redis._process.wait(10)
+        redis._process = None
+        sent += await burst("b", 30)  # sent while Redis is down
+        for _ in range(20 * len(sent)):
+            if len(answers) == len(sent):
+                break
+            message = await gm.next()
+            if message["type"] in ("ack", "error"):
+                answers.append(message)
+        assert [a["id"] for a in answers] == sent  # each once, in the order sent
+        assert {a["code"] for a in answers if a["type"] == "error"} <= {"store/unavailable"}
+        assert [a["type"] for a in answers[100:]] == ["error"] * 30
+        acked = {a["id"]: a["position"] for a in answers if a["type"] == "ack"}
+        assert acked, "the first answer was read before Redis died"
+        redis = EmbeddedRedis(data, appendfsync="always")
+        redis.start()
+        events = {e.id.partition(".")[2]: pos for pos, e in await stream(url, made["id"])}
+        assert {cid: events.get(cid) for cid in acked} == acked
+        assert not [cid for cid in events if cid.startswith("b-")]
+    finally:
+        if gm is not None:
+            await gm.close()
+        server.stop()
+        redis.stop()
+
+
 async def test_slow_consumer_is_dropped_and_the_others_get_every_update(fast_server, join):
     made = fast_server.create(FIGHT)
     gm = await join(fast_server, made["links"]["gm"])

@@ -5,7 +5,7 @@
 import { $ } from "./dom.js";
 import { DeclarePanels } from "./controls.js";
 import { GmConsole } from "./gm.js";
-import { loadProfiles } from "./gm_links.js";
+import { nameCombatantFigures } from "./gm_links.js";
 import { renderGrid } from "./map.js";
 import { applyPatch, Connection, comparePositions } from "./net.js";
 import * as draw from "./render.js";
@@ -74,7 +74,7 @@ function handle(msg) {
       state.view = msg.view;
       if (msg.view.you.role === "gm") {
         draw.setUndo((seq) => send({ type: "undo", seq }, `undo event ${seq}`));
-        nameFigures();
+        nameCombatantFigures(() => draw.renderCards(state.view)); // the next welcome tries again if it fails
       }
       addEntries(msg.log ?? [], !resumed);
       render();
@@ -111,17 +111,6 @@ function handle(msg) {
 }
 
 /* ---------- drawing ---------- */
-
-/** The GM's cards show a figure of kind 'combatant' (`aboard`...) by name: the kinds come with the profiles. */
-function nameFigures() {
-  loadProfiles().then(
-    (p) => {
-      draw.setProfiles(p);
-      draw.renderCards(state.view);
-    },
-    () => {}, // ids until then: the Figures form says why the profiles did not load, and the next welcome tries again
-  );
-}
 
 function drawGrid() {
   if (!state.view) return;

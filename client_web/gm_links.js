@@ -3,7 +3,7 @@
 // from GET /api/profiles (rules/profiles.py) so a new option needs no client change.
 
 import { h, replace } from "./dom.js";
-import { nameOf } from "./render.js";
+import { nameOf, setProfiles } from "./render.js";
 
 const FETCH_TIMEOUT_MS = 10000;
 const TTLS = [["0", "never expires"], ["3600", "1 hour"], ["86400", "1 day"], ["604800", "1 week"]];
@@ -33,6 +33,20 @@ export function loadProfiles() {
     throw err;
   });
   return profiles;
+}
+
+/** The GM's cards show a figure of kind 'combatant' (`aboard`...) by name: the kinds come
+ * with the profiles. Once they have loaded, `redraw`; the promise says whether they did
+ * (until then, or if they fail, the cards show ids and the Figures form says why). */
+export function nameCombatantFigures(redraw) {
+  return loadProfiles().then(
+    (p) => {
+      setProfiles(p);
+      redraw();
+      return true;
+    },
+    () => false,
+  );
 }
 
 const CLIPBOARD_TIMEOUT_MS = 1500; // a clipboard waiting on a permission prompt must not hang the button

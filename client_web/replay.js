@@ -4,7 +4,7 @@
 // shows what that player saw then, never the GM's view.
 
 import { $, h, replace } from "./dom.js";
-import { loadProfiles } from "./gm_links.js";
+import { nameCombatantFigures } from "./gm_links.js";
 import { renderGrid } from "./map.js";
 import * as draw from "./render.js";
 
@@ -31,7 +31,7 @@ export class Replay {
     this.inflight = null;
     this.scrubTimer = null;
     this.view = null;
-    this.profiles = null; // the GM's: loading GET /api/profiles, for the cards' figures
+    this.named = null; // the GM's: combatant figures named on the cards (gm_links.nameCombatantFigures)
     this.root = $("[data-testid=replay]");
     this.build();
   }
@@ -191,15 +191,9 @@ export class Replay {
     document.body.dataset.replaySeq = String(body.seq);
 
     const view = (this.view = body.view);
-    if (view.you.role === "gm" && !this.profiles) {
-      // The GM's cards show a figure of kind 'combatant' (`aboard`...) by name: the kinds come with the profiles.
-      this.profiles = loadProfiles().then(
-        (p) => {
-          draw.setProfiles(p);
-          draw.renderCards(this.view);
-        },
-        () => (this.profiles = null), // ids until then; the next event shown tries again
-      );
+    if (view.you.role === "gm" && !this.named) {
+      // Asked once; if the profiles did not load, the next event shown asks again.
+      this.named = nameCombatantFigures(() => draw.renderCards(this.view)).then((ok) => (this.named = ok));
     }
     draw.renderHeader(view);
     draw.renderCards(view);

@@ -144,9 +144,9 @@ class Replies:
 
     async def settled(self) -> str:
         """Wait until every command appended so far is answered; the last acknowledged position."""
-        pending = [append for append, _ in self._queue if append is not None]
-        if pending:
-            await asyncio.wait(pending[-1:])  # the store answers in order: the last is the latest
+        latest = next((append for append, _ in reversed(self._queue) if append is not None), None)
+        if latest is not None:
+            await asyncio.wait([latest])  # the store answers in order: the latest settles last
         return self.last_position
 
     def _settle(self, _: asyncio.Future) -> None:

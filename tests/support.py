@@ -142,6 +142,17 @@ class Table:
                 return message
         raise AssertionError("no reply in 100 messages")
 
+    async def answers(self, n: int) -> list[dict]:
+        """The next `n` answers (acks, errors, pongs), in the order they came; updates between them are kept (bounded)."""
+        got: list[dict] = []
+        for _ in range(20 * n + 50):
+            if len(got) == n:
+                return got
+            message = await self.next()
+            if message["type"] in ("ack", "error", "pong"):
+                got.append(message)
+        raise AssertionError(f"{len(got)} answers of {n}")
+
     async def until(self, position: str) -> None:
         """Read updates until the view reflects `position` (bounded)."""
         for _ in range(100):

@@ -24,18 +24,6 @@ def command(cid: str, body: dict) -> str:
     return json.dumps({"type": "command", "id": cid, "command": body})
 
 
-async def answers(table: Table, n: int) -> list[dict]:
-    """The next `n` answers (acks, errors, pongs), keeping the updates between them (bounded)."""
-    got: list[dict] = []
-    for _ in range(20 * n + 50):
-        message = await table.next()
-        if message["type"] in ("ack", "error", "pong"):
-            got.append(message)
-            if len(got) == n:
-                return got
-    raise AssertionError(f"{len(got)} answers of {n}")
-
-
 async def test_a_burst_is_answered_in_order_and_folded_in_order(fast_server, redis_url, join):
     made = fast_server.create(FIGHT)
     gm = await join(fast_server, made["links"]["gm"])
@@ -54,7 +42,7 @@ async def test_a_burst_is_answered_in_order_and_folded_in_order(fast_server, red
     ]
     for frame in burst:
         await gm.ws.send(frame)  # no waiting for answers
-    answered = await answers(gm, len(burst))
+    answered = await gm.answers(len(burst))
     assert [(a["type"], a.get("id"), a.get("code")) for a in answered] == [
         ("ack", "rolls", None),
         ("ack", "start", None),
@@ -88,7 +76,7 @@ async def test_bursts_through_two_replicas_fold_to_the_same_bytes(fray_replicas,
     async def burst(table: Table, who: str) -> list[dict]:
         for j in range(30):
             await table.ws.send(command(f"{who}-{j}", {"type": "edit_combatant", "id": "gob", "notes": f"{who} {j}"}))
-        return await answers(table, 30)
+        return await table.answers(30)
 
     replies = await asyncio.gather(burst(tables[0], "one"), burst(tables[1], "two"))
     assert [[(a["type"], a["id"]) for a in r] for r in replies] == [[("ack", f"{who}-{j}") for j in range(30)] for who in ("one", "two")]

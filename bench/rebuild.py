@@ -15,14 +15,14 @@ import msgspec
 
 sys.path.insert(0, __file__.rsplit("/bench/", 1)[0])
 
-from rules.commands import Command  # noqa: E402
-from rules.events import Actor, Event, decode_event, encode_event  # noqa: E402
-from rules.model import Encounter  # noqa: E402
-from rules.reducer import canonical, fold  # noqa: E402
-from rules.scenario import play  # noqa: E402
-from server.demo import combatants  # noqa: E402
-from server.hub import Room  # noqa: E402
-from server.store import RedisStore  # noqa: E402
+from fray_table.rules.commands import Command  # noqa: E402
+from fray_table.rules.events import Actor, Event, decode_event, encode_event  # noqa: E402
+from fray_table.rules.model import Encounter  # noqa: E402
+from fray_table.rules.reducer import canonical, fold  # noqa: E402
+from fray_table.rules.scenario import play  # noqa: E402
+from fray_table.server.demo import combatants  # noqa: E402
+from fray_table.server.hub import Room  # noqa: E402
+from fray_table.server.store import RedisStore  # noqa: E402
 
 PAIRS = [("alda", "gob1"), ("gob1", "alda"), ("bran", "gob2"), ("gob2", "bran"), ("cora", "gob3"), ("gob3", "cora"), ("gob4", "alda")]
 

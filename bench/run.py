@@ -24,7 +24,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from server.embedded import EmbeddedRedis  # noqa: E402
+from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 from support import free_port  # noqa: E402
 
 PYTHON = sys.executable
@@ -116,7 +116,7 @@ def run_raw(redis_url: str, count: int) -> dict:
 def start_fray(redis_url: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen(
-        [PYTHON, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo"],
+        [PYTHON, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo"],
         cwd=ROOT, env={**os.environ, "FRAY_SECRET": "bench-secret-0123456789abcdef", "FRAY_RATE": "100000", "FRAY_BURST": "100000"},
     )
     wait_port(port, proc)

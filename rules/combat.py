@@ -13,13 +13,13 @@ from collections.abc import Callable
 
 import msgspec
 
-from rules.actions import Attack
-from rules.context import Context, lookup, reckoned
-from rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
-from rules.fighters import able, usable, wielded
-from rules.model import Awaiting, Combatant, Encounter, Step, Weapon
-from rules.terms import RIPOSTE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
-from rules import subdual  # 003: subdual damage (rules.subdual)
+from fray_table.rules.actions import Attack
+from fray_table.rules.context import Context, lookup, reckoned
+from fray_table.rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
+from fray_table.rules.fighters import able, usable, wielded
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
+from fray_table.rules.terms import RIPOSTE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
+from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 
 
 def distance(a: Combatant, b: Combatant) -> int:

@@ -10,8 +10,8 @@ from typing import ClassVar
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
-from rules.actions import Action
-from rules.model import Awaiting, Combatant, Declaration, Step, Weapon
+from fray_table.rules.actions import Action
+from fray_table.rules.model import Awaiting, Combatant, Declaration, Step, Weapon
 
 GM = frozenset({"gm"})
 TABLE = frozenset({"gm", "player"})

@@ -1,8 +1,8 @@
 """What a handler works with while one event is applied: the state, its dice, its log."""
 
-from rules.dice import Dice
-from rules.events import Actor
-from rules.model import Combatant, Encounter, Entry, Mod
+from fray_table.rules.dice import Dice
+from fray_table.rules.events import Actor
+from fray_table.rules.model import Combatant, Encounter, Entry, Mod
 
 
 class Context:
@@ -31,7 +31,7 @@ class Context:
         return entry
 
     def option(self, name: str):
-        from rules.profiles import option
+        from fray_table.rules.profiles import option
 
         return option(self.state, name)
 

@@ -11,11 +11,11 @@ from collections.abc import Callable
 
 import msgspec
 
-from rules.charts import weapon_saves
-from rules.context import Context, hp_left, said
-from rules.fighters import in_hand
-from rules.model import Combatant, Weapon
-from rules.terms import DECLARED
+from fray_table.rules.charts import weapon_saves
+from fray_table.rules.context import Context, hp_left, said
+from fray_table.rules.fighters import in_hand
+from fray_table.rules.model import Combatant, Weapon
+from fray_table.rules.terms import DECLARED
 
 BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
 DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'

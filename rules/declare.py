@@ -5,16 +5,16 @@ targets of their attacks, attack options, movement, any spells to be cast.'
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from rules import melee
-from rules import extras  # 003: delay, ranged, oil, grappling, spells
-from rules.actions import Attack, Flee, Hold, Move, tag
-from rules.combat import distance
-from rules.commands import Declare
-from rules.context import Context, lookup
-from rules.errors import Rejected
-from rules.events import Actor
-from rules.model import Combatant, Declaration, Encounter, Step
-from rules.round import declaration_order, may_act, why_idle
+from fray_table.rules import melee
+from fray_table.rules import extras  # 003: delay, ranged, oil, grappling, spells
+from fray_table.rules.actions import Attack, Flee, Hold, Move, tag
+from fray_table.rules.combat import distance
+from fray_table.rules.commands import Declare
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.errors import Rejected
+from fray_table.rules.events import Actor
+from fray_table.rules.model import Combatant, Declaration, Encounter, Step
+from fray_table.rules.round import declaration_order, may_act, why_idle
 
 MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
 

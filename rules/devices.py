@@ -4,11 +4,11 @@ in the attack phase; the device's effects are the GM's. A burning user still use
 (only spells are lost to the flames, rules.oil). Fleeing is a move in the movement
 phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.morale)."""
 
-from rules.actions import Flee, UseDevice
-from rules.context import Context, lookup
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter
-from rules.morale import OUT
+from fray_table.rules.actions import Flee, UseDevice
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.morale import OUT
 
 MAX_DEVICE = 60
 FLED = OUT["flee"]  # the condition morale's 'Flee' gives: out of the fight (rules.round.CANNOT_ACT)

@@ -10,7 +10,7 @@ import functools
 import hashlib
 import re
 
-from rules.model import Roll
+from fray_table.rules.model import Roll
 
 _SPAN = 1 << 64
 _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")

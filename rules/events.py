@@ -3,7 +3,7 @@
 import msgspec
 from msgspec import Struct
 
-from rules.commands import Command
+from fray_table.rules.commands import Command
 
 
 class Actor(Struct, frozen=True):

@@ -5,15 +5,15 @@ one call here; the rules live in their own modules."""
 import functools
 from typing import get_args
 
-from rules import footing, grapple, morale, oil, ranged, spells, subdual
-from rules.actions import Action, Cast, Grapple, Recover, Shoot, Stand, StopDropRoll, ThrowOil, ThrowTorch
-from rules import devices  # 003: wands, rods and devices; fleeing
-from rules.actions import Flee, UseDevice
-from rules.charts.range_cover import COVER, COVER_KINDS, RANGE
-from rules.context import Context, lookup
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter, Step
-from rules.round import PHASE_OF, PHASES, natural_phase
+from fray_table.rules import footing, grapple, morale, oil, ranged, spells, subdual
+from fray_table.rules.actions import Action, Cast, Grapple, Recover, Shoot, Stand, StopDropRoll, ThrowOil, ThrowTorch
+from fray_table.rules import devices  # 003: wands, rods and devices; fleeing
+from fray_table.rules.actions import Flee, UseDevice
+from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.round import PHASE_OF, PHASES, natural_phase
 
 ACTING = PHASES[1:-1]  # attack, movement, magic
 

@@ -3,10 +3,10 @@ and whether a combatant can still strike or be struck down without a roll (003).
 
 from collections.abc import Callable
 
-from rules.actions import Attack, Charge, Parry, SetSpear
-from rules.charts import thac0
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
+from fray_table.rules.charts import thac0
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter, Weapon
 
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting

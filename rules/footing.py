@@ -10,10 +10,10 @@ attack phase.
 
 import msgspec
 
-from rules.actions import Recover, Stand
-from rules.context import Context
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter
+from fray_table.rules.actions import Recover, Stand
+from fray_table.rules.context import Context
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter
 
 PRONE, DISARMED = "prone", "disarmed"
 

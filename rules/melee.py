@@ -5,13 +5,13 @@ The attack roll itself is rules.combat; this module decides who strikes whom,
 in what order, and queues the strikes.
 """
 
-from rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from rules.combat import distance, double_refused, queue
-from rules.fighters import able, declared, helpless, usable
-from rules.context import Context, lookup, standing
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter, Step
-from rules.terms import allowed_called_shots, check_called_shots
+from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
+from fray_table.rules.combat import distance, double_refused, queue
+from fray_table.rules.fighters import able, declared, helpless, usable
+from fray_table.rules.context import Context, lookup, standing
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.terms import allowed_called_shots, check_called_shots
 
 GRID = 5  # feet
 MELEE_ACTIONS = (Attack, Charge, Approach, SetSpear, Parry, Kill)

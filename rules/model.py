@@ -8,7 +8,7 @@ Positions are in feet on a 5-ft grid.
 import msgspec
 from msgspec import Struct, field
 
-from rules.actions import Action
+from fray_table.rules.actions import Action
 
 
 class Roll(Struct, frozen=True, omit_defaults=True):

@@ -9,8 +9,8 @@ A flask that hits leaves the target 'oiled'; a torch that hits lights it
 missed may be lit later by anyone's `throw_torch`.
 """
 
-from rules.actions import Cast, StopDropRoll, ThrowOil, ThrowTorch
-from rules.charts.oil import (
+from fray_table.rules.actions import Cast, StopDropRoll, ThrowOil, ThrowTorch
+from fray_table.rules.charts.oil import (
     BURN_DAMAGE,
     FIRST_ROUND_OUT_BELOW,
     FLASK_RANGE,
@@ -19,15 +19,15 @@ from rules.charts.oil import (
     ROLLING_OUT_FROM,
     TORCH_AC,
 )
-from rules.charts.range_cover import range_band
-from rules.combat import distance
-from rules.context import Context, lookup
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter, Step
-from rules.ranged import aim_mods, check_aim, check_target
-from rules.round import dex_order
-from rules.terms import descending
-from rules.tohit import base_mods, hurt, roll_to_hit
+from fray_table.rules.charts.range_cover import range_band
+from fray_table.rules.combat import distance
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.ranged import aim_mods, check_aim, check_target
+from fray_table.rules.round import dex_order
+from fray_table.rules.terms import descending
+from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 
 OILED, BURNING, PRONE = "oiled", "burning", "prone"
 

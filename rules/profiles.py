@@ -7,11 +7,11 @@ the shape of the round, which is always that of 003.
 import msgspec
 from msgspec import Struct
 
-from rules.charts import thac0, weapon_saves
-from rules.charts.ll_house import ARMOR, IMPROVEMENTS
-from rules.charts.oil import FLASK_SIZE
-from rules.charts.thac0_sheet import HOLDS, PINNED_WR
-from rules.model import Combatant, Encounter
+from fray_table.rules.charts import thac0, weapon_saves
+from fray_table.rules.charts.ll_house import ARMOR, IMPROVEMENTS
+from fray_table.rules.charts.oil import FLASK_SIZE
+from fray_table.rules.charts.thac0_sheet import HOLDS, PINNED_WR
+from fray_table.rules.model import Combatant, Encounter
 
 
 class Option(Struct, frozen=True):

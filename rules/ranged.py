@@ -10,16 +10,16 @@ combatant will be hit, and then roll to attack that character as normal.'
 
 from collections.abc import Callable
 
-from rules.actions import Shoot
-from rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
-from rules.combat import distance
-from rules.context import Context, lookup
-from rules.damage import BASE_DAMAGE
-from rules.errors import Rejected
-from rules.fighters import usable
-from rules.model import Combatant, Encounter, Weapon
-from rules.terms import descending
-from rules.tohit import base_mods, hurt, roll_to_hit
+from fray_table.rules.actions import Shoot
+from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
+from fray_table.rules.combat import distance
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.damage import BASE_DAMAGE
+from fray_table.rules.errors import Rejected
+from fray_table.rules.fighters import usable
+from fray_table.rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.terms import descending
+from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
 MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'

@@ -10,8 +10,8 @@ from typing import assert_never
 
 import msgspec
 
-from rules import morale, resolve, setup, undo
-from rules.commands import (
+from fray_table.rules import morale, resolve, setup, undo
+from fray_table.rules.commands import (
     AddCombatant,
     Advance,
     Answer,
@@ -27,11 +27,11 @@ from rules.commands import (
     Start,
     Undo,
 )
-from rules.context import Context
-from rules.declare import check_declare, declare
-from rules.errors import Rejected
-from rules.events import Actor, Event
-from rules.model import Encounter, Entry
+from fray_table.rules.context import Context
+from fray_table.rules.declare import check_declare, declare
+from fray_table.rules.errors import Rejected
+from fray_table.rules.events import Actor, Event
+from fray_table.rules.model import Encounter, Entry
 
 _canonical = msgspec.msgpack.Encoder(order="deterministic")
 

@@ -5,13 +5,13 @@ from collections.abc import Callable
 
 import msgspec
 
-from rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
+from fray_table.rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
 # Each profile registers itself in the shared seams when imported; this module
 # merges the RESUME, STEPS and ROUND_ENDS each exports (they import nothing from here).
-from rules import challenges  # profile 'challenges' (001)
-from rules import llhouse  # profile 'll-house' (000)
-from rules import thac0sheet  # profile 'thac0-sheet' (002)
-from rules.actions import (
+from fray_table.rules import challenges  # profile 'challenges' (001)
+from fray_table.rules import llhouse  # profile 'll-house' (000)
+from fray_table.rules import thac0sheet  # profile 'thac0-sheet' (002)
+from fray_table.rules.actions import (
     Approach,
     Attack,
     Cast,
@@ -30,17 +30,17 @@ from rules.actions import (
     ThrowTorch,
     UseDevice,
 )
-from rules.combat import attack
-from rules.commands import Advance, Answer, Start
-from rules.context import Context, lookup
-from rules.declare import added, controls
-from rules.dice import NeedDie
-from rules.errors import Rejected
-from rules.events import Actor
-from rules.model import Awaiting, Encounter, Step
-from rules.morale import out_of_fight
-from rules.round import may_act, plan, why_idle
-from rules.surprise import roll_surprise, sides
+from fray_table.rules.combat import attack
+from fray_table.rules.commands import Advance, Answer, Start
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.declare import added, controls
+from fray_table.rules.dice import NeedDie
+from fray_table.rules.errors import Rejected
+from fray_table.rules.events import Actor
+from fray_table.rules.model import Awaiting, Encounter, Step
+from fray_table.rules.morale import out_of_fight
+from fray_table.rules.round import may_act, plan, why_idle
+from fray_table.rules.surprise import roll_surprise, sides
 
 # What resumes a parked queue, by awaiting kind: later rules register here.
 RESUME: dict[str, Callable[[Context, Awaiting, str], None]] = {}

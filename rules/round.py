@@ -7,9 +7,9 @@ phase beginning.'
 
 from collections.abc import Callable
 
-from rules.actions import tag
-from rules.melee import by_length
-from rules.model import Combatant, Encounter, Step
+from fray_table.rules.actions import tag
+from fray_table.rules.melee import by_length
+from fray_table.rules.model import Combatant, Encounter, Step
 
 # 003: declaration, then the attack, movement and magic phases, then end of round.
 PHASES = ("declaration", "attack", "movement", "magic", "end")

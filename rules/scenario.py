@@ -9,12 +9,12 @@ import hashlib
 import msgspec
 from msgspec import Struct
 
-from rules import RULES_VERSION
-from rules.commands import AddCombatant, Command, CreateEncounter, ForceRolls, Restore, Undo
-from rules.events import Actor, Event
-from rules.model import Combatant, Encounter, Entry
-from rules.history import resolve
-from rules.reducer import apply, check
+from fray_table.rules import RULES_VERSION
+from fray_table.rules.commands import AddCombatant, Command, CreateEncounter, ForceRolls, Restore, Undo
+from fray_table.rules.events import Actor, Event
+from fray_table.rules.model import Combatant, Encounter, Entry
+from fray_table.rules.history import resolve
+from fray_table.rules.reducer import apply, check
 
 MAX_COMMANDS = 10_000
 

@@ -4,14 +4,14 @@ import hashlib
 
 import msgspec
 
-from rules.commands import AddCombatant, CreateEncounter, EditCombatant, End, ForceRolls, RemoveCombatant
-from rules.context import Context, lookup
-from rules.dice import parse
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter, Weapon
-from rules.profiles import NAMING_FIGURES, validate_options
-from rules.traits import check_traits
-from rules.fighters import check_class
+from fray_table.rules.commands import AddCombatant, CreateEncounter, EditCombatant, End, ForceRolls, RemoveCombatant
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.dice import parse
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.profiles import NAMING_FIGURES, validate_options
+from fray_table.rules.traits import check_traits
+from fray_table.rules.fighters import check_class
 
 MAX_COMBATANTS = 200
 MAX_FORCED = 100

@@ -4,9 +4,9 @@ the subduee's hit point maximum. ... a roll below that number on percentile dice
 indicates the creature so victimised will surrender.'
 """
 
-from rules.context import Context, said
-from rules.damage import roll_damage
-from rules.model import Combatant
+from fray_table.rules.context import Context, said
+from fray_table.rules.damage import roll_damage
+from fray_table.rules.model import Combatant
 
 SURRENDERED = "surrendered"
 

@@ -11,10 +11,10 @@ the sum as the log shows it. The other profiles reckon their own rolls from thes
 terms where their documents are silent.
 """
 
-from rules.actions import Action, Parry
-from rules.context import Context, said
-from rules.fighters import able, combat_bonus, declared, multi_attack_bonus, usable
-from rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.actions import Action, Parry
+from fray_table.rules.context import Context, said
+from fray_table.rules.fighters import able, combat_bonus, declared, multi_attack_bonus, usable
+from fray_table.rules.model import Combatant, Encounter, Weapon
 
 TO_HIT = 19  # 003: the sum must be 19 or higher
 SURPRISE_BONUS = 2  # 003: the active side 'attacks at +2 to-hit' in its free round

@@ -8,11 +8,11 @@ equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 
 from collections.abc import Callable
 
-from rules.context import Context, reckoned
-from rules.damage import lose_hp
-from rules.fighters import combat_bonus
-from rules.model import Combatant
-from rules.terms import SURPRISE_BONUS, TO_HIT
+from fray_table.rules.context import Context, reckoned
+from fray_table.rules.damage import lose_hp
+from fray_table.rules.fighters import combat_bonus
+from fray_table.rules.model import Combatant
+from fray_table.rules.terms import SURPRISE_BONUS, TO_HIT
 
 
 def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:

@@ -2,10 +2,10 @@
 
 from collections.abc import Callable
 
-from rules.charts.morale import MORALE_TEXT
-from rules.charts.oil import FLASK_SIZE
-from rules.errors import Rejected
-from rules.model import Combatant
+from fray_table.rules.charts.morale import MORALE_TEXT
+from fray_table.rules.charts.oil import FLASK_SIZE
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant
 
 MAX_LOYALTY = 10
 

@@ -11,12 +11,12 @@ import copy
 
 from msgspec import UNSET
 
-from rules.commands import Restore, Undo
-from rules.context import Context
-from rules.errors import Rejected
-from rules.model import Encounter
-from rules.round import PHASES
-from rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
+from fray_table.rules.commands import Restore, Undo
+from fray_table.rules.context import Context
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Encounter
+from fray_table.rules.round import PHASES
+from fray_table.rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
 
 # The state fields a restore may carry. The others are never restored: the
 # rules the fight is pinned to and its seed, the position (it keeps counting:

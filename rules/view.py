@@ -12,17 +12,17 @@ from collections.abc import Callable
 import msgspec
 from msgspec import Struct
 
-from rules import extras  # 003: ranged, oil, grappling, spells, delay
-from rules import footing  # stand up, pick up a dropped weapon
-from rules.actions import tag
-from rules import melee
-from rules.context import lookup
-from rules.declare import MAX_CALLED_SHOTS, awaited, describe
-from rules.fighters import combat_bonus
-from rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
-from rules.profiles import PROFILES
-from rules.round import may_act
-from rules.terms import descending
+from fray_table.rules import extras  # 003: ranged, oil, grappling, spells, delay
+from fray_table.rules import footing  # stand up, pick up a dropped weapon
+from fray_table.rules.actions import tag
+from fray_table.rules import melee
+from fray_table.rules.context import lookup
+from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
+from fray_table.rules.fighters import combat_bonus
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
+from fray_table.rules.profiles import PROFILES
+from fray_table.rules.round import may_act
+from fray_table.rules.terms import descending
 
 
 class Viewer(Struct, frozen=True):

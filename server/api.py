@@ -11,15 +11,15 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from rules import RULES_VERSION
-from rules.commands import AddCombatant, CreateEncounter
-from rules.events import Actor, Event, encode_event
-from rules.model import Combatant
-from rules.profiles import validate_options
-from rules.reducer import apply, canonical, check
-from server import demo
-from server.store import StoreUnavailable
-from server.tokens import ROLES, BadToken
+from fray_table.rules import RULES_VERSION
+from fray_table.rules.commands import AddCombatant, CreateEncounter
+from fray_table.rules.events import Actor, Event, encode_event
+from fray_table.rules.model import Combatant
+from fray_table.rules.profiles import validate_options
+from fray_table.rules.reducer import apply, canonical, check
+from fray_table.server import demo
+from fray_table.server.store import StoreUnavailable
+from fray_table.server.tokens import ROLES, BadToken
 
 
 SECURITY_HEADERS = {

@@ -16,15 +16,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-import client_web
-from rules.profiles import PROFILES
-from server import api, connection, replay
-from server.api import SECURITY_HEADERS, error
-from server.hub import Hub
-from server.limits import Limits
-from server.security import Access, SecurityHeaders
-from server.store import RedisStore, StoreUnavailable
-from server.tokens import Signer
+from fray_table import client_web
+from fray_table.rules.profiles import PROFILES
+from fray_table.server import api, connection, replay
+from fray_table.server.api import SECURITY_HEADERS, error
+from fray_table.server.hub import Hub
+from fray_table.server.limits import Limits
+from fray_table.server.security import Access, SecurityHeaders
+from fray_table.server.store import RedisStore, StoreUnavailable
+from fray_table.server.tokens import Signer
 
 
 CLIENT_DIR = pathlib.Path(client_web.__file__).parent

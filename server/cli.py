@@ -8,7 +8,7 @@ import pathlib
 import sys
 import tomllib
 
-from server.limits import Limits
+from fray_table.server.limits import Limits
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return serve_command(args)
     if args.command == "schema":
-        from server.protocol import schema
+        from fray_table.server.protocol import schema
 
         print(json.dumps(schema(), indent=2))
         return 0
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_command(args) -> int:
     import msgspec
 
-    from rules.scenario import play
+    from fray_table.rules.scenario import play
 
     path: pathlib.Path = args.scenario
     try:
@@ -85,9 +85,9 @@ def is_loopback(host: str) -> bool:
 def serve_command(args) -> int:
     import uvicorn
 
-    from server.api import CreateBody, create_encounter
-    from server.app import create_app
-    from server.embedded import EmbeddedRedis, default_data_dir
+    from fray_table.server.api import CreateBody, create_encounter
+    from fray_table.server.app import create_app
+    from fray_table.server.embedded import EmbeddedRedis, default_data_dir
 
     embedded = None
     url = args.redis_url

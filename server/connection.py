@@ -12,17 +12,17 @@ import time
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from rules.commands import Undo
-from rules.errors import Rejected
-from rules.events import Actor, Event, encode_event
-from rules.reducer import check
-from server import protocol, undo
-from server.api import claims_of
-from server.hub import Client
-from server.limits import RateGuard
-from server.security import Access, TooManySockets
-from server.store import StoreUnavailable, position_key
-from server.tokens import BadToken
+from fray_table.rules.commands import Undo
+from fray_table.rules.errors import Rejected
+from fray_table.rules.events import Actor, Event, encode_event
+from fray_table.rules.reducer import check
+from fray_table.server import protocol, undo
+from fray_table.server.api import claims_of
+from fray_table.server.hub import Client
+from fray_table.server.limits import RateGuard
+from fray_table.server.security import Access, TooManySockets
+from fray_table.server.store import StoreUnavailable, position_key
+from fray_table.server.tokens import BadToken
 
 log = logging.getLogger("fray.connection")
 

@@ -14,14 +14,14 @@ from collections.abc import Iterable
 
 import msgspec
 
-from rules import RULES_VERSION
-from rules.events import decode_event
-from rules.model import Encounter, Entry
-from rules.reducer import apply, canonical
-from rules.view import Viewer, log_for
-from server import protocol
-from server.store import position_key
-from server.views import Views
+from fray_table.rules import RULES_VERSION
+from fray_table.rules.events import decode_event
+from fray_table.rules.model import Encounter, Entry
+from fray_table.rules.reducer import apply, canonical
+from fray_table.rules.view import Viewer, log_for
+from fray_table.server import protocol
+from fray_table.server.store import position_key
+from fray_table.server.views import Views
 
 log = logging.getLogger("fray.hub")
 _snapshot_decoder = msgspec.msgpack.Decoder(Encounter)

@@ -10,9 +10,9 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from rules.commands import Command
-from rules.model import Entry
-from rules.view import View, Viewer
+from fray_table.rules.commands import Command
+from fray_table.rules.model import Entry
+from fray_table.rules.view import View, Viewer
 
 PROTOCOL_VERSION = 1
 

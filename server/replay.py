@@ -13,13 +13,13 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from rules.events import decode_event
-from rules.model import Encounter, Entry
-from rules.reducer import apply
-from rules.view import Viewer, log_for, view
-from server.api import claims_of, error
-from server.store import StoreUnavailable
-from server.tokens import BadToken
+from fray_table.rules.events import decode_event
+from fray_table.rules.model import Encounter, Entry
+from fray_table.rules.reducer import apply
+from fray_table.rules.view import Viewer, log_for, view
+from fray_table.server.api import claims_of, error
+from fray_table.server.store import StoreUnavailable
+from fray_table.server.tokens import BadToken
 
 MAX_EVENTS = 20_000  # a replay folds at most this many events per request
 _encoder = msgspec.json.Encoder()

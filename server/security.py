@@ -18,9 +18,9 @@ from collections.abc import Awaitable, Callable
 import msgspec
 import redis.asyncio as aioredis
 
-from server.limits import Limits
-from server.store import UNAVAILABLE, StoreUnavailable
-from server.tokens import BadToken, Claims, Signer
+from fray_table.server.limits import Limits
+from fray_table.server.store import UNAVAILABLE, StoreUnavailable
+from fray_table.server.tokens import BadToken, Claims, Signer
 
 log = logging.getLogger("fray.security")
 

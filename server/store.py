@@ -24,7 +24,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 if TYPE_CHECKING:
-    from server.tail import Tail
+    from fray_table.server.tail import Tail
 
 logger = logging.getLogger(__name__)
 
@@ -204,7 +204,7 @@ class RedisStore:
 
     def tail(self, on_events: OnEvents, **options) -> Tail:
         """This process's one reader of every watched stream (server.tail)."""
-        from server.tail import Tail  # the tail reads through this store: imported here, not at the top
+        from fray_table.server.tail import Tail  # the tail reads through this store: imported here, not at the top
 
         return Tail(self, on_events, **options)
 

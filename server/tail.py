@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from server.store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, events_key, position_key
+from fray_table.server.store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, events_key, position_key
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import time
 import msgspec
 from msgspec import Struct
 
-from rules.view import Viewer
+from fray_table.rules.view import Viewer
 
 
 class Claims(Struct, frozen=True):

@@ -10,10 +10,10 @@ import logging
 
 from msgspec import UNSET
 
-from rules.commands import Restore, Undo
-from rules.events import Event, decode_event
-from rules.history import resolve
-from rules.undo import RESTORED
+from fray_table.rules.commands import Restore, Undo
+from fray_table.rules.events import Event, decode_event
+from fray_table.rules.history import resolve
+from fray_table.rules.undo import RESTORED
 
 log = logging.getLogger("fray.undo")
 

@@ -27,9 +27,9 @@ from typing import Any
 
 import msgspec
 
-from rules.model import Encounter
-from rules.view import Choice, Viewer, awaited_ids, combatant_view, declaration_audience, declaration_views, legal_actions
-from server.patch import diff
+from fray_table.rules.model import Encounter
+from fray_table.rules.view import Choice, Viewer, awaited_ids, combatant_view, declaration_audience, declaration_views, legal_actions
+from fray_table.server.patch import diff
 
 _pack = msgspec.msgpack.Encoder().encode
 _plain = msgspec.to_builtins

@@ -5,8 +5,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 import pytest
 import redis.asyncio as aioredis
 
-from server.embedded import EmbeddedRedis
-from server.store import ENCOUNTERS, RedisStore, cmds_key, events_key, meta_key, snapshot_key
+from fray_table.server.embedded import EmbeddedRedis
+from fray_table.server.store import ENCOUNTERS, RedisStore, cmds_key, events_key, meta_key, snapshot_key
 
 # --- Redis ----------------------------------------------------------------
 # The Redis may be shared with other tests and processes: never FLUSHALL,

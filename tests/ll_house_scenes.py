@@ -1,6 +1,6 @@
 """Building blocks of the ll-house (000) rules tests: a fight played headless with forced dice."""
 
-from rules.scenario import play
+from fray_table.rules.scenario import play
 from scenes import NO_SURPRISE
 
 SWORD = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}

@@ -4,7 +4,7 @@ the tests read back from a played one."""
 import pathlib
 import tomllib
 
-from rules.scenario import play
+from fray_table.rules.scenario import play
 
 SCENARIOS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "scenarios"
 

@@ -17,10 +17,10 @@ import httpx
 import redis.asyncio as aioredis
 import websockets
 
-from rules.events import Event, decode_event
-from rules.reducer import canonical, fold
-from server import patch
-from server.store import events_key
+from fray_table.rules.events import Event, decode_event
+from fray_table.rules.reducer import canonical, fold
+from fray_table.server import patch
+from fray_table.server.store import events_key
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMEOUT = 10.0
@@ -44,7 +44,7 @@ class FrayServer:
         self.log_path = log_dir / f"fray-{self.port}.log"
         self._log = self.log_path.open("a")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [sys.executable, "-m", "fray_table.server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--redis-url", redis_url, "--no-demo"],
             cwd=ROOT,
             stdout=self._log,

@@ -150,7 +150,7 @@ HOSTILE = '<img src=x onerror="document.title=1">'
 def scripted(message: dict) -> str:
     """The message as the server would send it: decoded with the protocol's types
     (so the script cannot drift from them) and encoded back with every default."""
-    from server import protocol
+    from fray_table.server import protocol
 
     return protocol.encoder.encode(protocol.server_decoder.decode(json.dumps(message))).decode()
 
@@ -163,13 +163,13 @@ class ScriptedViews:
         self.shown: dict | None = None
 
     def whole(self, view: dict) -> dict:
-        from rules.view import View
+        from fray_table.rules.view import View
 
         self.shown = msgspec.to_builtins(msgspec.convert(view, View))
         return self.shown
 
     def update(self, position: str, view: dict, log: list | None = None) -> str:
-        from server.patch import diff
+        from fray_table.server.patch import diff
 
         before = self.shown
         return scripted(dict(type="update", position=position, patch=diff(before, self.whole(view)), log=log or []))

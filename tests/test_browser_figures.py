@@ -9,7 +9,7 @@ from conftest import Pages, overflowing, screenshot
 from playwright.sync_api import Page, expect
 from support import encounter_of, token_of
 
-from rules.charts.thac0 import combat_bonus
+from fray_table.rules.charts.thac0 import combat_bonus
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,8 @@ and Alda's Attack Bonus is set so that 10 + bonus - 15 is the Attack Result want
 import pytest
 from scenes import ADVANCE, NO_SURPRISE, declare, fighter, texts, who
 
-from rules.charts.attack_result import ATTACK_CHART, WOUNDS, grade
-from rules.scenario import play
+from fray_table.rules.charts.attack_result import ATTACK_CHART, WOUNDS, grade
+from fray_table.rules.scenario import play
 
 AC = 15
 D20 = 10
@@ -252,7 +252,7 @@ def test_a_foe_killed_takes_no_wound():
 
 
 def test_wounds_lower_the_attack_bonus_shown_and_used_by_003_rolls():
-    from rules.view import Viewer, view
+    from fray_table.rules.view import Viewer, view
 
     played = fight(ADVANCE, alda={"attack_bonus": 2, "conditions": ["critical wound"]})
     cards = {c.id: c for c in view(played.state, Viewer("gm")).combatants}
@@ -310,7 +310,7 @@ def test_missile_reads_the_chart_too():
 
 
 def test_profile_options_are_checked():
-    from rules.profiles import validate_options
+    from fray_table.rules.profiles import validate_options
 
     with pytest.raises(ValueError, match="wound_penalties"):
         validate_options("challenges", {"wound_penalties": "all"})
@@ -341,7 +341,7 @@ def test_natural_20_at_the_table_asks_for_the_d20_then_the_choice_then_the_damag
 
 
 def test_hidden_foes_figures_are_redacted_from_the_players_log():
-    from rules.view import Viewer, log_for
+    from fray_table.rules.view import Viewer, log_for
 
     played = fight(alda_attacks(), ADVANCE, dice=[D20, 4], result=4, gob={"hidden": True})
     seen = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",)))]

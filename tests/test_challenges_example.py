@@ -9,8 +9,8 @@ import pytest
 from scenes import all_forced, rejected, scenario, texts, who
 from support import play_script, stream, token_of
 
-from rules.reducer import canonical, fold
-from rules.scenario import play
+from fray_table.rules.reducer import canonical, fold
+from fray_table.rules.scenario import play
 
 SCENARIO = scenario("challenges")
 PLAYED = play(SCENARIO)

@@ -7,12 +7,12 @@ import re
 import pytest
 from scenes import fighter
 
-from rules.actions import Attack, Recover
-from rules.commands import Advance, Answer, Declare
-from rules.events import Actor, Event
-from rules.reducer import apply, canonical, fold
-from rules.round import may_act
-from rules.scenario import events_of, load
+from fray_table.rules.actions import Attack, Recover
+from fray_table.rules.commands import Advance, Answer, Declare
+from fray_table.rules.events import Actor, Event
+from fray_table.rules.reducer import apply, canonical, fold
+from fray_table.rules.round import may_act
+from fray_table.rules.scenario import events_of, load
 
 GM = Actor("gm", "gm")
 

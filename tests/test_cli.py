@@ -12,7 +12,7 @@ SCENARIO = ROOT / "docs" / "scenarios" / "first-blood.toml"
 
 
 def fray(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 
 def test_run_prints_the_log_with_forced_rolls():
@@ -68,7 +68,7 @@ def test_serve_stops_its_embedded_redis_when_stopped(tmp_path, stop):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = (tmp_path / "serve.log").open("w")
-    serve = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--data", str(tmp_path / "data"), "--no-demo"],
+    serve = subprocess.Popen([sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--data", str(tmp_path / "data"), "--no-demo"],
                              cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "REDIS_URL": ""},
                              start_new_session=True)  # a group of its own, as in a terminal
     try:

@@ -4,7 +4,7 @@ import collections
 
 import pytest
 
-from rules.dice import Dice, draw, parse
+from fray_table.rules.dice import Dice, draw, parse
 
 SEED = bytes(range(32))
 

@@ -2,8 +2,8 @@ import pathlib
 
 import pytest
 
-from server.embedded import EmbeddedRedis, default_data_dir, ping
-from server.store import RedisStore
+from fray_table.server.embedded import EmbeddedRedis, default_data_dir, ping
+from fray_table.server.store import RedisStore
 
 pytestmark = pytest.mark.redis
 

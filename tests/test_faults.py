@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from server.embedded import EmbeddedRedis
+from fray_table.server.embedded import EmbeddedRedis
 from support import FAST, FrayServer, Table, digest, key, raw_websocket, read_until_closed, stream
 
 pytestmark = pytest.mark.redis

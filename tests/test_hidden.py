@@ -9,8 +9,8 @@ import httpx
 import msgspec
 import pytest
 
-from rules.scenario import play
-from rules.view import Viewer, log_for
+from fray_table.rules.scenario import play
+from fray_table.rules.view import Viewer, log_for
 from scenes import SCENARIOS, scenario
 from support import key, token_of
 

@@ -5,11 +5,11 @@ import asyncio
 
 import pytest
 
-from rules import RULES_VERSION
-from rules.commands import CreateEncounter, ForceRolls
-from rules.events import Actor, Event, encode_event
-from rules.view import Viewer
-from server.hub import Client, Hub
+from fray_table.rules import RULES_VERSION
+from fray_table.rules.commands import CreateEncounter, ForceRolls
+from fray_table.rules.events import Actor, Event, encode_event
+from fray_table.rules.view import Viewer
+from fray_table.server.hub import Client, Hub
 
 pytestmark = pytest.mark.redis
 

@@ -4,9 +4,9 @@ body table. Every die is forced; the numbers are 000's."""
 
 import pytest
 
-from rules.charts import ll_house as chart
-from rules.llhouse.figures import attack_value
-from rules.profiles import PROFILES, validate_options
+from fray_table.rules.charts import ll_house as chart
+from fray_table.rules.llhouse.figures import attack_value
+from fray_table.rules.profiles import PROFILES, validate_options
 from ll_house_scenes import AXE, SWORD, act, alda, fight, orc
 from scenes import rejected, texts, who
 
@@ -350,7 +350,7 @@ def test_000_maneuvers_are_refused_under_another_profile():
 
 
 def test_bad_000_figures_are_refused():
-    from rules.scenario import play
+    from fray_table.rules.scenario import play
     for figures, words in [({"armor": "mithril"}, "armor 'mithril'"), ({"improvements": {"extra_attack": 4}}, "extra_attack ranks 4"),
                            ({"improvements": {"backstab": 1}}, "improvement 'backstab'"), ({"con_bonus": 5}, "Con bonus 5")]:
         played = play({"profile": "ll-house", "combatants": [alda(**figures)]})
@@ -397,7 +397,7 @@ def test_an_oil_flask_reads_000s_arithmetic_without_special_rolls():
 
 
 def test_view_shows_ascending_ac_and_the_attack_value():
-    from rules.view import Viewer, view
+    from fray_table.rules.view import Viewer, view
     played = fight(rounds=0)
     cards = {c.id: c for c in view(played.state, Viewer("player", ("alda",))).combatants}
     assert (cards["alda"].ac_shown, cards["alda"].attack_bonus) == (15, 1)  # 000 speaks ascending AC
@@ -418,7 +418,7 @@ def test_weapon_damage_off_rolls_003s_1_to_6():
 
 
 def test_a_hidden_combatants_ac_stays_hidden_in_the_lines_a_player_reads():
-    from rules.view import Viewer, log_for
+    from fray_table.rules.view import Viewer, log_for
     played = crit(19, 1, target=orc(hp=40, hp_max=40, hidden=True))
     line = next(e for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "armor")
     assert line.text == "Orc's chain mail is damaged."  # its armor points are its figures too

@@ -3,7 +3,7 @@ staunching the wound (DC11). Every die is forced; the numbers are 000's."""
 
 import pytest
 
-from rules.charts import ll_house as chart
+from fray_table.rules.charts import ll_house as chart
 from ll_house_scenes import act, alda, fight, orc
 from scenes import rejected, texts, who
 

@@ -4,7 +4,7 @@ improved parry, improved shield bash, weapon expertise). Every die is forced."""
 
 import pytest
 
-from rules.view import legal_actions
+from fray_table.rules.view import legal_actions
 from ll_house_scenes import AXE, DAGGER, SWORD, act, alda, fight, orc
 from scenes import rejected, texts, who
 
@@ -106,7 +106,7 @@ def test_shield_kept_takes_the_whole_blow():
 
 
 def test_shield_sacrifice_is_the_defenders_choice():
-    from rules.scenario import play
+    from fray_table.rules.scenario import play
     from scenes import NO_SURPRISE
 
     fighter = alda(ac=16, shield=True)

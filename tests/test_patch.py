@@ -5,7 +5,7 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.patch import apply, diff
+from fray_table.server.patch import apply, diff
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=5),

@@ -9,7 +9,7 @@ import typing
 import httpx
 import pytest
 
-from rules.commands import Command
+from fray_table.rules.commands import Command
 from support import stream, token_of
 
 pytestmark = pytest.mark.redis

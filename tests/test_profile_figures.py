@@ -8,12 +8,12 @@ import re
 import msgspec
 import pytest
 
-from rules.commands import EditCombatant
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter
-from rules.profiles import COMMON_FIGURES, PROFILES
-from rules.setup import check_figures
-from rules.view import Viewer, view
+from fray_table.rules.commands import EditCombatant
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.profiles import COMMON_FIGURES, PROFILES
+from fray_table.rules.setup import check_figures
+from fray_table.rules.view import Viewer, view
 
 RULES = pathlib.Path(__file__).resolve().parent.parent / "rules"
 PACKAGES = {"ll-house": "llhouse", "thac0-sheet": "thac0sheet", "challenges": "challenges", "holmes-phases": None}

@@ -5,9 +5,9 @@ import copy
 
 import msgspec
 
-from rules.reducer import apply, canonical, fold
-from rules.scenario import play
-from rules.view import Viewer, view
+from fray_table.rules.reducer import apply, canonical, fold
+from fray_table.rules.scenario import play
+from fray_table.rules.view import Viewer, view
 
 FIGHT = {
     "seed": "core",

@@ -5,9 +5,9 @@ attacks, weapon length and two weapons. Every die is forced; numbers are 003's."
 import msgspec
 import pytest
 
-from rules.charts import thac0, weapon_saves
-from rules.reducer import canonical
-from rules.scenario import play
+from fray_table.rules.charts import thac0, weapon_saves
+from fray_table.rules.reducer import canonical
+from fray_table.rules.scenario import play
 
 SWORD = {"name": "sword", "length": 3, "weight": 3}
 DAGGER = {"name": "dagger", "length": 1, "weight": 1, "bonus": 1}
@@ -314,7 +314,7 @@ def test_kill_pinned_target():
 
 
 def test_weapon_saves_option_refuses_bad_text():
-    from rules.errors import Rejected
+    from fray_table.rules.errors import Rejected
 
     with pytest.raises(Rejected) as err:
         fight(options={"weapon_saves": "steel=hard"})

@@ -3,7 +3,7 @@ and delaying an action to a later phase."""
 
 from scenes import ADVANCE, declare, fighter, rejected, started
 
-from rules.view import Viewer, view
+from fray_table.rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, int=14, x=0, y=0)
 OGRE = fighter("ogre", "ogres", dex=8, int=6, ac=10, x=5, y=0)

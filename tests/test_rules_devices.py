@@ -5,8 +5,8 @@ the movement phase that leaves the runner 'fled', out of the fight like morale's
 import msgspec
 from scenes import ADVANCE, declare, fighter, started, texts
 
-from rules.reducer import canonical
-from rules.view import Viewer, view
+from fray_table.rules.reducer import canonical
+from fray_table.rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 BRAN = fighter("bran", "party", dex=16, x=0, y=5)
@@ -115,9 +115,9 @@ def test_flee_leaves_the_combatant_fled_and_unable_to_declare():
 
 
 def test_flee_uses_the_morale_condition():
-    from rules.devices import FLED
-    from rules.morale import OUT
-    from rules.round import CANNOT_ACT
+    from fray_table.rules.devices import FLED
+    from fray_table.rules.morale import OUT
+    from fray_table.rules.round import CANNOT_ACT
 
     assert FLED == OUT["flee"] and FLED in CANNOT_ACT
 
@@ -143,7 +143,7 @@ def test_bad_flee_is_rejected_as_a_bad_move_and_changes_nothing():
 
 def test_device_and_flee_take_no_delay():
     # Like `cast`: no `delay` field, so none is offered (a device is used when weapons are).
-    from rules.extras import delay_options
+    from fray_table.rules.extras import delay_options
 
     assert delay_options("use_device") == () and delay_options("flee") == ()
 
@@ -169,7 +169,7 @@ def test_describe_in_declarations():
 
 
 def test_devices_fight_folds_to_the_same_bytes_twice():
-    from rules.reducer import fold
+    from fray_table.rules.reducer import fold
 
     played = run(WAND, declare("orc", {"type": "flee", "x": 60, "y": 0}), ADVANCE)
     assert canonical(fold(played.events)) == canonical(played.state)

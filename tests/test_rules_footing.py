@@ -3,7 +3,7 @@ weapon. Both are Movement Phase actions (rulings in docs/rulings.md); every die 
 
 from scenes import ADVANCE, NO_SURPRISE, declare, fighter, started, texts, who
 
-from rules.view import Viewer, view
+from fray_table.rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", ac=15, dex=14, x=10, y=10)  # AC 4 descending
 ORC = fighter("orc", "orcs", ac=12, dex=9, x=15, y=10)  # AC 7 descending

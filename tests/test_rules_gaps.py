@@ -4,7 +4,7 @@ from behind, only man-types grapple, and fled or surrendered creatures are not
 
 from scenes import ADVANCE, NO_SURPRISE, declare, started
 
-from rules.view import Viewer, view
+from fray_table.rules.view import Viewer, view
 
 
 def fighter(cid: str, side: str, **figures) -> dict:

@@ -3,7 +3,7 @@ six on a man-sized creature, d6 per Hit Die each side, pinned or thrown back 1".
 
 from scenes import ADVANCE, declare, fighter, started, texts
 
-from rules.view import Viewer, view
+from fray_table.rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, x=10, y=0, hd=2)
 BRAN = fighter("bran", "party", dex=12, x=20, y=0, hd=1)

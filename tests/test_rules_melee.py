@@ -4,8 +4,8 @@ choices the view offers. Every die is forced; numbers are 003's."""
 
 from test_rules_attack import SPEAR, SWORD, declare, entries, fight, who
 
-from rules.scenario import play
-from rules.view import Viewer, view
+from fray_table.rules.scenario import play
+from fray_table.rules.view import Viewer, view
 
 AXE = {"name": "axe", "length": 3, "weight": 5}
 LIGHT_DAGGER = {"name": "dagger", "length": 1, "weight": 1}

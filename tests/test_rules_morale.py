@@ -5,8 +5,8 @@ creature's next round."""
 import pytest
 from scenes import ADVANCE, fighter, started, texts
 
-from rules.charts.morale import morale_result
-from rules.view import Viewer, view
+from fray_table.rules.charts.morale import morale_result
+from fray_table.rules.view import Viewer, view
 
 ALDA = fighter("alda", "party", dex=14, x=0, y=0, pc=True)
 GOB1 = fighter("gob1", "goblins", ac=10, hp=3, hp_max=3, x=5, y=0)

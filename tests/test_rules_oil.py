@@ -178,7 +178,7 @@ def test_stop_drop_roll_burns_on_one_or_two():
 
 
 def test_stop_drop_roll_is_offered_only_after_the_first_round():
-    from rules.view import Viewer, view
+    from fray_table.rules.view import Viewer, view
 
     one = run(OIL, ADVANCE, dice=[8, 10, 4])
     types = [ch.type for ch in view(one.state, Viewer("gm")).actions["orc"]]
@@ -195,7 +195,7 @@ def test_oil_lit_in_the_magic_phase_first_burns_next_round():
 
 
 def test_oil_fight_folds_to_the_same_bytes_twice():
-    from rules.reducer import canonical, fold
+    from fray_table.rules.reducer import canonical, fold
 
     played = run(OIL, ADVANCE, declare("orc", {"type": "stop_drop_roll"}), ADVANCE, dice=[8, 10, 4, 2])
     assert canonical(fold(played.events)) == canonical(played.state)

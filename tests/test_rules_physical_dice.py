@@ -3,9 +3,9 @@ and entered; the step resumes with them. Numbers from 003."""
 
 import msgspec
 
-from rules.reducer import canonical, fold
-from rules.scenario import play
-from rules.view import Viewer, view
+from fray_table.rules.reducer import canonical, fold
+from fray_table.rules.scenario import play
+from fray_table.rules.view import Viewer, view
 
 FIGHT = {
     "seed": "table",

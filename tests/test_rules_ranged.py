@@ -3,7 +3,7 @@ thrown daggers standing still, shooting and moving, and firing into melee."""
 
 from scenes import ADVANCE, fighter, started, texts
 
-from rules.view import Viewer, view
+from fray_table.rules.view import Viewer, view
 
 BOW = {"name": "bow", "range": 150, "missile": "bow"}
 CROSSBOW = {"name": "crossbow", "range": 160}

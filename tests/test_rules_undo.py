@@ -4,14 +4,14 @@ it as carried. Positions: create 0, Alda 1, Goblin 2, forced dice 3, commands fr
 import msgspec
 import pytest
 
-from rules.commands import ForceRolls, Restore, Undo
-from rules.dice import draw
-from rules.events import Actor, Event
-from rules.history import plan, refold
-from rules.model import Encounter
-from rules.reducer import apply, canonical, check, fold
-from rules.scenario import play
-from rules.undo import PINNED, RESTORED
+from fray_table.rules.commands import ForceRolls, Restore, Undo
+from fray_table.rules.dice import draw
+from fray_table.rules.events import Actor, Event
+from fray_table.rules.history import plan, refold
+from fray_table.rules.model import Encounter
+from fray_table.rules.reducer import apply, canonical, check, fold
+from fray_table.rules.scenario import play
+from fray_table.rules.undo import PINNED, RESTORED
 
 FIGHT = {
     "seed": "undo",

@@ -12,9 +12,9 @@ import httpx
 import pytest
 import websockets
 
-from server.limits import Limits, RateGuard, TokenBucket
-from server.security import Access
-from server.tokens import BadToken, Signer
+from fray_table.server.limits import Limits, RateGuard, TokenBucket
+from fray_table.server.security import Access
+from fray_table.server.tokens import BadToken, Signer
 from support import ROOT, FrayServer, Table, encounter_of, free_port, token_of
 
 pytestmark = pytest.mark.redis
@@ -304,7 +304,7 @@ async def test_bad_after_position_is_refused_clearly(fray_server):
 def test_serve_prints_creation_policy_and_accepts_limit_flags(redis_url, tmp_path):
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo",
+        [sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo",
          "--max-frame", "2048", "--rate", "3", "--burst", "4", "--sockets-per-token", "1", "--origin", "https://a.example"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={"PATH": "/usr/bin:/bin", "FRAY_SECRET": "test-secret-0123456789abcdef"},

@@ -184,7 +184,7 @@ def test_unknown_encounter_and_bad_body_are_refused(fray_server):
 
 async def test_log_endpoint_has_the_whole_log_not_the_rooms_recent_window(fast_server, join):
     # The live room keeps only its recent entries (hub.WELCOME_LOG); the endpoint must fold them all.
-    from server.hub import WELCOME_LOG
+    from fray_table.server.hub import WELCOME_LOG
 
     made = fast_server.create(FIGHT)
     gm = await join(fast_server, made["links"]["gm"])

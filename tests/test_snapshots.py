@@ -8,9 +8,9 @@ import msgspec
 import pytest
 import redis.asyncio as aioredis
 
-from rules.model import Encounter
-from rules.reducer import canonical
-from server.store import snapshot_key
+from fray_table.rules.model import Encounter
+from fray_table.rules.reducer import canonical
+from fray_table.server.store import snapshot_key
 from support import FrayServer, digest, folded
 from test_server import FIGHT
 

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from server.embedded import EmbeddedRedis
-from server.memstore import MemoryStore
-from server.store import Event, RedisStore, StoreUnavailable, position_key
+from fray_table.server.embedded import EmbeddedRedis
+from fray_table.server.memstore import MemoryStore
+from fray_table.server.store import Event, RedisStore, StoreUnavailable, position_key
 
 pytestmark = pytest.mark.redis
 

@@ -5,10 +5,10 @@ rolls and AC, repairs by five crewmen, 1 point a turn up to half the damage."""
 
 from scenes import ADVANCE, declare, fighter, rejected, started, texts, who
 
-from rules.model import Combatant
-from rules.scenario import play
-from rules.thac0sheet.naval import speed
-from rules.view import legal_actions
+from fray_table.rules.model import Combatant
+from fray_table.rules.scenario import play
+from fray_table.rules.thac0sheet.naval import speed
+from fray_table.rules.view import legal_actions
 
 PROFILE = "thac0-sheet"
 
@@ -194,7 +194,7 @@ def test_naval_the_gm_log_names_the_vessel_a_fighter_is_put_aboard():
 
 
 def test_naval_hidden_vessel_hull_figures_are_not_shown_to_players():
-    from rules.view import Viewer, log_for
+    from fray_table.rules.view import Viewer, log_for
 
     giant = fighter("giant", "party", attack_bonus=None, klass="fighter", level=1, dex=12, x=35, y=0, weapons=[{"name": "club", "damage": "3d6"}])
     played = sea(declare("giant", {"type": "attack", "target": "cog"}), ADVANCE, dice=[15, 6, 6, 5], people=[giant], cog={"hidden": True}, options={"weapon_damage": True})

@@ -4,8 +4,8 @@ rules it exercises checked by its figures, and the fold replayed byte for byte."
 
 from scenes import all_forced, rejected, scenario, texts, who
 
-from rules.reducer import canonical, fold
-from rules.scenario import play
+from fray_table.rules.reducer import canonical, fold
+from fray_table.rules.scenario import play
 
 SCENARIO = scenario("thac0-sheet")
 PLAYED = play(SCENARIO)

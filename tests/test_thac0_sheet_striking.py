@@ -4,7 +4,7 @@ for t rounds, and the haymaker. Every die is forced; the numbers are 002's."""
 
 from scenes import ADVANCE, declare, fighter, rejected, started, texts, who
 
-from rules.view import legal_actions
+from fray_table.rules.view import legal_actions
 
 PROFILE = "thac0-sheet"
 

@@ -5,9 +5,9 @@ Every die is forced; the numbers are 002's."""
 import pytest
 from scenes import ADVANCE, declare, fighter, started, texts, who
 
-from rules.profiles import validate_options
-from rules.scenario import play
-from rules.thac0sheet.tohit import adjust
+from fray_table.rules.profiles import validate_options
+from fray_table.rules.scenario import play
+from fray_table.rules.thac0sheet.tohit import adjust
 
 PROFILE = "thac0-sheet"
 

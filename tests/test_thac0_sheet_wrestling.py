@@ -4,8 +4,8 @@ damage and the pinned WR -3. Every die is forced; the numbers are 002's."""
 
 from scenes import ADVANCE, declare, fighter, started, texts, who
 
-from rules.model import Combatant
-from rules.thac0sheet.wrestling import rating
+from fray_table.rules.model import Combatant
+from fray_table.rules.thac0sheet.wrestling import rating
 
 PROFILE = "thac0-sheet"
 

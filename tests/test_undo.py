@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from rules.commands import Restore
-from rules.reducer import canonical, fold
+from fray_table.rules.commands import Restore
+from fray_table.rules.reducer import canonical, fold
 from support import digest, stream
 
 pytestmark = pytest.mark.redis

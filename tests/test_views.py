@@ -5,13 +5,13 @@ declarations, hidden figures, the free round, morale, the end)."""
 import msgspec
 from scenes import scenario
 
-from rules.commands import End
-from rules.events import Actor, Event
-from rules.reducer import apply
-from rules.scenario import play
-from rules.view import Viewer, view
-from server.patch import apply as apply_patch
-from server.views import Views
+from fray_table.rules.commands import End
+from fray_table.rules.events import Actor, Event
+from fray_table.rules.reducer import apply
+from fray_table.rules.scenario import play
+from fray_table.rules.view import Viewer, view
+from fray_table.server.patch import apply as apply_patch
+from fray_table.server.views import Views
 
 
 def fight() -> tuple[list[Event], list[Viewer]]:

@@ -4,10 +4,10 @@ LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 and 20. Importing this package registers it in the shared seams; rules.resolve
 imports it and merges RESUME, STEPS and ROUND_ENDS."""
 
-from rules import combat, fighters, ranged
-from rules import round as round_
-from rules.challenges import attack, initiative, natural, wounds
-from rules.charts import thac0
+from fray_table.rules import combat, fighters, ranged
+from fray_table.rules import round as round_
+from fray_table.rules.challenges import attack, initiative, natural, wounds
+from fray_table.rules.charts import thac0
 
 PROFILE = "challenges"
 BASE = 1  # 001: 'It starts at +1 for all characters.'

@@ -9,14 +9,14 @@ terms and caps carry over unchanged (a normal Hit is 003's hit)."""
 
 from msgspec import Struct
 
-from rules import subdual
-from rules.challenges import chart, initiative, natural, wounds
-from rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
-from rules.combat import in_melee, parried
-from rules.context import Context, lookup, reckoned, said
-from rules.damage import damage_dice, extra_dice, gawper_struck, lose_hp
-from rules.model import Combatant, Step, Weapon
-from rules.terms import call_shots, declaration, modifiers, parry_term, parrying
+from fray_table.rules import subdual
+from fray_table.rules.challenges import chart, initiative, natural, wounds
+from fray_table.rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
+from fray_table.rules.combat import in_melee, parried
+from fray_table.rules.context import Context, lookup, reckoned, said
+from fray_table.rules.damage import damage_dice, extra_dice, gawper_struck, lose_hp
+from fray_table.rules.model import Combatant, Step, Weapon
+from fray_table.rules.terms import call_shots, declaration, modifiers, parry_term, parrying
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
 VERB = {

@@ -10,8 +10,8 @@ ends; 'forfeits next attack' stays until the next attack it costs."""
 
 import re
 
-from rules.context import Context
-from rules.model import Combatant, Encounter
+from fray_table.rules.context import Context
+from fray_table.rules.model import Combatant, Encounter
 
 FORFEIT = "forfeits next attack"
 _ROUND = re.compile(r"^(?:loses initiative|initiative (-\d+)) in round (\d+)$")

@@ -5,12 +5,12 @@ and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
 
 import msgspec
 
-from rules.challenges import initiative, wounds
-from rules.charts.attack_result import grade
-from rules.combat import distance, queue
-from rules.context import Context, lookup
-from rules.fighters import OUT_OF_FIGHT, able, usable
-from rules.model import Awaiting, Combatant, Step
+from fray_table.rules.challenges import initiative, wounds
+from fray_table.rules.charts.attack_result import grade
+from fray_table.rules.combat import distance, queue
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.fighters import OUT_OF_FIGHT, able, usable
+from fray_table.rules.model import Awaiting, Combatant, Step
 
 RESULT, EXTRA = "result", "extra"  # the natural 20's two answers
 DECLINE = "decline"

@@ -9,9 +9,9 @@ rolls, saves, etc.'), saving throws. Option `wound_penalties`: every wound count
 point of wound penalty costs ('the DM rules that he is moving 3 points slower');
 0, the default, leaves movement to the GM."""
 
-from rules.charts.attack_result import WOUNDS
-from rules.context import Context
-from rules.model import Combatant, Encounter
+from fray_table.rules.charts.attack_result import WOUNDS
+from fray_table.rules.context import Context
+from fray_table.rules.model import Combatant, Encounter
 
 SUFFIX = " wound"
 

@@ -9,11 +9,11 @@ stops a combatant acting (rules.round.STOPS_ACTING) and its figures' checks
 (rules.traits.FIGURE_CHECKS). rules.resolve merges RESUME, STEPS and ROUND_ENDS from here.
 """
 
-from rules import combat, declare, fighters, ranged, round, tohit, traits, view
-from rules.damage import FALLS
-from rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
-from rules.llhouse.criticals import KNOCKED_DOWN
-from rules.llhouse.figures import PROFILE
+from fray_table.rules import combat, declare, fighters, ranged, round, tohit, traits, view
+from fray_table.rules.damage import FALLS
+from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
+from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
+from fray_table.rules.llhouse.figures import PROFILE
 
 combat.ROLLS[PROFILE] = attack.roll
 combat.ATTACKS[PROFILE] = attack.routine

@@ -9,22 +9,22 @@ shots, set spear) stand where 000 is silent; 003's parry is replaced by 000's (+
 
 import msgspec
 
-from rules.actions import Attack, TwoWeapons
-from rules.charts.ll_house import (
+from fray_table.rules.actions import Attack, TwoWeapons
+from fray_table.rules.charts.ll_house import (
     CONCUSSION, CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT, MAIN_HAND, MASTER_BODY, OFF_HAND,
     TWO_WEAPON_BONUS, WHICH_HAND,
 )
-from rules import combat, subdual
-from rules.combat import distance, double_refused, in_melee, queue
-from rules.context import Context, lookup, reckoned
-from rules.fighters import declared, usable
-from rules.llhouse import criticals
-from rules.llhouse.criticals import KNOCKED_DOWN
-from rules.llhouse.damage import damage_roll, kill, land
-from rules.llhouse.figures import may_wield, rank, special_rolls, widening
-from rules.llhouse.improved import parry_bonus
-from rules.model import Combatant, Encounter, Step, Weapon
-from rules.terms import allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
+from fray_table.rules import combat, subdual
+from fray_table.rules.combat import distance, double_refused, in_melee, queue
+from fray_table.rules.context import Context, lookup, reckoned
+from fray_table.rules.fighters import declared, usable
+from fray_table.rules.llhouse import criticals
+from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
+from fray_table.rules.llhouse.damage import damage_roll, kill, land
+from fray_table.rules.llhouse.figures import may_wield, rank, special_rolls, widening
+from fray_table.rules.llhouse.improved import parry_bonus
+from fray_table.rules.model import Combatant, Encounter, Step, Weapon
+from fray_table.rules.terms import allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 
 DECLARED = ("attack", "double", "charge", "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {

@@ -2,15 +2,15 @@
 the automatic kill, the SHIELD SACRIFICE prompt, and the damage landing: the crit's
 effect, the death and dying chart at 0 HP, and CLEAVE's leftover."""
 
-from rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
-from rules.context import Context, hp_left, lookup, said
-from rules.damage import damage_dice, drop_check, fall
-from rules.dice import parse
-from rules.llhouse import criticals
-from rules.llhouse.dying import DEAD
-from rules.llhouse.figures import expertise, maneuvers_open, shield_ready
-from rules.llhouse.improved import cleave
-from rules.model import Awaiting, Combatant, Encounter, Weapon
+from fray_table.rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
+from fray_table.rules.context import Context, hp_left, lookup, said
+from fray_table.rules.damage import damage_dice, drop_check, fall
+from fray_table.rules.dice import parse
+from fray_table.rules.llhouse import criticals
+from fray_table.rules.llhouse.dying import DEAD
+from fray_table.rules.llhouse.figures import expertise, maneuvers_open, shield_ready
+from fray_table.rules.llhouse.improved import cleave
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Weapon
 
 
 def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon, times, extra_d6: int) -> tuple[int, str]:

@@ -4,14 +4,14 @@ the timed conditions of 000 (unconscious, bleeding out, knocked down, weapon stu
 
 import msgspec
 
-from rules.actions import Staunch
-from rules.charts.ll_house import (
+from fray_table.rules.actions import Staunch
+from fray_table.rules.charts.ll_house import (
     BLEEDING_DICE, DEATH_AND_DYING, HEAL_WEEKS, LOSS, STAUNCH_DC, TEETH, WAKE_DICE, WAKE_HP,
 )
-from rules.combat import distance
-from rules.context import Context, lookup, said
-from rules.llhouse.criticals import DISARMED, KNOCKED_DOWN, PRONE, STUCK, hold
-from rules.model import Combatant, Step
+from fray_table.rules.combat import distance
+from fray_table.rules.context import Context, lookup, said
+from fray_table.rules.llhouse.criticals import DISARMED, KNOCKED_DOWN, PRONE, STUCK, hold
+from fray_table.rules.model import Combatant, Step
 
 UNCONSCIOUS, BLEEDING, DEAD, STABLE = "unconscious", "bleeding out", "dead", "stabilized"
 REACH = 5  # staunching is done at the dying character's side (a ruling)

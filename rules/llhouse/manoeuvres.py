@@ -3,7 +3,7 @@ bash (and IMPROVED SHIELD BASH), two-weapon fighting, and staunching a bleeding 
 with the checks 000's limbs and shields put on every declaration, and the choices the
 browser builds its panels from. Parry is 003's declaration with 000's bonus (rules.llhouse.improved)."""
 
-from rules.actions import (
+from fray_table.rules.actions import (
     Attack,
     Charge,
     Parry,
@@ -14,19 +14,19 @@ from rules.actions import (
     TwoWeapons,
     tag,
 )
-from rules.charts.ll_house import SHIELD_BASH
-from rules.combat import distance
-from rules.context import Context, lookup
-from rules.errors import Rejected
-from rules.extras import delay_choices
-from rules.fighters import able, usable
-from rules.llhouse.attack import log_roll, terms_of
-from rules.llhouse.criticals import KNOCKED_DOWN, STUCK
-from rules.llhouse.damage import land
-from rules.llhouse.dying import BLEEDING
-from rules.llhouse.figures import hands, maneuvers_open, may_wield, rank, shield_ready
-from rules.llhouse.improved import parry_bonus
-from rules.model import Combatant, Encounter, Step, Weapon
+from fray_table.rules.charts.ll_house import SHIELD_BASH
+from fray_table.rules.combat import distance
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.errors import Rejected
+from fray_table.rules.extras import delay_choices
+from fray_table.rules.fighters import able, usable
+from fray_table.rules.llhouse.attack import log_roll, terms_of
+from fray_table.rules.llhouse.criticals import KNOCKED_DOWN, STUCK
+from fray_table.rules.llhouse.damage import land
+from fray_table.rules.llhouse.dying import BLEEDING
+from fray_table.rules.llhouse.figures import hands, maneuvers_open, may_wield, rank, shield_ready
+from fray_table.rules.llhouse.improved import parry_bonus
+from fray_table.rules.model import Combatant, Encounter, Step, Weapon
 
 BASH_REACH = 5  # a shield strikes at arm's length (a ruling)
 EXTRAS_FIRST = ("shoot", "throw_oil")  # where 003's missile and oil actions begin in a combatant's list
@@ -131,7 +131,7 @@ def describe(state: Encounter, action) -> str:
 def choices(state: Encounter, c: Combatant, listed: list) -> list:
     """view.CHOICES['ll-house']: 003's list with the 000 declarations open to `c` now,
     each with its `delay`, after 003's melee and footing ones (before its missiles and oil)."""
-    from rules.view import (
+    from fray_table.rules.view import (
         Choice,  # rules.view imports the round's modules: import at use
     )
 

@@ -4,11 +4,11 @@ on the critical hit chart and the fumble table as a blow does. Oil flasks, torch
 grappler's approach keep 003's rules and no special rolls (a ruling), but are shown as
 000 reads them: 'You must roll the Armor Class or higher to hit'."""
 
-from rules.context import Context, reckoned
-from rules.llhouse.attack import blow, log_roll, outcome
-from rules.llhouse import criticals
-from rules.charts.ll_house import CONCUSSION
-from rules.model import Combatant, Step
+from fray_table.rules.context import Context, reckoned
+from fray_table.rules.llhouse.attack import blow, log_roll, outcome
+from fray_table.rules.llhouse import criticals
+from fray_table.rules.charts.ll_house import CONCUSSION
+from fray_table.rules.model import Combatant, Step
 
 
 def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -2,10 +2,10 @@
 striking, wrestling, range and cover, naval combat. Importing it registers it with
 the shared round; rules.resolve imports it and merges STEPS and ROUND_ENDS."""
 
-from rules import combat, declare, traits, view
-from rules import round as round_
-from rules import tohit as shared_tohit
-from rules.thac0sheet import figures, melee, profile, striking, tohit
+from fray_table.rules import combat, declare, traits, view
+from fray_table.rules import round as round_
+from fray_table.rules import tohit as shared_tohit
+from fray_table.rules.thac0sheet import figures, melee, profile, striking, tohit
 
 NAME = profile.NAME
 

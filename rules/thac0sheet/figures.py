@@ -1,8 +1,8 @@
 """Checks on the combatant figures 002's striking, wrestling and naval combat read."""
 
-from rules.charts.thac0_sheet import HOLDS
-from rules.errors import Rejected
-from rules.model import Combatant
+from fray_table.rules.charts.thac0_sheet import HOLDS
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant
 
 MAX_ADJ = 5  # δS, δD
 

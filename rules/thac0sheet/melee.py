@@ -3,15 +3,15 @@
 where 002 is silent. A negative H adds -H to the damage; a blow on a vessel counts
 1 hull point for each 5 hit points (rules.thac0sheet.naval)."""
 
-from rules import combat, subdual
-from rules.charts.thac0_sheet import BOARDING
-from rules.context import Context
-from rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
-from rules.dice import parse
-from rules.model import Combatant, Step, Weapon
-from rules.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying, shots_dropped
-from rules.thac0sheet import naval
-from rules.thac0sheet.tohit import CEILING, Reckoning, judge
+from fray_table.rules import combat, subdual
+from fray_table.rules.charts.thac0_sheet import BOARDING
+from fray_table.rules.context import Context
+from fray_table.rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
+from fray_table.rules.dice import parse
+from fray_table.rules.model import Combatant, Step, Weapon
+from fray_table.rules.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying, shots_dropped
+from fray_table.rules.thac0sheet import naval
+from fray_table.rules.thac0sheet.tohit import CEILING, Reckoning, judge
 
 BOARDING_ROUND = "boarding"  # the condition a boarder holds through its boarding round
 LABEL = {**combat.LABEL, "board": "boards and attacks"}

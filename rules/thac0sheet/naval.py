@@ -6,8 +6,8 @@ fighters aboard (`aboard`) `board` a vessel grappled to theirs.
 
 import msgspec
 
-from rules.actions import Board, GrappleShip, Repair
-from rules.charts.thac0_sheet import (
+from fray_table.rules.actions import Board, GrappleShip, Repair
+from fray_table.rules.charts.thac0_sheet import (
     DEAD_IN_WATER,
     GRAPPLE_ON,
     GRAPPLE_RANGE,
@@ -19,13 +19,13 @@ from rules.charts.thac0_sheet import (
     SINKS,
     SPEED_STEP,
 )
-from rules.combat import distance, queue
-from rules.damage import roll_damage
-from rules.context import Context, hp_left, lookup, said
-from rules.errors import Rejected
-from rules.fighters import declared, usable
-from rules.melee import toward
-from rules.model import Combatant, Encounter, Step
+from fray_table.rules.combat import distance, queue
+from fray_table.rules.damage import roll_damage
+from fray_table.rules.context import Context, hp_left, lookup, said
+from fray_table.rules.errors import Rejected
+from fray_table.rules.fighters import declared, usable
+from fray_table.rules.melee import toward
+from fray_table.rules.model import Combatant, Encounter, Step
 
 GRAPPLED, DEAD, SUNK, BOARDING = "grappled", "dead in water", "sunk", "boarding"
 

@@ -1,7 +1,7 @@
 """Where the thac0-sheet profile (002) meets the shared round: its checks on every
 declaration, what it offers each combatant, its end-of-round rules."""
 
-from rules.actions import (
+from fray_table.rules.actions import (
     Attack,
     Cast,
     Charge,
@@ -12,13 +12,13 @@ from rules.actions import (
     Repair,
     tag,
 )
-from rules.charts.thac0_sheet import REPAIR_CREW
-from rules.combat import distance
-from rules.context import Context, lookup
-from rules.errors import Rejected
-from rules.fighters import usable
-from rules.model import Combatant, Encounter
-from rules.thac0sheet import naval, striking, wrestling
+from fray_table.rules.charts.thac0_sheet import REPAIR_CREW
+from fray_table.rules.combat import distance
+from fray_table.rules.context import Context, lookup
+from fray_table.rules.errors import Rejected
+from fray_table.rules.fighters import usable
+from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.thac0sheet import naval, striking, wrestling
 
 NAME = "thac0-sheet"
 VESSEL_ACTIONS = (Move, Hold, GrappleShip, Repair)
@@ -47,7 +47,7 @@ def check(state: Encounter, actor: Combatant, action) -> None:
 def choices(state: Encounter, c: Combatant, listed: list) -> list:
     """view.CHOICES: a vessel's own list; for everyone else 003's without grappling,
     plus strike, wrestle and (aboard a grappled vessel) board."""
-    from rules.view import (
+    from fray_table.rules.view import (
         Choice,  # rules.view imports the round's modules: import at use
     )
 

@@ -6,8 +6,8 @@ knocked out for t rounds. Haymaker: Lose initiative, -5 to hit: -4 on SvDR, and 
 size limit.'
 """
 
-from rules.actions import Strike
-from rules.charts.thac0_sheet import (
+from fray_table.rules.actions import Strike
+from fray_table.rules.charts.thac0_sheet import (
     BLOW,
     HAYMAKER_SAVE,
     HAYMAKER_TO_HIT,
@@ -17,15 +17,15 @@ from rules.charts.thac0_sheet import (
     SIZE_SCALE,
     STUN_DIE,
 )
-from rules.combat import distance
-from rules.context import Context, lookup, said, standing
-from rules.damage import lose_hp
-from rules.errors import Rejected
-from rules.model import Combatant, Encounter, Step
-from rules.ranged import check_target
-from rules.terms import SURPRISE_BONUS, parry_penalty, parrying
-from rules.thac0sheet.melee import situation
-from rules.thac0sheet.tohit import Reckoning, judge, thac0_of
+from fray_table.rules.combat import distance
+from fray_table.rules.context import Context, lookup, said, standing
+from fray_table.rules.damage import lose_hp
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.ranged import check_target
+from fray_table.rules.terms import SURPRISE_BONUS, parry_penalty, parrying
+from fray_table.rules.thac0sheet.melee import situation
+from fray_table.rules.thac0sheet.tohit import Reckoning, judge, thac0_of
 
 STUNNED, KNOCKED_OUT = "stunned", "knocked out"
 PRONE = 4  # 003: 'prone but awake and lively, the offender gets a +4'

@@ -7,7 +7,7 @@ modifiers are taken off H first and the steps keep that on the die instead. Wher
 a parry takes -4, called shots, attacks from behind, prone targets.
 """
 
-from rules.charts.thac0_sheet import (
+from fray_table.rules.charts.thac0_sheet import (
     HIGH_LINES,
     LINE_EVERY,
     LOW_LINE,
@@ -15,9 +15,9 @@ from rules.charts.thac0_sheet import (
     NEGATIVE_NEED,
     STEP,
 )
-from rules.context import Context, reckoned
-from rules.fighters import combat_bonus
-from rules.model import Combatant, Encounter
+from fray_table.rules.context import Context, reckoned
+from fray_table.rules.fighters import combat_bonus
+from fray_table.rules.model import Combatant, Encounter
 
 CEILING = 20  # 003: a parry or called shots may not make the number needed more than 20 (or reach it)
 

@@ -8,8 +8,8 @@ Everyone wrestling one foe in the same phase joins one bout, led by the first of
 them in DEX order; each win takes the hold one step further, a loss breaks it.
 """
 
-from rules.actions import Wrestle
-from rules.charts.thac0_sheet import (
+from fray_table.rules.actions import Wrestle
+from fray_table.rules.charts.thac0_sheet import (
     HELPERS,
     HOLD_CONDITION,
     HOLDS,
@@ -17,14 +17,14 @@ from rules.charts.thac0_sheet import (
     PINNED_DAMAGE,
     REACH,
 )
-from rules.combat import distance
-from rules.damage import fall
-from rules.context import Context, hp_left, lookup, reckoned, said, standing
-from rules.errors import Rejected
-from rules.fighters import able, declared
-from rules.model import Combatant, Encounter, Step
-from rules.ranged import check_target
-from rules.round import may_act
+from fray_table.rules.combat import distance
+from fray_table.rules.damage import fall
+from fray_table.rules.context import Context, hp_left, lookup, reckoned, said, standing
+from fray_table.rules.errors import Rejected
+from fray_table.rules.fighters import able, declared
+from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.ranged import check_target
+from fray_table.rules.round import may_act
 
 
 def basic_ac(c: Combatant) -> int:

@@ -15,8 +15,11 @@ class Context:
 
     def log(self, kind: str, text: str, public: str | None = None, **fields) -> Entry:
         """Log a line; `public` is its text for viewers who may not see its figures
-        (rules.view.log_for), None when the text holds none: see `said`."""
+        (None when the text holds none: see `said`). Whether they may is decided here,
+        once: a line whose actor or target is hidden now keeps its public text (or, with
+        none, its text) for everyone but the GM, who alone reads its terms and total."""
         mods = fields.pop("mods", [])
+        public = (text if public is None else public) if self._veiled(fields) else None
         entry = Entry(
             seq=self.state.seq,
             kind=kind,
@@ -29,6 +32,13 @@ class Context:
         )
         self.state.recent.append(entry)
         return entry
+
+    def _veiled(self, fields: dict) -> bool:
+        for cid in (fields.get("actor"), fields.get("target")):
+            c = lookup(self.state, cid) if cid else None
+            if c is not None and c.hidden:
+                return True
+        return False
 
     def option(self, name: str):
         from fray_table.rules.profiles import option

@@ -32,8 +32,9 @@ class Entry(Struct, omit_defaults=True):
     seq: int  # position of the event that produced it (0 = first event)
     kind: str  # 'attack', 'damage', 'surprise', 'rejected', 'phase', ...
     text: str
-    # The text for viewers who may not see this line's figures (a hidden combatant's);
-    # None when the text holds none. Made with the line (rules.context.said); never sent.
+    # The text for viewers who may not see this line's figures: set where the line is
+    # made, when it names a combatant hidden at that moment (rules.context.Context.log);
+    # None when everyone who may read the line reads `text`. Never sent.
     public: str | None = None
     actor: str | None = None
     target: str | None = None
@@ -43,7 +44,9 @@ class Entry(Struct, omit_defaults=True):
     need: int | None = None
     code: str | None = None  # namespaced rejection code, e.g. 'declare/not-your-combatant'
     command_id: str | None = None
-    audience: str = "all"  # 'all', 'gm', or 'side:<name>'
+    # Who may read it, fixed where it is made: 'all', 'gm', 'side:<name>', or
+    # 'player:<ids>' (a command's sender: the player holding exactly those combatants).
+    audience: str = "all"
 
 
 class Weapon(Struct, frozen=True):
@@ -176,3 +179,38 @@ class Encounter(Struct):
     next_id: int = 1
     undone: list[int] = []  # positions of the events the GM has undone, ascending (rules/undo.py)
 
+
+
+# --- Copying a state: apply() works on a copy and never changes its argument.
+# Frozen structs (Weapon, Step, Roll, Mod, actions) are shared; every list, dict and
+# mutable struct is copied. Written out by hand because this runs once per event
+# (a generic walk costs three times as much); tests/test_safety.py checks that every
+# container field of these types is copied, so a field added later cannot be missed.
+
+
+def copied_combatant(c: Combatant) -> Combatant:
+    new = c.__copy__()
+    new.weapons = c.weapons[:]
+    new.conditions = c.conditions[:]
+    new.improvements = c.improvements.copy()
+    new.expertise = c.expertise.copy()
+    new.until = c.until.copy()
+    return new
+
+
+def copied(state: Encounter) -> Encounter:
+    """A copy of `state` sharing nothing mutable with it, its `recent` emptied."""
+    new = state.__copy__()
+    new.options = state.options.copy()
+    new.combatants = [copied_combatant(c) for c in state.combatants]
+    new.declarations = [d.__copy__() for d in state.declarations]
+    new.surprised = state.surprised[:]
+    new.steps = state.steps[:]
+    if state.awaiting is not None:
+        new.awaiting = msgspec.structs.replace(state.awaiting, options=state.awaiting.options[:])
+    new.forced = state.forced[:]
+    new.entered = state.entered[:]
+    new.morale_triggers = state.morale_triggers[:]
+    new.recent = []
+    new.undone = state.undone[:]
+    return new

@@ -6,6 +6,9 @@ illegal command is not an exception: it is logged as rejected, with a stable
 namespaced code, and nothing else changes.
 """
 
+import re
+import traceback
+from collections.abc import Iterable, Iterator
 from typing import assert_never
 
 import msgspec
@@ -31,7 +34,7 @@ from fray_table.rules.context import Context
 from fray_table.rules.declare import check_declare, declare
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor, Event
-from fray_table.rules.model import Encounter, Entry
+from fray_table.rules.model import Encounter, Entry, copied
 
 _canonical = msgspec.msgpack.Encoder(order="deterministic")
 
@@ -122,6 +125,59 @@ def _perform(ctx: Context, cmd: Command) -> None:
 
 
 def apply(state: Encounter | None, event: Event) -> Encounter:
+    """The state after `event`, as a new state: `state` itself is never changed.
+
+    A command the rules refuse is logged as rejected, for its sender and the GM.
+    An exception inside a rule is a bug, not a verdict: it is logged as the
+    rejection `rules/bug`, for the GM only, and the state is as it was before the
+    event; a rule bug costs one command, never the fight."""
+    after = fold((event,), state)
+    assert after is not None
+    return after
+
+
+def fold(events: Iterable[Event], state: Encounter | None = None) -> Encounter | None:
+    """The state after every event of `events`, from `state` (None: from the start),
+    which is never changed. See `folding`."""
+    for state in folding(events, state):
+        pass
+    return state
+
+
+def folding(events: Iterable[Event], state: Encounter | None = None) -> Iterator[Encounter]:
+    """Fold `events` onto `state`, yielding the state after each one; `state` itself is
+    never changed. The fold works on a copy of its own, made once, and changes it in
+    place from one event to the next (read each state yielded before asking for the
+    next), so a long fold costs one copy, not one per event. A rule that raises
+    has half-changed that copy: it is folded again from the last clean state, which
+    every event since gives exactly (the reducer is deterministic), and the event is
+    refused on it."""
+    clean, since = state, []  # the last state no rule has raised on since, and the events after it
+    work = copied(state) if state is not None else None
+    for event in events:
+        try:
+            work = _apply(work, event)
+            since.append(event)
+        except _Failed as failed:
+            work = copied(clean) if clean is not None else None
+            for earlier in since:
+                work = _apply(work, earlier)
+            assert work is not None, "the first event, 'create', cannot fail in a rule"
+            _refuse(work, event, failed.code, failed.text, failed.audience)
+            clean, since = copied(work), []
+        yield work
+
+
+class _Failed(Exception):
+    """A command refused after its rules began changing the state: the state is rebuilt."""
+
+    def __init__(self, code: str, text: str, audience: str) -> None:
+        self.code, self.text, self.audience = code, text, audience
+
+
+def _apply(state: Encounter | None, event: Event) -> Encounter:
+    """Apply `event` to `state` in place (the fold's own copy); raises _Failed when a
+    rule refused or failed after changing it."""
     cmd = event.command
     if state is None:
         if not isinstance(cmd, CreateEncounter):
@@ -134,17 +190,35 @@ def apply(state: Encounter | None, event: Event) -> Encounter:
     state.recent = []
     try:
         _check(state, event.by, cmd)
-    except Rejected as r:
-        state.recent.append(
-            Entry(seq=state.seq, kind="rejected", text=f"Rejected: {r.message}.", code=r.code, command_id=event.id)
-        )
-    else:
+    except Rejected as r:  # refused before anything changed
+        _refuse(state, event, r.code, f"Rejected: {r.message}.", sender(event.by))
+        return state
+    try:
         _perform(Context(state, event.by, event.id), cmd)
+    except Rejected as r:
+        raise _Failed(r.code, f"Rejected: {r.message}.", sender(event.by)) from None
+    except Exception as bug:  # noqa: BLE001: any exception of a rule is a bug, caught here and only here
+        raise _Failed(BUG, f"Rejected: a rule failed on this command ({_where(bug)}); nothing changed.", "gm") from None
     state.seq += 1
     return state
 
 
-def fold(events, state: Encounter | None = None) -> Encounter | None:
-    for event in events:
-        state = apply(state, event)
-    return state
+BUG = "rules/bug"  # the code of a command a rule failed on (an exception inside the rules)
+
+
+def sender(by: Actor) -> str:
+    """The audience of a line only the sender of a command and the GM may read."""
+    return "gm" if by.role != "player" else "player:" + ",".join(by.combatants)
+
+
+def _refuse(state: Encounter, event: Event, code: str, text: str, audience: str) -> None:
+    """The rejection as the event's only line; nothing else changes but the position."""
+    state.recent = [Entry(seq=state.seq, kind="rejected", text=text, code=code, command_id=event.id, audience=audience)]
+    state.seq += 1
+
+
+def _where(bug: Exception) -> str:
+    """The exception and the rule it came from, the same on every replica (no file paths)."""
+    frame = traceback.extract_tb(bug.__traceback__)[-1] if bug.__traceback__ else None
+    place = f" in {frame.filename.rsplit('/', 1)[-1].removesuffix('.py')}.{frame.name}" if frame else ""
+    return re.sub(r" at 0x[0-9a-f]+", "", f"{type(bug).__name__}{place}: {bug}")[:300]

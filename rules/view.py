@@ -105,9 +105,13 @@ def sides_of(state: Encounter, viewer: Viewer) -> set[str]:
 
 
 def sees(entry: Entry, viewer: Viewer, sides: set[str]) -> bool:
-    if entry.audience == "all" or viewer.role == "gm":
+    """May this viewer read this line? By its audience alone, fixed where it was made."""
+    audience = entry.audience
+    if audience == "all" or viewer.role == "gm":
         return True
-    return entry.audience.startswith("side:") and entry.audience[5:] in sides
+    if audience.startswith("side:"):
+        return audience[5:] in sides
+    return viewer.role == "player" and audience == "player:" + ",".join(viewer.combatants)
 
 
 def changed(c: Combatant, figures) -> dict | None:
@@ -247,17 +251,17 @@ def view(
 
 
 def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
-    """The lines this viewer sees. A line about a hidden combatant reads, for anyone but
-    the GM, as its public text (made with the line: rules.context.said), without the
-    sum's terms, total and number needed. `public` itself goes to nobody."""
+    """The lines this viewer sees, each as it was made to be read: a line that named a
+    hidden combatant reads, for anyone but the GM, as its public text, without the
+    sum's terms, total and number needed. Nothing is judged against today's state but
+    the sides the viewer plays. `public` itself goes to nobody."""
     mine = sides_of(state, viewer)
-    seen = [e for e in entries if sees(e, viewer, mine)]
-    hidden = set() if viewer.role == "gm" else {c.id for c in state.combatants if c.hidden}
-    return [line_for(e, hidden) if e.public is not None or hidden else e for e in seen]
+    gm = viewer.role == "gm"
+    return [line_for(e, gm) if e.public is not None else e for e in entries if sees(e, viewer, mine)]
 
 
-def line_for(entry: Entry, hidden: set[str]) -> Entry:
-    """`entry` as a viewer who may not see the figures of the `hidden` reads it."""
-    if entry.actor in hidden or entry.target in hidden:
-        return msgspec.structs.replace(entry, text=entry.public or entry.text, public=None, mods=[], total=None, need=None)
-    return msgspec.structs.replace(entry, public=None) if entry.public is not None else entry
+def line_for(entry: Entry, gm: bool) -> Entry:
+    """A line with a public text as the GM (its text) or anyone else (its public text) reads it."""
+    if gm:
+        return msgspec.structs.replace(entry, public=None)
+    return msgspec.structs.replace(entry, text=entry.public, public=None, mods=[], total=None, need=None)

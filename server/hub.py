@@ -17,7 +17,7 @@ import msgspec
 from fray_table.rules import RULES_VERSION
 from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
-from fray_table.rules.reducer import apply, canonical
+from fray_table.rules.reducer import BUG, canonical, folding
 from fray_table.rules.view import Viewer, log_for
 from fray_table.server import protocol
 from fray_table.server.store import position_key
@@ -106,9 +106,10 @@ class Room:
 
     def fold(self, events: Iterable[tuple[str, bytes]]) -> list[Entry]:
         new: list[Entry] = []
-        for position, payload in events:
-            event = decode_event(payload)
-            self.state = apply(self.state, event)
+        batch = [(position, decode_event(payload)) for position, payload in events]
+        # One copy of the state for the whole batch (rules.reducer.folding).
+        for (position, event), state in zip(batch, folding((e for _, e in batch), self.state), strict=True):
+            self.state = state
             self.position = position
             self.seen[event.id] = position
             if len(self.seen) > SEEN:
@@ -116,6 +117,9 @@ class Room:
             for entry in self.state.recent:
                 self.log.append((position, entry))
                 new.append(entry)
+                if entry.code == BUG:
+                    log.error("Rule bug in encounter %s at event %d (%s, command %s): %s",
+                              self.id, entry.seq, position, event.id, entry.text)
         self._folded.set()
         self._folded = asyncio.Event()
         return new

@@ -62,8 +62,7 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
         if seq <= stop:
             lines.extend(log_for(state.recent, state, viewer))
         if seq == stop:
-            # apply() works in place: keep a copy of the moment, not the live object.
-            kept = msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=Encounter)
+            kept = state  # apply() never changes a state: the moment stays as it was
     assert kept is not None
     return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer)
 

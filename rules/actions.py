@@ -194,8 +194,29 @@ class Staunch(ActionBase, tag="staunch"):
 Action = Action | ShieldBash | TwoWeapons | Staunch  # rules.llhouse
 
 
+# --- the actions of a table's own profile package (rules.ruleset: docs/profiles.md)
+
+
+class House(ActionBase, tag="house"):
+    """An action a profile outside this package adds, named `name`: its module's
+    actions hold it as 'house:<name>' (its check, words and resolution)."""
+
+    name: str
+    target: str = ""
+    weapon: int = 0
+    phase: str = "attack"  # the phase it resolves in: attack | movement | magic
+
+    def steps(self) -> list[tuple[str, str]]:
+        return [(self.phase, "act")]
+
+
+Action = Action | House
+
+
 def tag(action: ActionBase) -> str:
-    """The action's wire tag: 'attack', 'move', ..."""
+    """The action's wire tag: 'attack', 'move', ...; a house action's 'house:<name>'."""
+    if isinstance(action, House):
+        return f"house:{action.name}"
     return action.__struct_config__.tag
 
 

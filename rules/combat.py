@@ -5,14 +5,14 @@ a hit does is rules.damage.
 Every attack roll is one `strike` step on the queue (kind 'strike'), so that a
 choice made in the middle of an exchange (a parrier's counter-attack) parks the
 queue and the rest of the exchange waits behind it. Each profile rolls its own
-strikes (`ROLLS`) and may queue its own attacks (`ATTACKS`); this module checks
+strikes (hook `melee_roll`) and may queue its own attacks (hook `routine`); this module checks
 what every strike must pass first (able, target up, weapon usable, in reach).
 """
 
-from collections.abc import Callable
 
 import msgspec
 
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import Attack
 from fray_table.rules.context import Context, lookup, reckoned
 from fray_table.rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
@@ -31,18 +31,14 @@ def in_melee(attacker: Combatant, target: Combatant, weapon: Weapon) -> bool:
     return weapon.range == 0 or distance(attacker, target) <= weapon.reach
 
 
-# A profile's roll of a strike that can be made (reach, weapon, target checked), to damage; else 003's `roll`.
-ROLLS: dict[str, Callable[[Context, Step, Combatant, Combatant, Weapon], None]] = {}
-# How a profile queues the strikes of a declared attack (000's extra attacks); else `attack`'s own.
-ATTACKS: dict[str, Callable[[Context, Combatant, Attack], None]] = {}
-
-
 def attack(ctx: Context, attacker: Combatant, action: Attack) -> None:
-    """A declared attack: one strike, or two for a shorter, lighter weapon (003)."""
+    """A declared attack: the strikes its rules' routine queues (hook `routine`)."""
+    rules_of(ctx.state).routine(ctx, attacker, action)
+
+
+def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
+    """003's: one strike, or two for a shorter, lighter weapon."""
     state = ctx.state
-    if state.profile in ATTACKS:
-        ATTACKS[state.profile](ctx, attacker, action)
-        return
     target = ctx.combatant(action.target)
     strikes = 1
     if action.double:
@@ -93,7 +89,7 @@ def strike(ctx: Context, step: Step) -> None:
     if distance(attacker, target) > reach:
         ctx.log("attack", f"{attacker.name} cannot reach {target.name} ({distance(attacker, target)} ft away, {weapon.name} reaches {reach} ft).", **who)
         return
-    ROLLS.get(state.profile, roll)(ctx, step, attacker, target, weapon)
+    rules_of(state).melee_roll(ctx, step, attacker, target, weapon)
 
 
 # How the log names a strike of each mode; any other mode 'attacks'.

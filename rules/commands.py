@@ -31,6 +31,7 @@ class CreateEncounter(CommandBase, tag="create"):
     seed: bytes
     rules_version: int
     options: dict[str, int | bool | str] = {}
+    modules: dict[str, str] = {}  # module -> the profile it is taken from (rules.ruleset.compose)
 
 
 class AddCombatant(CommandBase, tag="add_combatant"):

@@ -4,13 +4,13 @@ on a natural 20, and a surprised target's drop.
 'All hits, except when otherwise noted, cause 1-6 points of damage' (003); called
 shots, a set spear and a natural 20 in melee each add a d6. Harm rolled elsewhere
 (rules.tohit.hurt, 002's striking) comes off HP through `lose_hp` too, so a
-profile's way of falling (`FALLS`) applies to it as well.
+profile's way of falling (hook `fall`) applies to it as well.
 """
 
-from collections.abc import Callable
 
 import msgspec
 
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.charts import weapon_saves
 from fray_table.rules.context import Context, hp_left, said
 from fray_table.rules.fighters import in_hand
@@ -20,8 +20,6 @@ from fray_table.rules.terms import DECLARED
 BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
 DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'
 
-# What a profile does to a combatant brought to 0 HP or less (000's dying chart); else it falls.
-FALLS: dict[str, Callable[[Context, Combatant], None]] = {}
 
 
 def extra_dice(called: int, mode: str, natural: bool = False) -> list[tuple[str, int]]:
@@ -66,9 +64,11 @@ def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str
 
 def fall(ctx: Context, target: Combatant) -> None:
     """A combatant at 0 HP or less that is not yet down."""
-    if ctx.state.profile in FALLS:
-        FALLS[ctx.state.profile](ctx, target)
-        return
+    rules_of(ctx.state).fall(ctx, target)
+
+
+def falls(ctx: Context, target: Combatant) -> None:
+    """003's: it is down."""
     target.down = True
     ctx.log("down", f"{target.name} falls.", target=target.id)
 

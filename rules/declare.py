@@ -2,12 +2,10 @@
 targets of their attacks, attack options, movement, any spells to be cast.'
 """
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
-
+from fray_table.rules.ruleset import Added, owner_of_action, rules_of
 from fray_table.rules import melee
 from fray_table.rules import extras  # 003: delay, ranged, oil, grappling, spells
-from fray_table.rules.actions import Attack, Flee, Hold, Move, tag
+from fray_table.rules.actions import Attack, Flee, Hold, House, Move, tag
 from fray_table.rules.combat import distance
 from fray_table.rules.commands import Declare
 from fray_table.rules.context import Context, lookup
@@ -19,22 +17,9 @@ from fray_table.rules.round import declaration_order, may_act, why_idle
 MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
 
 
-class Added(NamedTuple):
-    """An action a profile adds: how its declaration reads in the log, and how it resolves."""
-
-    describe: Callable[[Encounter, Any], str]
-    resolve: Callable[[Context, Combatant, Any, Step], None]
-
-
-# The actions each profile adds, by profile: action tag -> Added (003 adds none).
-ADDED: dict[str, dict[str, Added]] = {}
-# A profile's own checks on every declaration, its added actions' included (003's are below).
-CHECKS: dict[str, Callable[[Encounter, Combatant, Any], None]] = {}
-
-
 def added(state: Encounter, action) -> Added | None:
-    """The profile's rules for an action it adds; None for 003's actions."""
-    return ADDED.get(state.profile, {}).get(tag(action))
+    """The rules of an action a module of the encounter's rules adds; None for 003's own."""
+    return rules_of(state).actions.get(tag(action))
 
 
 def controls(by: Actor, cid: str) -> bool:
@@ -69,11 +54,17 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
 
 
 def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
-    owner = next((p for p, actions in ADDED.items() if tag(cmd.action) in actions), state.profile)
-    if owner != state.profile:
-        raise Rejected("declare/not-in-profile", f"'{tag(cmd.action)}' is a rule of the {owner} profile, not of {state.profile}")
-    if state.profile in CHECKS:
-        CHECKS[state.profile](state, actor, cmd.action)
+    rules = rules_of(state)
+    kind = tag(cmd.action)
+    owner = owner_of_action(kind) if kind not in rules.actions else None
+    if owner is not None:
+        raise Rejected("declare/not-in-profile", f"'{kind}' is a rule of the {owner} profile, not of this encounter's rules ({state.profile})")
+    if isinstance(cmd.action, House) and kind not in rules.actions:
+        raise Rejected("declare/unknown-action", f"no rule of this encounter adds the action {cmd.action.name!r}")
+    if isinstance(cmd.action, House) and cmd.action.phase not in ("attack", "movement", "magic"):
+        raise Rejected("declare/bad-phase", f"an action resolves in the attack, movement or magic phase, not {cmd.action.phase!r}")
+    for check in rules.check_declaration:
+        check(state, actor, cmd.action)
     match cmd.action:
         case Attack() as a:
             target = lookup(state, a.target)

@@ -1,8 +1,8 @@
 """Who fights with what: the combat bonus (002's hit table), the weapon in hand,
 and whether a combatant can still strike or be struck down without a roll (003)."""
 
-from collections.abc import Callable
 
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
 from fray_table.rules.charts import thac0
 from fray_table.rules.errors import Rejected
@@ -20,13 +20,9 @@ def hit_table_bonus(state: Encounter, c: Combatant) -> int:
     return thac0.combat_bonus(c.klass, c.level, c.hd, c.hd_plus, c.rank, str(demihuman))
 
 
-# A profile's combat bonus of a combatant, the whole figure added to its d20 (else 003's).
-COMBAT_BONUS: dict[str, Callable[[Encounter, Combatant], int]] = {}
-
-
 def combat_bonus(state: Encounter, c: Combatant) -> int:
-    """The figure a combatant adds to its attack rolls, by its encounter's profile."""
-    return COMBAT_BONUS.get(state.profile, hit_table_bonus)(state, c)
+    """The figure a combatant adds to its attack rolls, by its encounter's rules (hook `combat_bonus`)."""
+    return rules_of(state).combat_bonus(state, c)
 
 
 def multi_attack_bonus(c: Combatant) -> int:

@@ -178,6 +178,7 @@ class Encounter(Struct):
     recent: list[Entry] = []  # log entries made by the last event
     next_id: int = 1
     undone: list[int] = []  # positions of the events the GM has undone, ascending (rules/undo.py)
+    modules: dict[str, str] = {}  # module -> the profile it is taken from, over the profile's own (rules.ruleset)
 
 
 
@@ -213,4 +214,5 @@ def copied(state: Encounter) -> Encounter:
     new.morale_triggers = state.morale_triggers[:]
     new.recent = []
     new.undone = state.undone[:]
+    new.modules = state.modules.copy()
     return new

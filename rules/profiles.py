@@ -1,8 +1,12 @@
-"""Rule profiles and their options, fixed in an encounter's first event.
+"""Rule profiles' options and figures, fixed in an encounter's first event, and
+the installed profiles by name (their records: rules.ruleset).
 
 A profile changes how steps resolve (to-hit, damage, criticals, death), never
 the shape of the round, which is always that of 003.
 """
+
+import functools
+from collections.abc import Mapping
 
 import msgspec
 from msgspec import Struct
@@ -11,6 +15,7 @@ from fray_table.rules.charts import thac0, weapon_saves
 from fray_table.rules.charts.ll_house import ARMOR, IMPROVEMENTS
 from fray_table.rules.charts.oil import FLASK_SIZE
 from fray_table.rules.charts.thac0_sheet import HOLDS, PINNED_WR
+from fray_table.rules import ruleset
 from fray_table.rules.model import Combatant, Encounter
 
 
@@ -70,16 +75,6 @@ COMMON_FIGURES = (
     figure("size", "size", "str", "003 burning oil: 'hitting larger creatures is easier than smaller ones' (L, M, S).",
            choices=tuple(FLASK_SIZE)),
 )
-
-
-class Profile(Struct, frozen=True):
-    name: str
-    document: str
-    title: str
-    ac_style: str  # 'descending' or 'ascending': how the player is shown AC
-    options: tuple[Option, ...]
-    figures: tuple[Figure, ...] = ()  # what its rules read of a combatant beyond 003's figures
-    common_figures: tuple[Figure, ...] = COMMON_FIGURES  # 003's, which every profile reads
 
 
 # Options every profile shares: the table's procedure around the rules.
@@ -163,33 +158,6 @@ THAC0_SHEET_FIGURES = (
     figure("repair_work", "repair work", "int", "002: rounds of work toward the next hull point ('1 hp per turn').", low=0, high=1_000),
 )
 
-PROFILES = {
-    "holmes-phases": Profile(
-        name="holmes-phases",
-        document="003_cb9b2e9cfc85c0a5.txt",
-        title="Holmes Basic round with phases (003)",
-        ac_style="descending",
-        options=COMMON,
-    ),
-    "ll-house": Profile(
-        name="ll-house",
-        document="000_4bfcd4b7bf9a9218.txt",
-        title="Labyrinth Lord house rules: ascending AC, crits, fumbles, death and dying (000)",
-        ac_style="ascending",
-        options=LL_HOUSE,
-        figures=LL_HOUSE_FIGURES,
-    ),
-    "thac0-sheet": Profile(
-        name="thac0-sheet",
-        document="002_b7d3390b1b702b95.txt",
-        title="THAC0 combat sheet: to-hit steps, striking, wrestling, naval combat (002)",
-        ac_style="descending",
-        options=COMMON + THAC0_SHEET,
-        figures=THAC0_SHEET_FIGURES,
-    ),
-}
-
-
 # 001's own options (rules.challenges); hits roll the weapon's damage ('d8 (sword)').
 CHALLENGES = tuple(
     Option(o.name, True, "Hits roll the weapon's damage dice (001: 'd8 (sword)'); off, 003's 1-6.") if o.name == "weapon_damage" else o
@@ -208,23 +176,53 @@ CHALLENGES = tuple(
            "after picking it up); off, losing the weapon is the forfeit."),
 )
 
-PROFILES["challenges"] = Profile(
-    name="challenges",
-    document="001_2000a7d525ea5a8f.txt",
-    title="Challenges attack chart for LotFP (001)",
-    ac_style="ascending",
-    options=CHALLENGES,
-)
+class _Installed(Mapping):
+    """The installed profiles' records by name (rules.ruleset.installed), read when first used."""
 
-# The figures that hold another combatant's id (`aboard`, `held_by`...): shown by that combatant's name.
-NAMING_FIGURES = frozenset(f.name for p in PROFILES.values() for f in (*p.common_figures, *p.figures) if f.kind == "combatant")
+    def __getitem__(self, name: str) -> ruleset.Profile:
+        return ruleset.installed()[name]
+
+    def __iter__(self):
+        return iter(ruleset.installed())
+
+    def __len__(self) -> int:
+        return len(ruleset.installed())
 
 
-def validate_options(profile: str, options: dict) -> dict:
+PROFILES: Mapping[str, ruleset.Profile] = _Installed()
+
+
+@functools.cache
+def naming_figures() -> frozenset[str]:
+    """The figures that hold another combatant's id (`aboard`, `held_by`...): shown by that combatant's name."""
+    return frozenset(f.name for p in PROFILES.values() for f in (*p.common_figures, *p.figures) if f.kind == "combatant")
+
+
+def catalogue() -> dict[str, dict]:
+    """Every installed profile as data (GET /api/profiles): its options and figures; each of
+    its own modules with what it decides, which base module it replaces, the options it
+    reads and what it needs; and where each module of its rules comes from."""
+    out = {}
+    for name, p in PROFILES.items():
+        inherited = ruleset.compose(p.base).modules if p.base else {}
+        out[name] = {
+            "name": p.name, "document": p.document, "title": p.title, "ac_style": p.ac_style, "base": p.base,
+            "version": p.version, "options": msgspec.to_builtins(p.options), "figures": msgspec.to_builtins(p.figures),
+            "common_figures": msgspec.to_builtins(p.common_figures),
+            "modules": [
+                {"name": m.name, "help": m.help, "replaces": inherited[m.name][0] if m.name in inherited else None,
+                 "options": list(m.options), "needs": list(m.needs), "why": m.why, "actions": sorted(m.actions)}
+                for m in p.modules
+            ],
+            "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},
+        }
+    return out
+
+
+def validate_options(profile: str, options: dict, modules: dict[str, str] | None = None) -> dict:
     """The full option set with defaults filled in. Raises ValueError naming what is wrong."""
-    if profile not in PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
-    known = {o.name: o for o in PROFILES[profile].options}
+    rules = ruleset.compose(profile, tuple(sorted((modules or {}).items())))
+    known = {o.name: o for o in rules.options}
     for name, value in options.items():
         if name not in known:
             raise ValueError(f"profile {profile!r} has no option {name!r}; known: {', '.join(sorted(known))}")
@@ -235,7 +233,7 @@ def validate_options(profile: str, options: dict) -> dict:
             weapon_saves.parse(value)  # raises ValueError naming the fault
         if known[name].choices and value not in known[name].choices:
             raise ValueError(f"option {name!r} must be one of {list(known[name].choices)}")
-    return {o.name: options.get(o.name, o.default) for o in PROFILES[profile].options}
+    return {o.name: options.get(o.name, o.default) for o in rules.options}
 
 
 def option(state: Encounter, name: str):

@@ -8,8 +8,8 @@ weapons may move and shoot ... Other ranged weapons must remain stationary.'
 combatant will be hit, and then roll to attack that character as normal.'
 """
 
-from collections.abc import Callable
 
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.combat import distance
@@ -26,8 +26,6 @@ MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may mo
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
 OUT = ("fled", "surrendered")
 
-# A profile's roll of a missile that reaches its target (ctx, shooter, target, weapon, terms); else 003's.
-SHOTS: dict[str, Callable[[Context, Combatant, Combatant, int, list[tuple[str, int]]], None]] = {}
 
 
 def check_aim(range_band_: str, cover: str, kind: str, code: str) -> None:
@@ -117,9 +115,12 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
     target = into_melee(ctx, actor, aimed)
     mods = base_mods(ctx, actor) + ([(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else [])
     mods += aim_mods(a.cover, a.cover_kind, band)
-    if ctx.state.profile in SHOTS:
-        SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)
-        return
+    rules_of(ctx.state).shot(ctx, actor, target, a.weapon, mods)
+
+
+def shot(ctx: Context, actor: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
+    """003's missile at its target: the attack roll against descending AC, then damage."""
+    weapon = actor.weapons[index]
     if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
         strike(ctx, actor, target, weapon)
 

@@ -5,12 +5,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from fray_table.rules import combat, extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
-# Each profile registers itself in the shared seams when imported; this module
-# merges the RESUME, STEPS and ROUND_ENDS each exports (they import nothing from here).
-from fray_table.rules import challenges  # profile 'challenges' (001)
-from fray_table.rules import llhouse  # profile 'll-house' (000)
-from fray_table.rules import thac0sheet  # profile 'thac0-sheet' (002)
+from fray_table.rules import extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
 from fray_table.rules.actions import (
     Approach,
     Attack,
@@ -31,6 +26,7 @@ from fray_table.rules.actions import (
     UseDevice,
 )
 from fray_table.rules.combat import attack
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.commands import Advance, Answer, Start
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import added, controls
@@ -42,22 +38,10 @@ from fray_table.rules.morale import out_of_fight
 from fray_table.rules.round import may_act, plan, why_idle
 from fray_table.rules.surprise import roll_surprise, sides
 
-# What resumes a parked queue, by awaiting kind: later rules register here.
-RESUME: dict[str, Callable[[Context, Awaiting, str], None]] = {}
-RESUME["riposte"] = combat.riposte  # 003: a parrier's counter-attack at +3
-RESUME.update(challenges.RESUME)  # 001: the natural 20's choice, an extra attack's target
-RESUME.update(llhouse.RESUME)  # 000: shield sacrifice
-
-# Steps queued mid-phase by the rules (kind -> handler), beside the declared ones.
-STEPS: dict[str, Callable[[Context, Step], None]] = {}
-STEPS["strike"] = combat.strike  # one attack roll (rules.combat)
-STEPS.update(extras.STEPS)  # 'burn': burning oil at the head of the magic phase (rules.oil)
-STEPS.update(challenges.STEPS)  # 001: a natural 20 settled as chosen
-STEPS.update(thac0sheet.STEPS)  # 002: a haymaker struck last in its phase
-STEPS.update(llhouse.STEPS)  # 000: the strikes of an attack routine (extra attacks, two weapons)
-
-# A profile's end-of-round rules, after 003's subdual and morale (else none).
-ROUND_ENDS: dict[str, Callable[[Context], None]] = challenges.ROUND_ENDS | thac0sheet.ROUND_ENDS | llhouse.ROUND_ENDS
+# What resumes a parked queue, and the steps queued mid-phase, come from the
+# encounter's rules (rules.ruleset: Module.prompts, Module.steps); a die rolled at
+# the table (option physical_dice, every profile's) is the engine's own.
+ENGINE_PROMPTS: dict[str, Callable[[Context, Awaiting, str], None]] = {}
 
 
 def check_start(state: Encounter, cmd: Start) -> None:
@@ -156,7 +140,7 @@ def die_entered(ctx: Context, waiting: Awaiting, choice: str) -> None:
     ctx.state.entered.append(int(choice))
 
 
-RESUME["die"] = die_entered
+ENGINE_PROMPTS["die"] = die_entered
 
 
 def resolve(ctx: Context, step: Step) -> None:
@@ -164,8 +148,9 @@ def resolve(ctx: Context, step: Step) -> None:
     if step.kind == "end_of_round":
         end_of_round(ctx)
         return
-    if step.kind in STEPS:
-        STEPS[step.kind](ctx, step)
+    handler = rules_of(state).steps.get(step.kind)
+    if handler is not None:
+        handler(ctx, step)
         return
     actor = lookup(state, step.actor)
     declaration = next((d for d in state.declarations if d.actor == step.actor), None)
@@ -203,9 +188,8 @@ def resolve(ctx: Context, step: Step) -> None:
 
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
-    extras.end_of_round(ctx)  # 003: subdual surrender, automatic morale
-    if state.profile in ROUND_ENDS:
-        ROUND_ENDS[state.profile](ctx)
+    for rule in rules_of(state).round_end:  # 003's subdual surrender and morale first, then each module's
+        rule(ctx)
     # Fled and surrendered creatures (003 morale, subdual) are not left standing.
     standing = [s for s in sides(ctx) if any(c.side == s and not c.down and not out_of_fight(c) for c in state.combatants)]
     if len(standing) == 1:
@@ -231,5 +215,6 @@ def answer(ctx: Context, cmd: Answer) -> None:
     waiting = ctx.state.awaiting
     assert waiting is not None
     ctx.state.awaiting = None
-    RESUME[waiting.kind](ctx, waiting, cmd.choice)
+    resume = ENGINE_PROMPTS.get(waiting.kind) or rules_of(ctx.state).prompts[waiting.kind]
+    resume(ctx, waiting, cmd.choice)
     run(ctx)

@@ -5,8 +5,8 @@ phases [Houserule]. All actions in one phase are completed prior to the next
 phase beginning.'
 """
 
-from collections.abc import Callable
 
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import tag
 from fray_table.rules.melee import by_length
 from fray_table.rules.model import Combatant, Encounter, Step
@@ -42,11 +42,6 @@ PHASE_OF = {
 # 003's conditions that stop a combatant acting: out of the fight (morale, subdual),
 # or pinned and helpless (grappling).
 CANNOT_ACT = ("fled", "surrendered", "pinned")
-# The conditions that stop a combatant acting under a profile, 003's included (else CANNOT_ACT).
-STOPS_ACTING: dict[str, tuple[str, ...]] = {}
-
-# A profile's order of actors in each phase; any other goes in dex_order.
-ORDER: dict[str, Callable[[Encounter], list[Combatant]]] = {}
 
 
 def steps_of(action) -> list[tuple[str, str]]:
@@ -71,13 +66,18 @@ def dex_order(combatants: list[Combatant]) -> list[Combatant]:
     return sorted(combatants, key=lambda c: -c.dex)
 
 
+def in_dex_order(state: Encounter) -> list[Combatant]:
+    """003's order of actors in each phase (hook `order`)."""
+    return dex_order(state.combatants)
+
+
 def declaration_order(combatants: list[Combatant]) -> list[Combatant]:
     """003's formal procedure: 'reversed Intelligence order', lowest INT declares first."""
     return sorted(combatants, key=lambda c: c.int_)
 
 
 def may_act(state: Encounter, c: Combatant) -> bool:
-    held = STOPS_ACTING.get(state.profile, CANNOT_ACT)
+    held = rules_of(state).stops_acting
     return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in held)
 
 
@@ -85,7 +85,7 @@ def why_idle(state: Encounter, c: Combatant) -> str:
     """Why may_act is False: 'down', 'surprised', or the condition that stops it."""
     if c.down:
         return "down"
-    held = [x for x in STOPS_ACTING.get(state.profile, CANNOT_ACT) if x in c.conditions]
+    held = [x for x in rules_of(state).stops_acting if x in c.conditions]
     return held[0] if held else "surprised"
 
 
@@ -94,7 +94,7 @@ def plan(state: Encounter) -> list[Step]:
     by_actor = {d.actor: d for d in state.declarations}
     steps = []
     for phase in PHASES[1:-1]:
-        for c in ORDER[state.profile](state) if state.profile in ORDER else dex_order(state.combatants):
+        for c in rules_of(state).order(state):
             d = by_actor.get(c.id)
             if d is not None:
                 steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(d.action) if p == phase]

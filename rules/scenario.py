@@ -22,6 +22,7 @@ MAX_COMMANDS = 10_000
 class Scenario(Struct, forbid_unknown_fields=True):
     profile: str = "holmes-phases"
     options: dict[str, int | bool | str] = {}
+    modules: dict[str, str] = {}  # module -> the profile it is taken from (rules.ruleset.compose)
     seed: str = "fray"
     dice: list[int] = []
     combatants: list[Combatant] = []
@@ -50,7 +51,8 @@ def events_of(scenario: Scenario) -> list[Event]:
     gm = Actor("gm", "gm")
     events = [
         Event("create", Actor("system"), CreateEncounter(
-            id="scenario", profile=scenario.profile, seed=seed, rules_version=RULES_VERSION, options=scenario.options
+            id="scenario", profile=scenario.profile, seed=seed, rules_version=RULES_VERSION, options=scenario.options,
+            modules=scenario.modules,
         ))
     ]
     events += [Event(f"add-{i}", gm, AddCombatant(c)) for i, c in enumerate(scenario.combatants)]

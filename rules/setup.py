@@ -9,7 +9,8 @@ from fray_table.rules.context import Context, lookup
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.profiles import NAMING_FIGURES, validate_options
+from fray_table.rules.profiles import naming_figures, validate_options
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.traits import check_traits
 from fray_table.rules.fighters import check_class
 
@@ -19,7 +20,7 @@ GRID = 5  # feet
 
 
 def create(cmd: CreateEncounter) -> Encounter:
-    options = validate_options(cmd.profile, cmd.options)
+    options = validate_options(cmd.profile, cmd.options, cmd.modules)
     return Encounter(
         id=cmd.id,
         profile=cmd.profile,
@@ -27,12 +28,13 @@ def create(cmd: CreateEncounter) -> Encounter:
         seed=cmd.seed,
         seed_hash=hashlib.sha256(cmd.seed).hexdigest(),
         rules_version=cmd.rules_version,
+        modules=dict(cmd.modules),
     )
 
 
 def check_create(cmd: CreateEncounter) -> None:
     try:
-        validate_options(cmd.profile, cmd.options)
+        validate_options(cmd.profile, cmd.options, cmd.modules)
     except ValueError as e:
         raise Rejected("create/bad-options", str(e)) from None
     if len(cmd.seed) < 16:
@@ -51,8 +53,9 @@ def check_weapons(weapons: list[Weapon], code: str) -> None:
             raise Rejected(code, f"weapon {w.name!r}: reach, range, length and weight cannot be negative")
 
 
-def check_figures(c: Combatant, code: str) -> None:
-    """Figures a combatant must have, whether added or edited."""
+def check_figures(state: Encounter, c: Combatant, code: str) -> None:
+    """Figures a combatant must have, whether added or edited: 003's, then each check
+    of the encounter's rules (rules.ruleset.Module.check_figures)."""
     if not c.name.strip() or len(c.name) > 60:
         raise Rejected(code, "a combatant needs a name of 1 to 60 characters")
     if not c.side.strip() or len(c.side) > 40:
@@ -72,6 +75,8 @@ def check_figures(c: Combatant, code: str) -> None:
         raise Rejected(code, f"move {c.move} ft is outside 0..1000")
     check_weapons(c.weapons, code)
     check_traits(c, code)
+    for check in rules_of(state).check_figures:
+        check(c, code)
 
 
 def check_add(state: Encounter, cmd: AddCombatant) -> None:
@@ -84,7 +89,7 @@ def check_add(state: Encounter, cmd: AddCombatant) -> None:
         raise Rejected("combatant/duplicate-id", f"there is already a combatant {c.id!r}")
     if c.id and (len(c.id) > 40 or not c.id.replace("-", "").replace("_", "").isalnum()):
         raise Rejected("combatant/bad-id", "a combatant id is 1-40 letters, digits, '-' or '_'")
-    check_figures(c, "combatant/invalid")
+    check_figures(state, c, "combatant/invalid")
 
 
 def add(ctx: Context, cmd: AddCombatant) -> None:
@@ -116,7 +121,7 @@ def check_edit(state: Encounter, cmd: EditCombatant) -> None:
         raise Rejected("combatant/no-change", "an edit must change at least one field")
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
-    check_figures(msgspec.structs.replace(c, **edits), "combatant/invalid")
+    check_figures(state, msgspec.structs.replace(c, **edits), "combatant/invalid")
 
 
 def edit(ctx: Context, cmd: EditCombatant) -> None:
@@ -134,7 +139,7 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
 
 def _named(state: Encounter, name: str, value):
     """An edited value as the log shows it: a combatant's id by its name ('aboard Sea Wolf'), '' as none."""
-    if name not in NAMING_FIGURES:
+    if name not in naming_figures():
         return value
     other = lookup(state, value) if value else None
     return other.name if other is not None else value or "none"

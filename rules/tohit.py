@@ -6,8 +6,8 @@ combat bonus + any applicable weapon bonuses + the target's Armour Class is
 equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 """
 
-from collections.abc import Callable
 
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.context import Context, reckoned
 from fray_table.rules.damage import lose_hp
 from fray_table.rules.fighters import combat_bonus
@@ -22,14 +22,14 @@ def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
     return mods
 
 
-# A profile's bare attack roll (missiles, oil, torches, an approach): roll_to_hit's arguments; else 003's.
-BARE_ROLLS: dict[str, Callable[[Context, Combatant, str, int, list[tuple[str, int]], str | None], bool]] = {}
-
-
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
-    """Roll d20 + mods + AC (descending) against 19 and log it; `what` reads 'throws oil at Orc'."""
-    if ctx.state.profile in BARE_ROLLS:
-        return BARE_ROLLS[ctx.state.profile](ctx, attacker, what, ac, mods, target)
+    """A bare attack roll (missiles, oil, torches, an approach) by the encounter's rules
+    (hook `bare_roll`); `what` reads 'throws oil at Orc', `ac` is descending."""
+    return rules_of(ctx.state).bare_roll(ctx, attacker, what, ac, mods, target)
+
+
+def d20_against_19(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
+    """003's: roll d20 + mods + AC (descending) against 19 and log it."""
     d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
     total = d20 + sum(v for _, v in mods) + ac
     hit = total >= TO_HIT

@@ -1,17 +1,11 @@
 """Checks on the combatant figures that 003's oil, subdual, grappling and morale read."""
 
-from collections.abc import Callable
-
 from fray_table.rules.charts.morale import MORALE_TEXT
 from fray_table.rules.charts.oil import FLASK_SIZE
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant
 
 MAX_LOYALTY = 10
-
-# A profile's checks of the figures its rules read; every card passes all of them (003's are below).
-FIGURE_CHECKS: dict[str, Callable[[Combatant, str], None]] = {}
-
 
 def check_traits(c: Combatant, code: str) -> None:
     if c.size not in FLASK_SIZE:
@@ -24,5 +18,3 @@ def check_traits(c: Combatant, code: str) -> None:
         raise Rejected(code, f"morale {c.morale!r} must be one of {', '.join(MORALE_TEXT)}")
     if c.burning < 0:
         raise Rejected(code, "burning rounds cannot be negative")
-    for check in FIGURE_CHECKS.values():
-        check(c, code)

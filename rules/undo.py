@@ -25,7 +25,7 @@ RESTORED = (
     "status", "round", "phase", "combatants", "declarations", "surprised", "steps", "awaiting", "forced",
     "entered", "morale_triggers", "next_id",
 )
-PINNED = ("id", "profile", "options", "seed", "seed_hash", "rules_version", "seq", "recent", "undone")
+PINNED = ("id", "profile", "options", "modules", "seed", "seed_hash", "rules_version", "seq", "recent", "undone")
 BAD = "undo/bad-restore"
 
 
@@ -74,7 +74,7 @@ def _check_values(state: Encounter, cmd: Restore) -> None:
         raise Rejected(BAD, f"at most {MAX_COMBATANTS} combatants, each with its own id")
     if cmd.combatants is not UNSET:
         for c in cmd.combatants:
-            check_figures(c, BAD)
+            check_figures(state, c, BAD)
     declarations = state.declarations if cmd.declarations is UNSET else cmd.declarations
     awaiting = state.awaiting if cmd.awaiting is UNSET else cmd.awaiting
     named = [d.actor for d in declarations] + ([] if awaiting is None or awaiting.who == "gm" else [awaiting.who])

@@ -7,8 +7,6 @@ combatant the viewer controls, the declarations legal now with their options,
 so the client builds its controls from data.
 """
 
-from collections.abc import Callable
-
 import msgspec
 from msgspec import Struct
 
@@ -16,11 +14,10 @@ from fray_table.rules import extras  # 003: ranged, oil, grappling, spells, dela
 from fray_table.rules import footing  # stand up, pick up a dropped weapon
 from fray_table.rules.actions import tag
 from fray_table.rules import melee
-from fray_table.rules.context import lookup
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from fray_table.rules.fighters import combat_bonus
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
-from fray_table.rules.profiles import PROFILES
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.round import may_act
 from fray_table.rules.terms import descending
 
@@ -126,14 +123,14 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     )
     if gm or not c.hidden:
         v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, combat_bonus(state, c), c.weapons
-        v.ac_shown = descending(c.ac) if PROFILES[state.profile].ac_style == "descending" else c.ac
+        v.ac_shown = descending(c.ac) if rules_of(state).profile.ac_style == "descending" else c.ac
         v.subdual = c.subdual
     v.burning = c.burning
     if gm:
         v.notes = c.notes
         v.morale, v.morale_round = c.morale, c.morale_round
-        v.figures = changed(c, PROFILES[state.profile].figures)
-        v.common = changed(c, PROFILES[state.profile].common_figures)
+        v.figures = changed(c, rules_of(state).profile.figures)
+        v.common = changed(c, rules_of(state).profile.common_figures)
     return v
 
 
@@ -174,18 +171,20 @@ def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choic
     return listed
 
 
-# A profile's changes to a combatant's list (its own actions added, replaced ones gone).
-CHOICES: dict[str, Callable[[Encounter, Combatant, list[Choice]], list[Choice]]] = {}
-
-
 def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
     """What each combatant may declare now, for whoever controls it: the same for
     every viewer, so the server computes it once per change, not once per audience."""
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         return {}
-    own = CHOICES.get(state.profile)
-    listed = {c.id: with_003(state, c, choices(state, c)) for c in state.combatants if may_act(state, c)}
-    return {cid: own(state, lookup(state, cid), actions) for cid, actions in listed.items()} if own else listed
+    changes = rules_of(state).choices  # each module's own actions added, those it replaces gone
+    listed = {}
+    for c in state.combatants:
+        if may_act(state, c):
+            actions = with_003(state, c, choices(state, c))
+            for change in changes:
+                actions = change(state, c, actions)
+            listed[c.id] = actions
+    return listed
 
 
 def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[str]:

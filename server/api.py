@@ -32,6 +32,7 @@ SECURITY_HEADERS = {
 class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     profile: str = "holmes-phases"
     options: dict[str, int | bool | str] = {}
+    modules: dict[str, str] = {}  # module -> the profile it is taken from (rules.ruleset.compose)
     combatants: list[Combatant] | None = None  # None: the demo fight
     players: dict[str, list[str]] | None = None  # link name -> combatant ids; default: one per combatant of the first side
 
@@ -85,13 +86,13 @@ async def gm_claims(request: Request):
 
 async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
     store, access = app.state.store, app.state.access
-    validate_options(body.profile, body.options)
+    validate_options(body.profile, body.options, body.modules)
     encounter = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
     combatants = demo.combatants() if body.combatants is None else body.combatants
     system = Actor("system", "server")
     events = [Event("create", system, CreateEncounter(
-        id=encounter, profile=body.profile, seed=secrets.token_bytes(32), rules_version=RULES_VERSION, options=body.options
-    ), at=int(time.time() * 1000))]
+        id=encounter, profile=body.profile, seed=secrets.token_bytes(32), rules_version=RULES_VERSION, options=body.options,
+        modules=body.modules), at=int(time.time() * 1000))]
     events += [Event(f"add-{i}", Actor("gm", "setup"), AddCombatant(c)) for i, c in enumerate(combatants)]
     state = None  # fold the setup here first: nothing is stored unless all of it is valid
     for event in events:

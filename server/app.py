@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from fray_table import client_web
-from fray_table.rules.profiles import PROFILES
+from fray_table.rules.profiles import catalogue
 from fray_table.server import api, connection, replay
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.hub import Hub
@@ -114,7 +114,7 @@ async def index(request: Request) -> Response:
 
 async def profiles(request: Request) -> Response:
     """The rule profiles and their options, as data: the GM console builds its form from them."""
-    return Response(msgspec.json.encode(PROFILES), media_type="application/json", headers=SECURITY_HEADERS)
+    return Response(msgspec.json.encode(catalogue()), media_type="application/json", headers=SECURITY_HEADERS)
 
 
 async def healthz(request: Request) -> Response:

@@ -61,30 +61,36 @@ def test_profile_figures_common_set_by_no_other_form() -> None:
 BASE = Combatant(name="x", side="y", hp=8, hp_max=8, armor="plate mail")
 
 
+def checked(profile: str, c: Combatant) -> None:
+    """The figure checks of an encounter of `profile` (003's own figures: any profile)."""
+    name = "holmes-phases" if profile == "common" else profile
+    check_figures(Encounter(id="e", profile=name, options={}, seed=b"s", seed_hash="h", rules_version=1), c, "t")
+
+
 @pytest.mark.parametrize(("profile", "f"), [(p, f) for p, f in FIGURES if f.kind == "int"], ids=lambda x: getattr(x, "name", x))
 def test_profile_figures_bounds_are_the_checks(profile: str, f) -> None:
     name, base = f.name, BASE
     if f.low is not None:
-        check_figures(msgspec.structs.replace(base, **{name: f.low}), "t")
+        checked(profile, msgspec.structs.replace(base, **{name: f.low}))
         with pytest.raises(Rejected):
-            check_figures(msgspec.structs.replace(base, **{name: f.low - 1}), "t")
+            checked(profile, msgspec.structs.replace(base, **{name: f.low - 1}))
     if f.high is not None:
         ok = msgspec.structs.replace(base, **{name: f.high})
         if name == "rowers":
             ok = msgspec.structs.replace(ok, rowers_max=f.high, vessel=True)
         if name in ("rowers_max", "crew"):
             ok = msgspec.structs.replace(ok, vessel=True)
-        check_figures(ok, "t")
+        checked(profile, ok)
         with pytest.raises(Rejected):
-            check_figures(msgspec.structs.replace(ok, **{name: f.high + 1}), "t")
+            checked(profile, msgspec.structs.replace(ok, **{name: f.high + 1}))
 
 
 @pytest.mark.parametrize(("profile", "f"), [(p, f) for p, f in FIGURES if f.kind == "str" and f.choices], ids=lambda x: getattr(x, "name", x))
 def test_profile_figures_choices_are_the_checks(profile: str, f) -> None:
     for choice in f.choices:
-        check_figures(msgspec.structs.replace(BASE, **{f.name: choice}), "t")
+        checked(profile, msgspec.structs.replace(BASE, **{f.name: choice}))
     with pytest.raises(Rejected):
-        check_figures(msgspec.structs.replace(BASE, **{f.name: "wizard"}), "t")
+        checked(profile, msgspec.structs.replace(BASE, **{f.name: "wizard"}))
 
 
 def test_profile_figures_are_on_the_gm_card_only() -> None:

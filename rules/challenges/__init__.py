@@ -1,15 +1,14 @@
 """Profile `challenges` (document 001): the Challenges System attack chart adapted to
 LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 (rules/charts/attack_result.py); Light, Serious and Critical wounds; the natural 1
-and 20. Importing this package registers it in the shared seams; rules.resolve
-imports it and merges RESUME, STEPS and ROUND_ENDS."""
+and 20. Over holmes-phases, it replaces the attack roll and the initiative order."""
 
-from fray_table.rules import combat, fighters, ranged
-from fray_table.rules import round as round_
 from fray_table.rules.challenges import attack, initiative, natural, wounds
 from fray_table.rules.charts import thac0
+from fray_table.rules.profiles import CHALLENGES, COMMON_FIGURES
+from fray_table.rules.ruleset import Module, Profile
 
-PROFILE = "challenges"
+PROFILE_NAME = "challenges"
 BASE = 1  # 001: 'It starts at +1 for all characters.'
 
 
@@ -25,12 +24,29 @@ def attack_bonus(state, c) -> int:
     return base + wounds.penalty(state, c)
 
 
-combat.ROLLS[PROFILE] = attack.strike
-ranged.SHOTS[PROFILE] = attack.shot
-fighters.COMBAT_BONUS[PROFILE] = attack_bonus
-round_.ORDER[PROFILE] = initiative.order
-
-# Merged into rules.resolve's registries (this package is imported before they exist).
-RESUME = {"natural-20": natural.chosen, "extra-attack": natural.aimed}
-STEPS = {"natural-20": attack.pending}
-ROUND_ENDS = {PROFILE: initiative.end_of_round}
+PROFILE = Profile(
+    name=PROFILE_NAME,
+    document="001_2000a7d525ea5a8f.txt",
+    title="Challenges attack chart for LotFP (001)",
+    ac_style="ascending",
+    options=CHALLENGES,
+    common_figures=COMMON_FIGURES,
+    base="holmes-phases",
+    modules=(
+        Module(
+            "to_hit",
+            "001: one roll, Attack Result = d20 + Attack Bonus - AC read on the attack chart, from a clumsy miss to a "
+            "mighty hit with its wound, and its own natural 1 and 20.",
+            hooks={"melee_roll": attack.strike, "shot": attack.shot, "combat_bonus": attack_bonus},
+            steps={"natural-20": attack.pending},  # a natural 20 settled as chosen
+            prompts={"natural-20": natural.chosen, "extra-attack": natural.aimed},
+            options=("attack_bonus", "wound_penalties", "double_damage", "save_vs_paralyzation", "wound_slows", "drop_forfeits"),
+        ),
+        Module(
+            "initiative",
+            "001: initiative lost and the penalties of the chart's results count against Dexterity order.",
+            hooks={"order": initiative.order},
+            round_end=(initiative.end_of_round,),
+        ),
+    ),
+)

@@ -1,37 +1,68 @@
 """Profile 'll-house': the Labyrinth Lord house rules of 000 (Combat: Special Rules and Charts).
 
-Importing the package registers its rules in the shared seams: the attack roll
-(rules.combat.ROLLS, rules.ranged.SHOTS, rules.tohit.BARE_ROLLS), the attack routine
-(rules.combat.ATTACKS), what happens at 0 HP (rules.damage.FALLS), the Attack Value
-(rules.fighters.COMBAT_BONUS), its own actions and its checks on every declaration
-(rules.declare.ADDED, CHECKS), what it offers each combatant (rules.view.CHOICES), what
-stops a combatant acting (rules.round.STOPS_ACTING) and its figures' checks
-(rules.traits.FIGURE_CHECKS). rules.resolve merges RESUME, STEPS and ROUND_ENDS from here.
+Over holmes-phases it replaces the attack roll (ascending AC, the Attack Value,
+the crit chart and the fumble table), the attack routine (extra attacks), what
+happens at 0 HP (the death and dying chart), and adds the maneuvers open to
+everyone.
 """
 
-from fray_table.rules import combat, declare, fighters, ranged, round, tohit, traits, view
-from fray_table.rules.damage import FALLS
+from fray_table.rules import round
 from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.llhouse.figures import PROFILE
+from fray_table.rules.profiles import COMMON_FIGURES, LL_HOUSE, LL_HOUSE_FIGURES
+from fray_table.rules.ruleset import Added, Module, Profile
 
-combat.ROLLS[PROFILE] = attack.roll
-combat.ATTACKS[PROFILE] = attack.routine
-FALLS[PROFILE] = dying.fall  # rules.damage.FALLS
-ranged.SHOTS[PROFILE] = missiles.shot
-tohit.BARE_ROLLS[PROFILE] = missiles.to_hit
-fighters.COMBAT_BONUS[PROFILE] = figures.combat_bonus
-round.STOPS_ACTING[PROFILE] = (*round.CANNOT_ACT, KNOCKED_DOWN)  # 000: 'loses 1 round to stand'
-traits.FIGURE_CHECKS[PROFILE] = figures.check_figures
-declare.CHECKS[PROFILE] = manoeuvres.check
-declare.ADDED[PROFILE] = {
-    "shield_bash": declare.Added(manoeuvres.describe, manoeuvres.bash),
-    "two_weapons": declare.Added(manoeuvres.describe, attack.two_weapons),
-    "staunch": declare.Added(manoeuvres.describe, dying.staunch),
-}
-view.CHOICES[PROFILE] = manoeuvres.choices
+TO_HIT = "000's own attack roll"
 
-# Merged into rules.resolve's registries (this package is imported before they exist).
-RESUME = {"shield_sacrifice": damage.sacrifice}
-STEPS = {"ll-strike": attack.extra_strike}
-ROUND_ENDS = {PROFILE: dying.round_end}
+PROFILE = Profile(
+    name=figures.PROFILE,
+    document="000_4bfcd4b7bf9a9218.txt",
+    title="Labyrinth Lord house rules: ascending AC, crits, fumbles, death and dying (000)",
+    ac_style="ascending",
+    options=LL_HOUSE,
+    figures=LL_HOUSE_FIGURES,
+    common_figures=COMMON_FIGURES,
+    base="holmes-phases",
+    modules=(
+        Module(
+            "to_hit",
+            "000: d20 + Attack Value against ascending AC; a natural 20 rolls on the critical hit chart (and the limb "
+            "table), a natural 1 on the fumble table; armor damage.",
+            hooks={"melee_roll": attack.roll, "shot": missiles.shot, "bare_roll": missiles.to_hit,
+                   "combat_bonus": figures.combat_bonus},
+            stops_acting=(*round.CANNOT_ACT, KNOCKED_DOWN),  # 000: 'loses 1 round to stand'
+            check_figures=(figures.check_figures,),
+            check_declaration=(manoeuvres.check,),  # a hurt limb cannot wield; a stuck weapon
+            options=("natural_20_hits", "special_rolls", "crit_range_ranks", "hit_location"),
+        ),
+        Module(
+            "routine",
+            "000's improved combat options: cleave and extra attacks, struck on 000's roll.",
+            hooks={"routine": attack.routine},
+            steps={"ll-strike": attack.extra_strike},
+            needs=("to_hit",),
+            why=f"its extra strikes are rolled on {TO_HIT}",
+        ),
+        Module(
+            "dying",
+            "000's death and dying chart at 0 HP: knocked out, bleeding out, staunching the wound.",
+            hooks={"fall": dying.fall},
+            actions={"staunch": Added(manoeuvres.describe, dying.staunch)},
+            round_end=(dying.round_end,),
+            options=("death_chart",),
+        ),
+        Module(
+            "maneuvers",
+            "000's maneuvers open to everyone: shield bash, shield sacrifice, two-weapon fighting.",
+            actions={
+                "shield_bash": Added(manoeuvres.describe, manoeuvres.bash),
+                "two_weapons": Added(manoeuvres.describe, attack.two_weapons),
+            },
+            choices=(manoeuvres.choices,),
+            prompts={"shield_sacrifice": damage.sacrifice},
+            options=("maneuvers", "two_weapon_fighting"),
+            needs=("to_hit",),
+            why=f"the shield bash and two weapons are rolled on {TO_HIT}",
+        ),
+    ),
+)

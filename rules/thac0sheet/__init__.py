@@ -1,22 +1,64 @@
 """The thac0-sheet profile (document 002): to-hit from THAC0 and AC with its steps,
-striking, wrestling, range and cover, naval combat. Importing it registers it with
-the shared round; rules.resolve imports it and merges STEPS and ROUND_ENDS."""
+striking, wrestling, range and cover, naval combat. Over holmes-phases it replaces
+the attack roll, and adds striking, wrestling (in place of 003's grappling) and
+naval combat."""
 
-from fray_table.rules import combat, declare, traits, view
-from fray_table.rules import round as round_
-from fray_table.rules import tohit as shared_tohit
-from fray_table.rules.thac0sheet import figures, melee, profile, striking, tohit
+from fray_table.rules import round
+from fray_table.rules.profiles import COMMON_FIGURES, THAC0_SHEET, COMMON, THAC0_SHEET_FIGURES
+from fray_table.rules.ruleset import Added, Module, Profile
+from fray_table.rules.thac0sheet import figures, melee, naval, profile, striking, tohit, wrestling
 
 NAME = profile.NAME
 
-combat.ROLLS[NAME] = melee.roll  # a melee strike: THAC0 against AC, 002's steps
-shared_tohit.BARE_ROLLS[NAME] = tohit.roll_to_hit  # missiles, oil and torches likewise
-declare.ADDED[NAME] = {kind: declare.Added(module.describe, module.resolve) for kind, module in profile.ADDED.items()}
-declare.CHECKS[NAME] = profile.check
-round_.STOPS_ACTING[NAME] = (*round_.CANNOT_ACT, striking.STUNNED, striking.KNOCKED_OUT)  # by a blow
-view.CHOICES[NAME] = profile.choices
-traits.FIGURE_CHECKS[NAME] = figures.check_figures  # striking, wrestling and naval figures
 
-# Merged into rules.resolve's registries (this package is imported before they exist).
-STEPS = {"haymaker": striking.last_in_phase}  # 002: a haymaker loses initiative
-ROUND_ENDS = {NAME: profile.end_of_round}
+def added(*kinds: str) -> dict[str, Added]:
+    return {kind: Added(profile.ADDED[kind].describe, profile.ADDED[kind].resolve) for kind in kinds}
+
+
+PROFILE = Profile(
+    name=NAME,
+    document="002_b7d3390b1b702b95.txt",
+    title="THAC0 combat sheet: to-hit steps, striking, wrestling, naval combat (002)",
+    ac_style="descending",
+    options=COMMON + THAC0_SHEET,
+    figures=THAC0_SHEET_FIGURES,
+    common_figures=COMMON_FIGURES,
+    base="holmes-phases",
+    modules=(
+        Module(
+            "to_hit",
+            "002: H = THAC0 - AC with the sheet's steps, and d20 >= H hits; range and cover adjust it.",
+            hooks={"melee_roll": melee.roll, "bare_roll": tohit.roll_to_hit},  # missiles, oil and torches likewise
+            check_figures=(figures.check_figures,),  # striking, wrestling and naval figures
+            options=("h_floor", "mods_before_steps"),
+        ),
+        Module(
+            "striking",
+            "002 'Striking': unarmed blows of 1 + δS, pulled blows, haymakers, stun and knock-out.",
+            actions=added("strike"),
+            steps={"haymaker": striking.last_in_phase},  # 002: a haymaker loses initiative
+            stops_acting=(*round.CANNOT_ACT, striking.STUNNED, striking.KNOCKED_OUT),  # by a blow
+            check_declaration=(profile.check_striking,),
+            choices=(profile.choices_striking,),
+            round_end=(striking.end_of_round,),
+        ),
+        Module(
+            "wrestling",
+            "002 'Wrestling': 1d20 + w against each other, grab, fall and pin; it replaces 003's grappling.",
+            actions=added("wrestle"),
+            check_declaration=(profile.check_wrestling,),
+            choices=(profile.choices_wrestling,),
+            round_end=(wrestling.end_of_round,),
+            options=("wrestle_helpers", "pin_penalty"),
+        ),
+        Module(
+            "naval",
+            "002 'Naval combat': hull points, speed lost to damage and rowers, grappling, boarding and repairs.",
+            actions=added("grapple_ship", "board", "repair"),
+            check_declaration=(profile.check_naval,),
+            choices=(profile.choices_naval,),
+            round_end=(naval.end_of_round,),
+            options=("rounds_per_turn",),
+        ),
+    ),
+)

@@ -1,5 +1,5 @@
-"""Where the thac0-sheet profile (002) meets the shared round: its checks on every
-declaration, what it offers each combatant, its end-of-round rules."""
+"""Where the thac0-sheet profile's modules (002) meet the shared round: each one's
+checks on every declaration and what it offers each combatant."""
 
 from fray_table.rules.actions import (
     Attack,
@@ -14,7 +14,7 @@ from fray_table.rules.actions import (
 )
 from fray_table.rules.charts.thac0_sheet import REPAIR_CREW
 from fray_table.rules.combat import distance
-from fray_table.rules.context import Context, lookup
+from fray_table.rules.context import lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import usable
 from fray_table.rules.model import Combatant, Encounter
@@ -27,14 +27,25 @@ HARM_HULLS = (Attack, Charge, Cast)  # 002: 'Magic and giant monsters' (a blow c
 ADDED = {"strike": striking, "wrestle": wrestling, "grapple_ship": naval, "board": naval, "repair": naval}
 
 
-def check(state: Encounter, actor: Combatant, action) -> None:
-    """declare.CHECKS: 002's own actions' checks; 002's wrestling replaces 003's
-    grappling; a vessel only sails, grapples and repairs, as fast as its damage and
-    rowers allow."""
-    if tag(action) in ADDED:
-        ADDED[tag(action)].check(state, actor, action)
+def check_striking(state: Encounter, actor: Combatant, action) -> None:
+    """002's blows are checked by its striking rules."""
+    if tag(action) == "strike":
+        striking.check(state, actor, action)
+
+
+def check_wrestling(state: Encounter, actor: Combatant, action) -> None:
+    """002's wrestling replaces 003's grappling."""
+    if tag(action) == "wrestle":
+        wrestling.check(state, actor, action)
     if isinstance(action, Grapple):
         raise Rejected("declare/replaced", "in the thac0-sheet profile 002's wrestling replaces 003's grappling: declare 'wrestle'")
+
+
+def check_naval(state: Encounter, actor: Combatant, action) -> None:
+    """A vessel only sails, grapples and repairs, as fast as its damage and rowers allow;
+    only blows of giant monsters and spells harm a hull."""
+    if tag(action) in ("grapple_ship", "board", "repair"):
+        naval.check(state, actor, action)
     if actor.vessel and not isinstance(action, VESSEL_ACTIONS):
         raise Rejected("naval/vessel-action", f"{actor.name} is a vessel: it may move, hold, grapple_ship or repair")
     if actor.vessel and isinstance(action, Move):
@@ -44,12 +55,32 @@ def check(state: Encounter, actor: Combatant, action) -> None:
         raise Rejected("naval/target-is-vessel", f"{target.name} is a vessel: only melee blows (a giant monster's) and spells harm a hull")
 
 
-def choices(state: Encounter, c: Combatant, listed: list) -> list:
-    """view.CHOICES: a vessel's own list; for everyone else 003's without grappling,
-    plus strike, wrestle and (aboard a grappled vessel) board."""
-    from fray_table.rules.view import (
-        Choice,  # rules.view imports the round's modules: import at use
-    )
+def _people(state: Encounter, c: Combatant) -> list[str]:
+    """Who a fighter may strike or wrestle: everyone up but vessels, foes first."""
+    people = [t for t in state.combatants if t.id != c.id and not t.down and not t.vessel]
+    return [t.id for t in people if t.side != c.side] + [t.id for t in people if t.side == c.side]
+
+
+def choices_striking(state: Encounter, c: Combatant, listed: list) -> list:
+    from fray_table.rules.view import Choice  # rules.view imports the round's modules: import at use
+
+    ids = _people(state, c)
+    if c.vessel or not ids:
+        return listed
+    return [*listed, Choice(type="strike", targets=ids, options={"pulled": [False, True], "haymaker": [False, True]})]
+
+
+def choices_wrestling(state: Encounter, c: Combatant, listed: list) -> list:
+    from fray_table.rules.view import Choice
+
+    listed = [ch for ch in listed if ch.type != "grapple"]
+    ids = _people(state, c)
+    return listed if c.vessel or not ids else [*listed, Choice(type="wrestle", targets=ids)]
+
+
+def choices_naval(state: Encounter, c: Combatant, listed: list) -> list:
+    """A vessel's own list; a fighter aboard a grappled vessel may board."""
+    from fray_table.rules.view import Choice
 
     others = [t for t in state.combatants if t.id != c.id and not t.down]
     if c.vessel:
@@ -63,23 +94,10 @@ def choices(state: Encounter, c: Combatant, listed: list) -> list:
         if c.crew >= REPAIR_CREW and naval.repairable(c):
             out.append(Choice(type="repair"))
         return out
-    people = [t for t in others if not t.vessel]
-    ids = [t.id for t in people if t.side != c.side] + [t.id for t in people if t.side == c.side]
-    listed = [ch for ch in listed if ch.type != "grapple"]
-    if ids:
-        listed.append(Choice(type="strike", targets=ids, options={"pulled": [False, True], "haymaker": [False, True]}))
-        listed.append(Choice(type="wrestle", targets=ids))
     mine = lookup(state, c.aboard)
     if mine is not None and mine.lashed_to:
-        aboard = [t.id for t in people if t.side != c.side and t.aboard == mine.lashed_to]
+        aboard = [t.id for t in others if not t.vessel and t.side != c.side and t.aboard == mine.lashed_to]
         ready = [i for i, w in enumerate(c.weapons) if usable(w)]
         if aboard and ready:
-            listed.append(Choice(type="board", targets=aboard, options={"weapon": ready}))
+            listed = [*listed, Choice(type="board", targets=aboard, options={"weapon": ready})]
     return listed
-
-
-def end_of_round(ctx: Context) -> None:
-    """resolve.ROUND_ENDS: stuns wear off, holds lapse, the boarding round ends."""
-    striking.end_of_round(ctx)
-    wrestling.end_of_round(ctx)
-    naval.end_of_round(ctx)

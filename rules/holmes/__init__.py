@@ -1,0 +1,43 @@
+"""Profile 'holmes-phases' (document 003): the round of Holmes Basic with its house
+rules, the base every other profile builds on.
+
+Its rules live in the round's own modules (rules.combat, melee, ranged, oil,
+grapple, morale...), which every profile keeps; this record names the ones a
+module of another profile may replace.
+"""
+
+from fray_table.rules import combat, damage, extras, fighters, oil, ranged, round, tohit
+from fray_table.rules.profiles import COMMON, COMMON_FIGURES
+from fray_table.rules.ruleset import Module, Profile
+
+NAME = "holmes-phases"
+
+PROFILE = Profile(
+    name=NAME,
+    document="003_cb9b2e9cfc85c0a5.txt",
+    title="Holmes Basic round with phases (003)",
+    ac_style="descending",
+    options=COMMON,
+    common_figures=COMMON_FIGURES,
+    modules=(
+        Module(
+            "to_hit",
+            "003: 'd20 + combat bonus + the target's AC' reaching 19 hits, natural 20 an extra d6 and a weapon's save; "
+            "missiles, oil and torches alike.",
+            hooks={"melee_roll": combat.roll, "shot": ranged.shot, "bare_roll": tohit.d20_against_19,
+                   "combat_bonus": fighters.hit_table_bonus},
+            prompts={"riposte": combat.riposte},  # 003: a parrier's counter-attack at +3
+        ),
+        Module("routine", "003: one strike, or two for a shorter, lighter weapon against a longer one.",
+               hooks={"routine": combat.routine}),
+        Module("dying", "003: at 0 HP a combatant is down.", hooks={"fall": damage.falls}),
+        Module("initiative", "003: 'Combat proceeds in Dexterity order'.", hooks={"order": round.in_dex_order}),
+        Module(
+            "round",
+            "003's round: strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
+            steps={"strike": combat.strike, "burn": oil.burn},
+            stops_acting=round.CANNOT_ACT,
+            round_end=(extras.end_of_round,),
+        ),
+    ),
+)

@@ -1,0 +1,204 @@
+"""An encounter's rules: its profile's record and the modules it takes from others.
+
+DESIGN, 'The rules core': the engine knows no rule document. A profile hands it
+one record (`Profile`) of what it decides, in named modules (`Module`): each
+fills some of the round's seams (`HOOKS`, and the lists and tables below) and
+brings its actions, prompts and end-of-round rules. A profile builds on a base
+(`holmes-phases`, 003, whose round every profile keeps): the modules it does
+not name are its base's. An encounter's rules are its profile's modules, any of
+them replaced by the module of the same name from another profile, chosen at
+creation and fixed in the first event (`CreateEncounter.modules`).
+`rules_of(state)` gives the merged record that every seam of the round reads:
+no seam names a profile.
+
+Profiles are found through the `fray.profiles` entry-point group (the built-in
+ones are registered there like any table's own package: pyproject.toml), so a
+house rule is a package of its own. Reading the installed packages' metadata is
+the one thing here that looks outside its arguments: it is done once, and what
+it finds only says which rules exist, never how a fight goes.
+"""
+
+import dataclasses
+import functools
+from collections.abc import Callable, Mapping
+from importlib import metadata
+from typing import Any, NamedTuple
+
+from fray_table.rules.model import Encounter
+
+GROUP = "fray.profiles"
+
+
+class Added(NamedTuple):
+    """An action a module adds: how its declaration reads in the log, and how it resolves."""
+
+    describe: Callable[[Encounter, Any], str]
+    resolve: Callable[..., None]  # (ctx, actor, action, step)
+
+
+# The seams a module may fill with one function, and what each decides. Every one
+# has holmes-phases' (003) function, so each is always there.
+HOOKS = {
+    "melee_roll": "an attack roll that can be made, to its damage (rules.combat.strike)",
+    "shot": "a missile at its target, once picked out of a melee (rules.ranged.shoot)",
+    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles (rules.tohit.roll_to_hit)",
+    "combat_bonus": "the figure a combatant adds to its d20 (rules.fighters.combat_bonus)",
+    "routine": "the strikes a declared attack makes (rules.combat.attack)",
+    "fall": "what happens to a combatant at 0 HP or less (rules.damage.fall)",
+    "order": "the order in which combatants act in each phase (rules.round.plan)",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Module:
+    """A part of a profile's rules, named for what the documents decide."""
+
+    name: str  # 'to_hit', 'dying', 'maneuvers', 'striking', ...
+    help: str  # what it decides, in the document's words
+    hooks: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # HOOKS it fills
+    actions: Mapping[str, Added] = dataclasses.field(default_factory=dict)  # action tag -> its rules
+    prompts: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # awaiting kind -> what resumes it
+    steps: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # step kind -> its handler
+    stops_acting: tuple[str, ...] = ()  # conditions that stop a combatant acting
+    check_figures: tuple[Callable, ...] = ()  # (combatant, code): every card passes each
+    check_declaration: tuple[Callable, ...] = ()  # (state, actor, action): every declaration passes each
+    choices: tuple[Callable, ...] = ()  # (state, combatant, choices) -> choices: what it offers
+    round_end: tuple[Callable, ...] = ()  # (ctx): its end-of-round rules, after the base's
+    options: tuple[str, ...] = ()  # the names of its profile's options its rules read
+    needs: tuple[str, ...] = ()  # its profile's other modules it cannot work without
+    why: str = ""  # why, in a sentence, when `needs` is not met
+
+
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    """One rule document's record, as the engine takes it."""
+
+    name: str
+    document: str
+    title: str
+    ac_style: str  # 'descending' or 'ascending': how the player is shown AC
+    options: tuple  # rules.profiles.Option: every option an encounter of this profile has
+    figures: tuple = ()  # rules.profiles.Figure: what its rules read of a combatant beyond the common ones
+    common_figures: tuple = ()
+    modules: tuple[Module, ...] = ()
+    base: str = ""  # the profile whose modules fill what this one does not name
+    version: int = 1  # raised when an outcome of its rules changes
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """An encounter's rules, merged: what every seam reads (`rules_of`)."""
+
+    profile: Profile
+    modules: Mapping[str, tuple[str, Module]]  # module name -> (the profile it comes from, the module)
+    hooks: Mapping[str, Callable]
+    actions: Mapping[str, Added]
+    prompts: Mapping[str, Callable]
+    steps: Mapping[str, Callable]
+    stops_acting: tuple[str, ...]
+    check_figures: tuple[Callable, ...]
+    check_declaration: tuple[Callable, ...]
+    choices: tuple[Callable, ...]
+    round_end: tuple[Callable, ...]
+    options: tuple  # the options an encounter with these rules has (Option)
+
+    def __getattr__(self, name: str):  # a hook by name: rules.melee_roll(ctx, ...)
+        try:
+            return self.hooks[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class RulesUnavailable(ValueError):
+    """A profile or module that is not installed, or a combination that cannot work."""
+
+
+@functools.cache
+def installed() -> Mapping[str, Profile]:
+    """Every profile of the `fray.profiles` entry points, by name."""
+    found: dict[str, Profile] = {}
+    for point in sorted(metadata.entry_points(group=GROUP), key=lambda p: p.name):
+        profile = point.load()
+        if not isinstance(profile, Profile) or profile.name != point.name:
+            raise RuntimeError(f"entry point {point.name!r} of {GROUP} ({point.value}) is not the Profile named {point.name!r}")
+        found[point.name] = profile
+    return found
+
+
+def profile(name: str) -> Profile:
+    profiles = installed()
+    if name not in profiles:
+        raise RulesUnavailable(f"unknown profile {name!r}; installed: {', '.join(sorted(profiles))}")
+    return profiles[name]
+
+
+def _chain(p: Profile) -> dict[str, tuple[str, Module]]:
+    """The profile's modules over its base's, its base's over theirs."""
+    merged = _chain(profile(p.base)) if p.base else {}
+    return {**merged, **{m.name: (p.name, m) for m in p.modules}}
+
+
+@functools.lru_cache(maxsize=256)
+def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
+    """The rules of profile `name` with the modules `chosen` ((module, profile) pairs)
+    from other profiles, each replacing the module of that name or added beside the
+    others. Raises RulesUnavailable with a sentence naming what is wrong."""
+    base = profile(name)
+    modules = _chain(base)
+    for module, source in chosen:
+        theirs = {m.name: m for m in profile(source).modules}
+        if module not in theirs:
+            raise RulesUnavailable(f"profile {source!r} has no module {module!r}; its modules: {', '.join(theirs) or 'none'}")
+        modules[module] = (source, theirs[module])
+    for module, (source, m) in modules.items():
+        for need in m.needs:
+            if modules.get(need, ("",))[0] != source:
+                raise RulesUnavailable(
+                    f"{source}'s {module!r} cannot be combined with {modules[need][0] if need in modules else 'no'} {need!r}: {m.why}"
+                )
+    parts = [m for _, m in modules.values()]
+    own = {o.name for o in base.options}
+    borrowed = [o for module, source in chosen for o in profile(source).options if o.name in modules[module][1].options and o.name not in own]
+    return Rules(
+        profile=base,
+        modules=modules,
+        hooks=_hooks(base, modules),
+        actions={k: v for m in parts for k, v in m.actions.items()},
+        prompts={k: v for m in parts for k, v in m.prompts.items()},
+        steps={k: v for m in parts for k, v in m.steps.items()},
+        stops_acting=tuple(dict.fromkeys(x for m in parts for x in m.stops_acting)),
+        check_figures=tuple(f for m in parts for f in m.check_figures),
+        check_declaration=tuple(f for m in parts for f in m.check_declaration),
+        choices=tuple(f for m in parts for f in m.choices),
+        round_end=tuple(f for m in parts for f in m.round_end),
+        options=(*base.options, *borrowed),
+    )
+
+
+def _root(p: Profile) -> Profile:
+    return _root(profile(p.base)) if p.base else p
+
+
+def _hooks(p: Profile, modules: Mapping[str, tuple[str, Module]]) -> dict[str, Callable]:
+    """Each module's hooks over those of the root profile's module of its name (003's):
+    a module fills the hooks it changes and leaves the rest as the round has them."""
+    root = {m.name: m.hooks for m in _root(p).modules}
+    hooks: dict[str, Callable] = {}
+    for name, (_, m) in modules.items():
+        hooks.update({**root.get(name, {}), **m.hooks})
+    missing = set(HOOKS) - set(hooks)
+    if missing:
+        raise RuntimeError(f"the rules of {p.name!r} fill no {', '.join(sorted(missing))}: its root profile must fill every hook")
+    return hooks
+
+
+def rules_of(state: Encounter) -> Rules:
+    """The encounter's rules, as fixed in its first event."""
+    if not state.modules:
+        return compose(state.profile)
+    return compose(state.profile, tuple(sorted(state.modules.items())))
+
+
+def owner_of_action(kind: str) -> str | None:
+    """The installed profile whose module adds the action `kind`, if any."""
+    return next((p.name for p in installed().values() for m in p.modules if kind in m.actions), None)

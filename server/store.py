@@ -123,7 +123,9 @@ class RedisStore:
         self._redis = aioredis.Redis.from_pool(pool)
         # The writer's own connection: an append is one round trip, without the
         # pool's checkout and retry wrappers (about 100 us of CPU each, measured).
-        self._appender = bare_connection(self.url, self._timeout, Retry(ExponentialBackoff(cap=0.1, base=0.01), 2))
+        # Its socket timeout is only a backstop, longer than the `asyncio.timeout` that bounds each round trip.
+        self._appender = bare_connection(self.url, self._timeout, Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
+                                         socket_timeout=2 * self._timeout)
         try:
             with self._translate():
                 self._sha = await self._redis.script_load(APPEND)
@@ -324,7 +326,10 @@ class RedisStore:
         raise AssertionError("unreachable")
 
 
-def bare_connection(url: str, connect_timeout: float, retry: Retry) -> aioredis.Connection:
+def bare_connection(url: str, connect_timeout: float, retry: Retry, *, socket_timeout: float) -> aioredis.Connection:
     """A connection of our own, outside any pool: no checkout, locks or per-call
-    timers. Its user bounds each round trip with one `asyncio.timeout`."""
-    return aioredis.ConnectionPool.from_url(url, socket_connect_timeout=connect_timeout, retry=retry).make_connection()
+    timers. Its user bounds each round trip with one `asyncio.timeout`; the socket
+    timeout is explicit because redis-py's default (5 s) would cut a blocking read
+    of the same length (docs/operations.md)."""
+    return aioredis.ConnectionPool.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=socket_timeout,
+                                            retry=retry).make_connection()

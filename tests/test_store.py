@@ -362,3 +362,19 @@ async def test_redis_store_batch_reaches_the_tail_in_one_read(redis_url: str, ne
     finally:
         await tail.stop()
         await store.close()
+
+
+def test_idle_server_logs_no_lost_redis(redis_url: str, tmp_path: pathlib.Path):
+    """The tail blocks 5 s per XREAD; with redis-py's default 5 s socket timeout an idle
+    server used to log "Tail lost Redis (Timeout reading from ...)" about 11 times a minute."""
+    from support import FrayServer
+
+    server = FrayServer(redis_url, tmp_path)
+    try:
+        time.sleep(12)  # two and a half blocked reads with nothing to read
+        assert server.proc.poll() is None
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    assert "Tail lost Redis" not in log, log
+    assert "Traceback" not in log, log

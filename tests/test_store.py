@@ -16,9 +16,12 @@ Store = RedisStore | MemoryStore
 NewEncounter = Callable[[], str]
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "memory", pytest.param("cluster", marks=pytest.mark.cluster)])
 async def any_store(request: pytest.FixtureRequest, redis_url: str) -> AsyncIterator[Store]:
-    store = RedisStore(redis_url) if request.param == "redis" else MemoryStore()
+    if request.param == "cluster":
+        store: Store = RedisStore(request.getfixturevalue("redis_cluster").url)  # found to be a cluster at start
+    else:
+        store = RedisStore(redis_url) if request.param == "redis" else MemoryStore()
     await store.start()
     yield store
     await store.close()

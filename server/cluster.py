@@ -190,16 +190,28 @@ class ClusterTail:
                     await conn.disconnect()
                     bell, named = "", None
                     logger.info("Tail on %s: %s; reading the slot map again", name, exc)
-                    await self._client.nodes_manager.initialize()
-                    if name not in {n.name for n in self._client.get_primaries()}:
-                        return  # no longer a master: its streams are read by the others' readers
-                    continue
+                    if await self._remap(name):
+                        continue
+                    return  # no longer a master: its streams are read by the other masters' readers
+                except Exception:
+                    await conn.disconnect()
+                    bell, named = "", None
+                    logger.exception("Tail on the cluster node %s failed; retrying in %.2f s", name, delay)
                 else:
                     continue
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
         finally:
             await conn.disconnect()
+
+    async def _remap(self, name: str) -> bool:
+        """Read the slot map again; whether `name` is still a master."""
+        try:
+            await self._client.nodes_manager.initialize()
+        except UNAVAILABLE:
+            await asyncio.sleep(BACKOFF_MAX)  # the next pass tries again
+            return True
+        return name in {n.name for n in self._client.get_primaries()}
 
     async def _command(self, conn: aioredis.Connection, *args):
         async with asyncio.timeout(self._block_ms / 1000 + self._store._timeout):

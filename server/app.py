@@ -7,7 +7,6 @@ import re
 import secrets
 
 import msgspec
-import redis.asyncio as aioredis
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -23,7 +22,7 @@ from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.hub import Hub
 from fray_table.server.limits import Limits
 from fray_table.server.security import Access, SecurityHeaders
-from fray_table.server.store import RedisStore, StoreUnavailable
+from fray_table.server.store import RedisStore, StoreUnavailable, connect
 from fray_table.server.tokens import Signer
 
 
@@ -46,12 +45,12 @@ class Fray(Starlette):
         await super().__call__(scope, receive, send)
 
 
-async def load_secret(redis_url: str) -> bytes:
+async def load_secret(redis_url: str, cluster: bool = False) -> bytes:
     """FRAY_SECRET, or one generated once and kept in Redis (so in the data folder,
     and shared by every replica on that Redis)."""
     if env := os.environ.get("FRAY_SECRET"):
         return env.encode()
-    client = aioredis.from_url(redis_url)
+    client = connect(redis_url, cluster=cluster, max_connections=2, timeout=5)
     try:
         await client.set("fray:secret", secrets.token_hex(32), nx=True)
         return await client.get("fray:secret")
@@ -60,19 +59,21 @@ async def load_secret(redis_url: str) -> bytes:
 
 
 def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits = Limits(), admin_key: str = "",
-               loopback: bool = True, origins: tuple[str, ...] = ()) -> Fray:
+               loopback: bool = True, origins: tuple[str, ...] = (), cluster: bool | None = None) -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
+    `cluster`: Redis Cluster or not (None: ask the Redis; server.store.RedisStore).
     `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
     uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        store = RedisStore(redis_url)
+        store = RedisStore(redis_url, cluster=cluster)
         await store.start()
         app.state.store = store
-        app.state.signer = Signer(await load_secret(redis_url))
+        app.state.signer = Signer(await load_secret(redis_url, bool(store.cluster)))
         app.state.limits = limits
-        app.state.access = Access(redis_url, app.state.signer, limits=limits, admin_key=admin_key, loopback=loopback, origins=origins)
+        app.state.access = Access(redis_url, app.state.signer, limits=limits, admin_key=admin_key, loopback=loopback, origins=origins,
+                                  cluster=bool(store.cluster))
         await app.state.access.start()
         app.state.hub = Hub(store)
         await app.state.hub.start()

@@ -19,6 +19,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", type=pathlib.Path, default=None, help="folder for the embedded Redis (default: the user data dir)")
     serve.add_argument("--redis-url", default=os.environ.get("REDIS_URL"), help="an external Redis instead of the embedded one")
+    cluster_env = os.environ.get("FRAY_REDIS_CLUSTER", "").strip()
+    serve.add_argument("--redis-cluster", dest="redis_cluster", action="store_true", default={"1": True, "0": False}.get(cluster_env),
+                       help="REDIS_URL names a node of a Redis Cluster (FRAY_REDIS_CLUSTER=1; 0 for one Redis; "
+                            "unset: asked of the Redis with INFO cluster)")
     serve.add_argument("--appendfsync", choices=["always", "everysec", "no"], default=os.environ.get("FRAY_APPENDFSYNC", "everysec"), help="embedded Redis durability (FRAY_APPENDFSYNC; docs/operations.md)")
     serve.add_argument("--no-demo", action="store_true", help="do not create a demo fight at start")
     env = os.environ.get
@@ -36,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("scenario", type=pathlib.Path)
     run.add_argument("--json", action="store_true", help="print the final state and the log as JSON")
     args = parser.parse_args(argv)
+    if args.command == "serve" and cluster_env not in ("", "0", "1"):
+        parser.error(f"FRAY_REDIS_CLUSTER must be 1, 0 or unset, not {cluster_env!r}")
     if args.command == "serve":
         return serve_command(args)
     if args.command == "schema":
@@ -116,7 +122,7 @@ def serve_command(args) -> int:
     try:
         uvicorn.run(
             create_app(url, on_ready=on_ready, on_stopped=embedded.stop if embedded else None, limits=limits, admin_key=os.environ.get("FRAY_ADMIN_KEY", ""),
-                       loopback=is_loopback(args.host), origins=tuple(o.strip() for o in args.origin)),
+                       loopback=is_loopback(args.host), origins=tuple(o.strip() for o in args.origin), cluster=args.redis_cluster),
             host=args.host,
             port=args.port,
             log_level="warning",

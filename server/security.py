@@ -17,9 +17,10 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 
 from fray_table.server.limits import Limits
-from fray_table.server.store import UNAVAILABLE, StoreUnavailable
+from fray_table.server.store import UNAVAILABLE, StoreUnavailable, connect
 from fray_table.server.tokens import BadToken, Claims, Signer
 
 log = logging.getLogger("fray.security")
@@ -51,21 +52,21 @@ class Seat:
 
 class Access:
     def __init__(self, redis_url: str, signer: Signer, *, limits: Limits, admin_key: str = "",
-                 loopback: bool = True, origins: tuple[str, ...] = ()) -> None:
+                 loopback: bool = True, origins: tuple[str, ...] = (), cluster: bool = False) -> None:
         self.signer = signer
         self.limits = limits
         self.admin_key = admin_key
         self.loopback = loopback
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
         self._url = redis_url
-        self._redis: aioredis.Redis | None = None
+        self._cluster = cluster
+        self._redis: aioredis.Redis | RedisCluster | None = None
         self._seats: dict[str, set[Seat]] = {}  # token id -> open sockets
         self._watch: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         # A blocking pool: a burst of joins waits for a connection instead of failing.
-        pool = aioredis.BlockingConnectionPool.from_url(self._url, max_connections=32, timeout=5, socket_timeout=5, socket_connect_timeout=5)
-        self._redis = aioredis.Redis.from_pool(pool)
+        self._redis = connect(self._url, cluster=self._cluster, max_connections=32, timeout=5)
         self._watch = asyncio.create_task(self._watch_revocations(), name="fray-revocations")
 
     async def close(self) -> None:
@@ -110,7 +111,7 @@ class Access:
 
     # --- tokens and links ------------------------------------------------------
 
-    def _client(self) -> aioredis.Redis:
+    def _client(self) -> aioredis.Redis | RedisCluster:
         if self._redis is None:
             raise RuntimeError("Access is not started; await access.start() first.")
         return self._redis

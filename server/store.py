@@ -17,13 +17,16 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import ClusterDownError, SlotNotCoveredError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 if TYPE_CHECKING:
+    from fray_table.server.cluster import Bells, ClusterTail
     from fray_table.server.tail import Tail
 
 logger = logging.getLogger(__name__)
@@ -32,7 +35,8 @@ Event = tuple[str, bytes]  # (stream position, payload)
 OnEvents = Callable[[str, list[Event]], Any]  # may return an awaitable
 
 ENCOUNTERS = "fray:encounters"
-UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+# A cluster without a master for a slot is as unreachable as a stopped Redis.
+UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError, ClusterDownError, SlotNotCoveredError)
 MAX_CONNECTIONS = 64  # for reads; appends use one connection at a time
 APPEND_RETRIES = 2  # a new connection, after one that died with a restarted Redis
 
@@ -95,12 +99,27 @@ class _Append(NamedTuple):
     future: asyncio.Future[tuple[str, bool]]
 
 
+def connect(url: str, *, cluster: bool, max_connections: int, timeout: float, **options: Any) -> aioredis.Redis | RedisCluster:
+    """A client of one Redis, or of the cluster `url` names a node of; a burst waits
+    for a free connection (up to `timeout`) rather than failing."""
+    if cluster:
+        return RedisCluster.from_url(url, max_connections=max_connections, socket_timeout=timeout,
+                                     socket_connect_timeout=timeout, **options)
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=timeout,
+                                                    socket_timeout=timeout, socket_connect_timeout=timeout, **options)
+    return aioredis.Redis.from_pool(pool)
+
+
 class RedisStore:
-    def __init__(self, url: str, *, max_batch: int = 256, timeout: float = 5.0) -> None:
+    def __init__(self, url: str, *, max_batch: int = 256, timeout: float = 5.0, cluster: bool | None = None) -> None:
+        """`cluster`: True for a Redis Cluster (`url` names any node), False for one Redis,
+        None to ask the Redis (INFO cluster) at start."""
         self.url = url
+        self.cluster = cluster
         self._max_batch = max_batch
         self._timeout = timeout
-        self._redis: aioredis.Redis | None = None
+        self._redis: aioredis.Redis | RedisCluster | None = None
+        self._bells: Bells | None = None
         self._sha = ""
         self._queue: asyncio.Queue[_Append | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
@@ -110,20 +129,31 @@ class RedisStore:
     async def start(self) -> None:
         if self._redis is not None:
             raise RuntimeError("RedisStore.start() was called twice.")
-        pool = aioredis.BlockingConnectionPool.from_url(
-            self.url,
-            max_connections=MAX_CONNECTIONS,
-            timeout=self._timeout,
-            socket_timeout=self._timeout,
-            socket_connect_timeout=self._timeout,
-            # A retry replaces a pooled connection that died with a restarted
-            # Redis; retrying an append is safe because the script is idempotent.
-            retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
-        )
-        self._redis = aioredis.Redis.from_pool(pool)
+        if self.cluster is None:
+            from fray_table.server.cluster import is_cluster
+
+            with self._translate():
+                self.cluster = await is_cluster(self.url, self._timeout)
+        # A retry replaces a pooled connection that died with a restarted
+        # Redis; retrying an append is safe because the script is idempotent.
+        self._redis = connect(self.url, cluster=self.cluster, max_connections=MAX_CONNECTIONS, timeout=self._timeout,
+                              retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2))
+        if self.cluster:
+            from fray_table.server.cluster import Bells
+
+            try:
+                with self._translate():
+                    await self._redis.initialize()  # type: ignore[union-attr]
+                self._bells = Bells(self._redis)  # type: ignore[arg-type]
+            except BaseException:
+                await self._redis.aclose()
+                self._redis = None
+                raise
         # The writer's own connection: an append is one round trip, without the
         # pool's checkout and retry wrappers (about 100 us of CPU each, measured).
-        self._appender = bare_connection(self.url, self._timeout, Retry(ExponentialBackoff(cap=0.1, base=0.01), 2))
+        # Its socket timeout is only a backstop, longer than the `asyncio.timeout` that bounds each round trip.
+        self._appender = None if self.cluster else bare_connection(self.url, self._timeout, Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
+                                         socket_timeout=2 * self._timeout)
         try:
             with self._translate():
                 self._sha = await self._redis.script_load(APPEND)
@@ -143,6 +173,7 @@ class RedisStore:
             self._writer = None
         if self._appender is not None:
             await self._appender.disconnect()
+            self._appender = None
         await self._redis.aclose()
         self._redis = None
 
@@ -202,13 +233,18 @@ class RedisStore:
             members = await self._client().smembers(ENCOUNTERS)
         return sorted(m.decode() for m in members)
 
-    def tail(self, on_events: OnEvents, **options) -> Tail:
-        """This process's one reader of every watched stream (server.tail)."""
-        from fray_table.server.tail import Tail  # the tail reads through this store: imported here, not at the top
+    def tail(self, on_events: OnEvents, **options) -> Tail | ClusterTail:
+        """This process's one reader of every watched stream (server.tail; on a cluster, server.cluster)."""
+        # The tails read through this store: imported here, not at the top.
+        if self.cluster:
+            from fray_table.server.cluster import ClusterTail
+
+            return ClusterTail(self, on_events, **options)
+        from fray_table.server.tail import Tail
 
         return Tail(self, on_events, **options)
 
-    def _client(self) -> aioredis.Redis:
+    def _client(self) -> aioredis.Redis | RedisCluster:
         if self._redis is None:
             raise RuntimeError("RedisStore is not started; await store.start() first.")
         return self._redis
@@ -297,6 +333,8 @@ class RedisStore:
         error Redis gave for it (NOSCRIPT among them). A connection that died (a
         restarted Redis) or did not answer in time is replaced and the batch sent
         again: the script is idempotent."""
+        if self.cluster:
+            return await self._evalsha_cluster(groups)
         conn = self._appender
         assert conn is not None
         commands = []
@@ -323,8 +361,32 @@ class RedisStore:
                 await asyncio.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")
 
+    async def _evalsha_cluster(self, groups: list[list[_Append]]) -> list[Any]:
+        """The same on a cluster: the client's pipeline sends each script to its slot's
+        master and follows MOVED and ASK; after each, the master's doorbell rings
+        with the encounter's id (server.cluster)."""
+        assert self._bells is not None
+        async with self._client().pipeline(transaction=False) as pipe:
+            for group in groups:
+                encounter = group[0].encounter
+                args: list[Any] = []
+                for a in group:
+                    args += (a.command_id, a.payload)
+                # execute_command: the pipeline blocks its evalsha() helper, not the command, which it routes by its keys
+                pipe.execute_command("EVALSHA", self._sha, 2, events_key(encounter), cmds_key(encounter), *args)
+                pipe.xadd(self._bells.for_key(events_key(encounter)), {"e": encounter}, maxlen=1000, approximate=True)
+            async with asyncio.timeout(self._timeout * (APPEND_RETRIES + 1)):
+                replies = await pipe.execute(raise_on_error=False)
+        for reply in replies:
+            if isinstance(reply, UNAVAILABLE):
+                raise reply
+        return replies[0::2]
 
-def bare_connection(url: str, connect_timeout: float, retry: Retry) -> aioredis.Connection:
+
+def bare_connection(url: str, connect_timeout: float, retry: Retry, *, socket_timeout: float) -> aioredis.Connection:
     """A connection of our own, outside any pool: no checkout, locks or per-call
-    timers. Its user bounds each round trip with one `asyncio.timeout`."""
-    return aioredis.ConnectionPool.from_url(url, socket_connect_timeout=connect_timeout, retry=retry).make_connection()
+    timers. Its user bounds each round trip with one `asyncio.timeout`; the socket
+    timeout is explicit because redis-py's default (5 s) would cut a blocking read
+    of the same length (docs/operations.md)."""
+    return aioredis.ConnectionPool.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=socket_timeout,
+                                            retry=retry).make_connection()

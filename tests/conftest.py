@@ -22,6 +22,22 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield redis.url
 
 
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory):
+    """A local three-master Redis Cluster (tests/redis_cluster.py), for the tests marked
+    `cluster`; skipped without redis-server 7 and redis-cli on PATH, unless CI=true."""
+    from redis_cluster import LocalCluster, binaries
+
+    if binaries() is None:
+        message = "a local Redis Cluster needs redis-server 7 and redis-cli on PATH (Debian: apt-get install redis-server)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster"))
+    yield cluster
+    cluster.stop()
+
+
 @pytest.fixture
 async def store(redis_url: str) -> AsyncIterator[RedisStore]:
     store = RedisStore(redis_url)

@@ -16,9 +16,12 @@ Store = RedisStore | MemoryStore
 NewEncounter = Callable[[], str]
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "memory", pytest.param("cluster", marks=pytest.mark.cluster)])
 async def any_store(request: pytest.FixtureRequest, redis_url: str) -> AsyncIterator[Store]:
-    store = RedisStore(redis_url) if request.param == "redis" else MemoryStore()
+    if request.param == "cluster":
+        store: Store = RedisStore(request.getfixturevalue("redis_cluster").url)  # found to be a cluster at start
+    else:
+        store = RedisStore(redis_url) if request.param == "redis" else MemoryStore()
     await store.start()
     yield store
     await store.close()
@@ -362,3 +365,19 @@ async def test_redis_store_batch_reaches_the_tail_in_one_read(redis_url: str, ne
     finally:
         await tail.stop()
         await store.close()
+
+
+def test_idle_server_logs_no_lost_redis(redis_url: str, tmp_path: pathlib.Path):
+    """The tail blocks 5 s per XREAD; with redis-py's default 5 s socket timeout an idle
+    server used to log "Tail lost Redis (Timeout reading from ...)" about 11 times a minute."""
+    from support import FrayServer
+
+    server = FrayServer(redis_url, tmp_path)
+    try:
+        time.sleep(12)  # two and a half blocked reads with nothing to read
+        assert server.proc.poll() is None
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    assert "Tail lost Redis" not in log, log
+    assert "Traceback" not in log, log

@@ -9,7 +9,8 @@ import time
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
 from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import AddCombatant, CreateEncounter
@@ -220,3 +221,74 @@ async def revoke(request: Request) -> Response:
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
     return JSONResponse({"token_id": token_id, "revoked": True}, headers=SECURITY_HEADERS)
+
+
+async def export_stream(request: Request) -> Response:
+    """GM only (GET .../export?format=jsonl): the raw stream, one JSON line an event (server/archive.py)."""
+    from fray_table.server import archive
+
+    encounter = request.path_params["id"]
+    if isinstance(claims := await gm_claims(request), Response):
+        return claims
+    lines = archive.export_lines(request.app.state.store, encounter)
+    try:
+        first = await anext(lines)  # a missing fight or an unreachable store is said before the 200
+    except archive.ArchiveError as e:
+        return error(404, "encounter/unknown", str(e))
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+
+    async def body():
+        yield first
+        async for line in lines:
+            yield line
+
+    safe = "".join(c for c in encounter if c.isalnum() or c in "-_")[:40] or "encounter"
+    return StreamingResponse(body(), media_type="application/x-ndjson", headers={
+        **SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="fray-{safe}.jsonl"', "Cache-Control": "no-store"})
+
+
+async def delete_encounter(request: Request) -> Response:
+    """GM only: delete a fight that is not running (ended, or never started), every key of it."""
+    from fray_table.server import archive
+
+    encounter = request.path_params["id"]
+    if isinstance(claims := await gm_claims(request), Response):
+        return claims
+    try:
+        room = await request.app.state.hub.room(encounter)
+        if room is None:
+            return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+        if room.state.status == "running":
+            return error(409, "encounter/running", "this fight is still running: end it before deleting it")
+        await archive.delete_fight(request.app, encounter, "the GM deleted this fight")
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    return JSONResponse({"id": encounter, "deleted": True}, headers=SECURITY_HEADERS)
+
+
+# --- every refusal under /api is {code, message} ------------------------------------
+
+HTTP_CODES = {404: "api/not-found", 405: "api/method-not-allowed"}
+
+
+async def http_error(request: Request, exc: HTTPException) -> Response:
+    """Starlette's own refusals (no such route, a method the route does not take):
+    JSON under /api, as every other answer there; plain text elsewhere."""
+    headers = dict(exc.headers or {})
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=headers)
+    if exc.status_code == 405:
+        message = f"{request.method} is not allowed here; this route takes {headers.get('Allow', 'other methods')}"
+    elif exc.status_code == 404:
+        message = f"there is no API route {request.url.path[:80]!r} (the routes are in docs/protocol.md)"
+    else:
+        message = exc.detail
+    code = HTTP_CODES.get(exc.status_code, f"http/{exc.status_code}")
+    return JSONResponse({"code": code, "message": message}, status_code=exc.status_code, headers={**SECURITY_HEADERS, **headers})
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    if request.url.path.startswith("/api/"):
+        return error(500, "server/internal", "the server failed to answer that request (a bug, logged)")
+    return PlainTextResponse("Internal Server Error", status_code=500)

@@ -8,6 +8,7 @@ import secrets
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -19,6 +20,7 @@ from fray_table import client_web
 from fray_table.rules.profiles import catalogue
 from fray_table.server import api, connection, replay
 from fray_table.server.api import SECURITY_HEADERS, error
+from fray_table.server.archive import Sweeper
 from fray_table.server.hub import Hub
 from fray_table.server.limits import Limits
 from fray_table.server.security import Access, SecurityHeaders
@@ -59,11 +61,14 @@ async def load_secret(redis_url: str, cluster: bool = False) -> bytes:
 
 
 def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits = Limits(), admin_key: str = "",
-               loopback: bool = True, origins: tuple[str, ...] = (), cluster: bool | None = None) -> Fray:
+                loopback: bool = True, origins: tuple[str, ...] = (), cluster: bool | None = None,
+                retain_ended: float | None = None, archive_dir: pathlib.Path | None = None) -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
     `cluster`: Redis Cluster or not (None: ask the Redis; server.store.RedisStore).
     `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
-    uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs)."""
+    uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs).
+    `retain_ended`: seconds an ended fight is kept (None: forever), then deleted, archived
+    first to `archive_dir` if given (server/archive.py)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -77,11 +82,17 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         await app.state.access.start()
         app.state.hub = Hub(store)
         await app.state.hub.start()
+        connection.quiet_invalid_utf8()
+        sweeper = Sweeper(app, retain_ended, archive_dir) if retain_ended else None
+        if sweeper is not None:
+            sweeper.start()
         if on_ready is not None:
             await on_ready(app)
         try:
             yield
         finally:
+            if sweeper is not None:
+                await sweeper.stop()
             await app.state.hub.stop()
             await app.state.access.close()
             await store.close()
@@ -92,6 +103,7 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         Route("/", index),
         Route("/healthz", healthz),
         Route("/api/encounters", api.create, methods=["POST"]),
+        Route("/api/encounters/{id}", api.delete_encounter, methods=["DELETE"]),
         Route("/api/encounters/{id}/log", replay.log_endpoint),
         Route("/api/encounters/{id}/digest", api.encounter_digest),
         Route("/api/encounters/{id}/links", api.links, methods=["GET", "POST"]),
@@ -103,7 +115,8 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
     ]
-    return Fray(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)])
+    return Fray(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)],
+                exception_handlers={HTTPException: api.http_error, Exception: api.server_error})
 
 
 async def index(request: Request) -> Response:

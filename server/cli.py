@@ -1,4 +1,4 @@
-"""`fray serve`, `fray schema`, `fray run`."""
+"""`fray serve`, `fray schema`, `fray run`, `fray export`, `fray import`."""
 
 import argparse
 import ipaddress
@@ -35,6 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--burst", type=int, default=int(env("FRAY_BURST", defaults.burst)), help="messages a connection may send at once (FRAY_BURST)")
     serve.add_argument("--sockets-per-token", type=int, default=int(env("FRAY_SOCKETS_PER_TOKEN", defaults.sockets_per_token)),
                        help="open websockets per invite link, per replica (FRAY_SOCKETS_PER_TOKEN)")
+    serve.add_argument("--retain-ended", default=env("FRAY_RETAIN_ENDED", "off"),
+                       help="delete ended fights this long after they end, e.g. 30d, 12h (FRAY_RETAIN_ENDED; default off)")
+    serve.add_argument("--archive-dir", type=pathlib.Path, default=env("FRAY_ARCHIVE_DIR") or None,
+                       help="export each ended fight here before it is deleted (FRAY_ARCHIVE_DIR)")
+    add_data_commands(sub)
     sub.add_parser("schema", help="print the JSON Schema of the wire protocol")
     run = sub.add_parser("run", help="play a scenario file through the reducer, no server")
     run.add_argument("scenario", type=pathlib.Path)
@@ -44,12 +49,31 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"FRAY_REDIS_CLUSTER must be 1, 0 or unset, not {cluster_env!r}")
     if args.command == "serve":
         return serve_command(args)
+    if args.command in ("export", "import"):
+        from fray_table.server.fight_data import run
+
+        return run(args)
     if args.command == "schema":
         from fray_table.server.protocol import schema
 
         print(json.dumps(schema(), indent=2))
         return 0
     return run_command(args)
+
+
+def add_data_commands(sub) -> None:
+    """`fray export` and `fray import` (server/fight_data.py)."""
+    for name, text in (("export", "write a fight's raw stream as JSON lines to stdout"),
+                       ("import", "add a fight exported by `fray export` to this server's Redis")):
+        command = sub.add_parser(name, help=text)
+        if name == "export":
+            command.add_argument("id", help="the encounter id")
+        else:
+            command.add_argument("file", type=pathlib.Path, help="the .jsonl file ('-': stdin)")
+            command.add_argument("--as", dest="new_id", default=None, help="import under this id instead of the file's")
+            command.add_argument("--public-url", default="http://127.0.0.1:8000/", help="the server's address, for the printed links")
+        command.add_argument("--redis-url", default=os.environ.get("REDIS_URL"), help="an external Redis instead of the embedded one")
+        command.add_argument("--data", type=pathlib.Path, default=None, help="the embedded Redis's folder (default: the user data dir)")
 
 
 def run_command(args) -> int:
@@ -95,6 +119,13 @@ def serve_command(args) -> int:
     from fray_table.server.app import create_app
     from fray_table.server.embedded import EmbeddedRedis, default_data_dir
 
+    from fray_table.server.archive import parse_duration
+
+    try:
+        retain_ended = parse_duration(args.retain_ended)
+    except ValueError as e:
+        print(f"fray serve: --retain-ended / FRAY_RETAIN_ENDED: {e}", file=sys.stderr)
+        return 2
     embedded = None
     url = args.redis_url
     if not url:
@@ -122,7 +153,8 @@ def serve_command(args) -> int:
     try:
         uvicorn.run(
             create_app(url, on_ready=on_ready, on_stopped=embedded.stop if embedded else None, limits=limits, admin_key=os.environ.get("FRAY_ADMIN_KEY", ""),
-                       loopback=is_loopback(args.host), origins=tuple(o.strip() for o in args.origin), cluster=args.redis_cluster),
+                       loopback=is_loopback(args.host), origins=tuple(o.strip() for o in args.origin), cluster=args.redis_cluster,
+                       retain_ended=retain_ended, archive_dir=args.archive_dir),
             host=args.host,
             port=args.port,
             log_level="warning",

@@ -20,8 +20,8 @@ from fray_table.server import protocol, undo
 from fray_table.server.api import claims_of
 from fray_table.server.hub import Client
 from fray_table.server.limits import RateGuard
-from fray_table.server.security import Access, TooManySockets
-from fray_table.server.store import StoreUnavailable, position_key
+from fray_table.server.security import EXPIRED, Access, TooManySockets
+from fray_table.server.store import StoreUnavailable, StoreUnknown, position_key
 from fray_table.server.tokens import BadToken
 
 log = logging.getLogger("fray.connection")
@@ -58,12 +58,25 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
         await refuse(ws, "encounter/unknown", f"there is no encounter {encounter!r}", 4404)
         return
 
-    async def close_revoked(reason: str) -> None:
+    replies: Replies | None = None
+    client: Client | None = None
+
+    async def close_with(code: str, reason: str, close_code: int) -> None:
+        """Close on purpose (revoked, expired, rate-limited): every command already
+        stored is answered first, then the reason, then the close."""
         with contextlib.suppress(Exception):  # the socket may be gone already, or not reading
-            await asyncio.wait_for(refuse(ws, "auth/revoked", reason, 4403), 2.0)
+            async with asyncio.timeout(STORE_ANSWER + 2.0):
+                if replies is not None:
+                    await replies.settled()
+                if client is not None:
+                    client.push(error_text(code, reason))
+                    await client.flush()
+                    await ws.close(close_code, reason.encode()[:120].decode(errors="ignore"))
+                else:
+                    await refuse(ws, code, reason, close_code)
 
     try:
-        seat = access.sit(claims, close_revoked)
+        seat = access.sit(claims, close_with)
     except TooManySockets as e:
         await refuse(ws, "limit/sockets", str(e), 4429)
         return
@@ -75,15 +88,19 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     guard = RateGuard(app.state.limits)
     replies = Replies(client.push)
     try:
-        while not seat.revoked:
+        while not seat.closed:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            if seat.revoked:
+            if seat.closed:
+                break
+            if claims.x and claims.x <= time.time():  # the watcher closes idle ones; this, one that keeps sending
+                seat.closed = True
+                await close_with("auth/expired", EXPIRED, 4401)
                 break
             if not guard.admit():
                 if guard.exhausted:
-                    await refuse(ws, "rate/limited", f"too many messages (over {app.state.limits.rate:g} a second); closing", 1008)
+                    await close_with("rate/limited", f"too many messages (over {app.state.limits.rate:g} a second); closing", 1008)
                     break
                 replies.answer(protocol.Error(code="rate/limited", message=f"too many messages: at most {app.state.limits.rate:g} a second; this one was dropped"))
                 continue
@@ -112,6 +129,7 @@ def texts_to(send):
     return send_text
 
 
+STORE_ANSWER = 20.0  # seconds: longer than the store's tries of one append take to fail
 IN_FLIGHT = 64  # a connection's commands appended but not yet answered; then it stops reading
 
 
@@ -165,7 +183,9 @@ class Replies:
         if append.cancelled():
             return protocol.Error(id=id, code="store/unavailable", message="the append was cancelled; send the command again")
         error = append.exception()
-        if isinstance(error, StoreUnavailable):
+        if isinstance(error, StoreUnknown):  # sent, never answered: it may be stored
+            return protocol.Error(id=id, code="store/unknown", message=str(error))
+        if isinstance(error, StoreUnavailable):  # known not stored
             return protocol.Error(id=id, code="store/unavailable", message=str(error))
         if error is not None:
             log.error("appending %s failed", id, exc_info=error)
@@ -242,3 +262,23 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
     except (OverflowError, ValueError) as e:  # JSON ints are unbounded; the stream's msgpack is 64-bit
         return protocol.Error(id=message.id, code="protocol/invalid", message=f"a number in that command is out of range: {e}")
     return message.id, app.state.store.submit(room.id, event.id, payload)
+
+
+class _InvalidUtf8(logging.Filter):
+    """uvicorn closes a text frame that is not UTF-8 with 1007, as it should, but
+    logs it as an ERROR with a traceback: a client's fault, not the server's. It
+    becomes one INFO line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError):
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg, record.args = "a client sent a text frame that is not UTF-8: closed with 1007", ()
+            return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+        return True
+
+
+def quiet_invalid_utf8() -> None:
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _InvalidUtf8) for f in logger.filters):
+        logger.addFilter(_InvalidUtf8())

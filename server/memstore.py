@@ -76,6 +76,18 @@ class MemoryStore:
     async def list_encounters(self) -> list[str]:
         return sorted(self._encounters)
 
+    async def length(self, encounter: str) -> int:
+        return len(self._streams.get(encounter, []))
+
+    async def last(self, encounter: str) -> Event | None:
+        events = self._streams.get(encounter)
+        return events[-1] if events else None
+
+    async def delete(self, encounter: str, also: tuple[str, ...] = ()) -> None:
+        for held in (self._streams, self._cmds, self._meta, self.snapshots):
+            held.pop(encounter, None)
+        self._encounters.discard(encounter)
+
     def tail(self, on_events: OnEvents, **_: Any) -> MemoryTail:
         return MemoryTail(self, on_events)
 

@@ -17,7 +17,7 @@ from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import apply
 from fray_table.rules.view import Viewer, log_for, view
-from fray_table.server.api import claims_of, error
+from fray_table.server.api import claims_of, error, export_stream
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
 
@@ -109,10 +109,13 @@ async def log_endpoint(request: Request) -> Response:
 
 
 async def export_endpoint(request: Request) -> Response:
-    """GET /api/encounters/{id}/export?token=...&format=json|md: the viewer's whole log."""
+    """GET /api/encounters/{id}/export?token=...&format=json|md: the viewer's whole log;
+    format=jsonl: the raw stream, for the GM (api.export_stream)."""
     fmt = request.query_params.get("format", "json")
+    if fmt == "jsonl":
+        return await export_stream(request)
     if fmt not in ("json", "md"):
-        return error(400, "request/invalid", "'format' is 'json' or 'md'")
+        return error(400, "request/invalid", "'format' is 'json', 'md' or (for the GM: the raw stream) 'jsonl'")
     encounter = request.path_params["id"]
     folded = await _fold(request, None)
     if isinstance(folded, Response):

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import time
 import urllib.parse
 from collections.abc import Awaitable, Callable
 
@@ -41,13 +42,18 @@ class TooManySockets(Exception):
     pass
 
 
-class Seat:
-    """One open websocket, as far as limits and revocation care."""
+REVOKED = "this invite link has been revoked by the GM"
+EXPIRED = "this invite link has expired"
+Close = Callable[[str, str, int], Awaitable[None]]  # close(code, reason, close code): tell the client why, then close
 
-    def __init__(self, claims: Claims, close: Callable[[str], Awaitable[None]]) -> None:
+
+class Seat:
+    """One open websocket, as far as limits, revocation and expiry care."""
+
+    def __init__(self, claims: Claims, close: Close) -> None:
         self.claims = claims
-        self.close = close  # close(reason): tell the client why, then close the socket
-        self.revoked = False
+        self.close = close
+        self.closed = False  # revoked or expired: the socket reads no further message
 
 
 class Access:
@@ -63,6 +69,7 @@ class Access:
         self._redis: aioredis.Redis | RedisCluster | None = None
         self._seats: dict[str, set[Seat]] = {}  # token id -> open sockets
         self._watch: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Future[None]] = set()
 
     async def start(self) -> None:
         # A blocking pool: a burst of joins waits for a connection instead of failing.
@@ -170,7 +177,7 @@ class Access:
 
     # --- open sockets ------------------------------------------------------------
 
-    def sit(self, claims: Claims, close: Callable[[str], Awaitable[None]]) -> Seat:
+    def sit(self, claims: Claims, close: Close) -> Seat:
         seats = self._seats.setdefault(claims.i, set())
         if len(seats) >= self.limits.sockets_per_token:
             raise TooManySockets(f"this link already has {len(seats)} open connections (at most {self.limits.sockets_per_token})")
@@ -188,15 +195,38 @@ class Access:
     async def _close_revoked(self, token_ids: set[str]) -> None:
         for token_id in token_ids:
             for seat in list(self._seats.get(token_id, ())):
-                if not seat.revoked:
-                    seat.revoked = True
-                    await seat.close("this invite link has been revoked by the GM")
+                await self._close(seat, "auth/revoked", REVOKED, 4403)
+
+    async def _close(self, seat: Seat, code: str, reason: str, close_code: int) -> None:
+        if not seat.closed:
+            seat.closed = True
+            # In a task of its own: the seat first answers what it owes, and one
+            # slow socket must not hold up the others.
+            task = asyncio.ensure_future(seat.close(code, reason, close_code))
+            self._closing.add(task)  # held until done: the loop keeps only weak references
+            task.add_done_callback(self._closing.discard)
+
+    async def close_encounter(self, encounter: str, reason: str) -> None:
+        """Close every socket of the encounter on this replica (the fight was deleted)."""
+        for seats in list(self._seats.values()):
+            for seat in list(seats):
+                if seat.claims.e == encounter:
+                    await self._close(seat, "encounter/deleted", reason, 4410)
+
+    async def _close_expired(self) -> None:
+        now = time.time()
+        for seats in list(self._seats.values()):
+            for seat in list(seats):
+                if seat.claims.x and seat.claims.x <= now:
+                    await self._close(seat, "auth/expired", EXPIRED, 4401)
 
     async def _watch_revocations(self) -> None:
         """Revocations made through another replica reach this one's open sockets
-        within `revoke_poll` seconds (one pipelined read for all of them)."""
+        within `revoke_poll` seconds (one pipelined read for all of them); links
+        that expire close their sockets as promptly (no read)."""
         while True:
             await asyncio.sleep(self.limits.revoke_poll)
+            await self._close_expired()
             by_encounter: dict[str, list[str]] = {}
             for token_id, seats in list(self._seats.items()):
                 for encounter in {seat.claims.e for seat in seats}:

@@ -67,6 +67,15 @@ class StoreUnavailable(Exception):
     pass
 
 
+class StoreUnknown(StoreUnavailable):
+    """An append was sent but no answer came: Redis may have stored it (or may
+    yet, a frozen one once it resumes). The client resends with the same id."""
+
+
+class _SentUnanswered(Exception):
+    """From `_evalsha`: its last error came after the script may have reached Redis."""
+
+
 def events_key(encounter: str) -> str:
     # The braces are a Redis Cluster hash tag: one encounter, one slot.
     return f"fray:{{{encounter}}}:events"
@@ -233,6 +242,25 @@ class RedisStore:
             members = await self._client().smembers(ENCOUNTERS)
         return sorted(m.decode() for m in members)
 
+    # --- a fight's data (server/archive.py): its length, its last event, deleting it
+
+    async def length(self, encounter: str) -> int:
+        with self._translate():
+            return await self._client().xlen(events_key(encounter))
+
+    async def last(self, encounter: str) -> Event | None:
+        with self._translate():
+            entries = await self._client().xrevrange(events_key(encounter), "+", "-", count=1)
+        return (entries[0][0].decode(), entries[0][1][b"e"]) if entries else None
+
+    async def delete(self, encounter: str, also: tuple[str, ...] = ()) -> None:
+        """Every key of the encounter (with `also`, keys of its under the same hash tag), and its listing."""
+        with self._translate():
+            async with self._client().pipeline(transaction=False) as pipe:
+                pipe.delete(events_key(encounter), cmds_key(encounter), meta_key(encounter), snapshot_key(encounter), *also)
+                pipe.srem(ENCOUNTERS, encounter)
+                await pipe.execute()
+
     def tail(self, on_events: OnEvents, **options) -> Tail | ClusterTail:
         """This process's one reader of every watched stream (server.tail; on a cluster, server.cluster)."""
         # The tails read through this store: imported here, not at the top.
@@ -256,6 +284,10 @@ class RedisStore:
             where = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
         detail = str(exc) or (f"no answer within {self._timeout:g} s" if isinstance(exc, TimeoutError) else type(exc).__name__)
         return StoreUnavailable(f"The event store (Redis at {where}) is unreachable: {detail}")
+
+    def _unknown(self, exc: BaseException) -> StoreUnknown:
+        said = str(self._unavailable(exc))
+        return StoreUnknown(f"{said}; the command was sent and may have been stored: send it again with the same id")
 
     @contextlib.contextmanager
     def _translate(self) -> Iterator[None]:
@@ -307,11 +339,13 @@ class RedisStore:
                 again = await self._evalsha([groups[i] for i in missing])
                 for i, reply in zip(missing, again):
                     replies[i] = reply
-        except UNAVAILABLE as exc:
+        except (*UNAVAILABLE, _SentUnanswered) as exc:
+            unknown = isinstance(exc, _SentUnanswered)
+            cause = exc.__cause__ if unknown and isinstance(exc.__cause__, Exception) else exc
             for a in batch:
                 if not a.future.done():
-                    a.future.set_exception(self._unavailable(exc))
-            return exc
+                    a.future.set_exception(self._unknown(cause) if unknown else self._unavailable(cause))
+            return cause
         except Exception as exc:  # a bug here must not stop every later append
             logger.exception("Appending a batch of %d events failed", len(batch))
             for a in batch:
@@ -343,9 +377,15 @@ class RedisStore:
             for a in group:
                 args += (a.command_id, a.payload)
             commands.append(args)
+        maybe_sent = False  # once the script may have reached Redis, a failure is "unknown", not "not stored"
         for attempt in range(APPEND_RETRIES + 1):
             try:
                 async with asyncio.timeout(self._timeout):  # one timer a round trip, not one a send and a reply
+                    if conn.is_connected and await conn.can_read():  # closed by a Redis that went away while idle
+                        await conn.disconnect()
+                    if not conn.is_connected:
+                        await conn.connect()
+                    maybe_sent = True
                     await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
                     replies: list[Any] = []
                     for _ in commands:
@@ -354,9 +394,11 @@ class RedisStore:
                         except ResponseError as e:
                             replies.append(e)
                 return replies
-            except UNAVAILABLE:
+            except UNAVAILABLE as exc:
                 await conn.disconnect()
                 if attempt == APPEND_RETRIES:
+                    if maybe_sent:
+                        raise _SentUnanswered() from exc
                     raise
                 await asyncio.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")

@@ -45,7 +45,8 @@ def test_embedded_long_folder_gets_short_socket(tmp_path: pathlib.Path):
     with EmbeddedRedis(folder) as redis:
         assert len(str(redis.socket_path)) <= 100
         assert ping(redis.socket_path) == b"+PONG\r\n"
-        assert EmbeddedRedis(folder).start() == redis.url
+        with EmbeddedRedis(folder) as again:
+            assert again.url == redis.url and not again.owned
 
 
 def test_embedded_folder_that_is_a_file_is_a_clear_error(tmp_path: pathlib.Path):

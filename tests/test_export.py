@@ -1,0 +1,224 @@
+"""A fight's data on real processes: `fray export` and `fray import` between two
+Redis servers, the GM's export and delete over HTTP, and the sweep of ended fights."""
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+import websockets
+
+from fray_table.server import archive
+from fray_table.server.embedded import EmbeddedRedis
+from fray_table.server.store import RedisStore
+from support import ROOT, TIMEOUT, FrayServer, Table, digest, folded, stream, token_of
+
+pytestmark = pytest.mark.redis
+
+FIGHT = {
+    "combatants": [
+        {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 40, "hp_max": 40, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
+        {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 40, "hp_max": 40, "dex": 9, "x": 15, "y": 10},
+    ]
+}
+SECRET = {"FRAY_SECRET": "test-secret-0123456789abcdef"}  # what support.FrayServer runs with
+
+
+def fray(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, input=stdin,
+                          capture_output=True, timeout=60, env={**os.environ, **SECRET})
+
+
+async def play(server: FrayServer, made: dict, *, end: bool) -> str:
+    """A round of the fight (dice forced, a declaration, an advance), then `end` if asked; the last position."""
+    gm = await Table.join(server, made["links"]["gm"])
+    try:
+        for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"},
+                        {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+                        {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+                        {"type": "force_rolls", "values": [15, 3, 2]}, {"type": "advance"}, *([{"type": "end"}] if end else [])):
+            ack = await gm.send(command)
+            assert ack["type"] == "ack", (command, ack)
+        return ack["position"]
+    finally:
+        await gm.close()
+
+
+@pytest.fixture
+def other_redis(tmp_path):
+    with EmbeddedRedis(tmp_path / "other") as redis:
+        yield redis.url
+
+
+async def test_export_then_import_into_another_redis_folds_to_the_same_bytes(fray_server, redis_url, other_redis, tmp_path):
+    made = fray_server.create(FIGHT)
+    await play(fray_server, made, end=False)
+    exported = fray("export", made["id"], "--redis-url", redis_url)
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stderr == b""  # no progress bar: stderr is not a terminal
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    header, events = lines[0], lines[1:]
+    assert (header["format"], header["version"], header["encounter"]) == ("fray-fight", 1, made["id"])
+    assert header["events"] == len(events) == len(await stream(redis_url, made["id"]))
+    assert events[0]["event"]["command"]["type"] == "create" and isinstance(events[0]["event"]["command"]["seed"], str)  # base64
+    path = tmp_path / "fight.jsonl"
+    path.write_bytes(exported.stdout)
+    imported = fray("import", str(path), "--redis-url", other_redis)
+    assert imported.returncode == 0, imported.stderr
+    assert f"imported encounter {made['id']} ({len(events)} events, running)" in imported.stdout.decode()
+    assert [e for _, e in await stream(other_redis, made["id"])] == [e for _, e in await stream(redis_url, made["id"])]
+    assert await folded(other_redis, made["id"]) == await folded(redis_url, made["id"])
+    # the printed GM link works on a server of the other Redis, and its replica agrees byte for byte
+    gm_link = next(line.split()[-1] for line in imported.stdout.decode().splitlines() if line.strip().startswith("GM:"))
+    there = FrayServer(other_redis, tmp_path)
+    try:
+        theirs = digest(there, {"id": made["id"], "links": {"gm": gm_link}})
+        assert theirs["sha256"] == digest(fray_server, made)["sha256"]
+    finally:
+        there.stop()
+
+
+async def test_import_refuses_an_id_that_exists_unless_renamed(fray_server, redis_url, tmp_path):
+    made = fray_server.create(FIGHT)
+    path = tmp_path / "fight.jsonl"
+    path.write_bytes(fray("export", made["id"], "--redis-url", redis_url).stdout)
+    again = fray("import", str(path), "--redis-url", redis_url)
+    assert again.returncode == 2
+    assert again.stderr.decode().splitlines() == [
+        f"fray import: an encounter {made['id']!r} already exists here; import it under another id with --as NEW_ID"]
+    new_id = f"copy{made['id']}"
+    renamed = fray("import", str(path), "--as", new_id, "--redis-url", redis_url)
+    assert renamed.returncode == 0, renamed.stderr
+    original = await stream(redis_url, made["id"])
+    copy = await stream(redis_url, new_id)
+    assert copy[0][1].command.id == new_id
+    assert [e for _, e in copy[1:]] == [e for _, e in original[1:]]
+    store = RedisStore(redis_url)
+    await store.start()
+    try:
+        assert new_id in await store.list_encounters()
+        await store.delete(new_id)
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(("content", "fault"), [
+    (b"", "empty, not a Fray fight export"),
+    (b'{"hello": "world"}\n', "line 1: not a Fray fight export (the first line must be its header"),
+    (b'{"format": "tarball", "version": 1, "encounter": "x", "rules_version": 3}\n', "line 1: not a Fray fight export (format 'tarball'"),
+    (b'{"format": "fray-fight", "version": 9, "encounter": "x", "rules_version": 3}\n', "line 1: export format version 9"),
+    (b'{"format": "fray-fight", "version": 1, "encounter": "x", "rules_version": 3}\nnot json\n', "line 2: not an event line"),
+    (b'{"format": "fray-fight", "version": 1, "encounter": "x", "rules_version": 3}\n', "a header and no events"),
+])
+def test_import_refuses_a_file_that_is_not_a_fight(redis_url, tmp_path, content, fault):
+    path = tmp_path / "not-a-fight.jsonl"
+    path.write_bytes(content)
+    done = fray("import", str(path), "--redis-url", redis_url)
+    assert done.returncode == 2
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"fray import: {path}") and fault in lines[0], lines
+    assert done.stdout == b""
+
+
+async def test_import_refuses_events_out_of_order_and_writes_nothing(fray_server, redis_url, tmp_path):
+    made = fray_server.create(FIGHT)
+    lines = fray("export", made["id"], "--redis-url", redis_url).stdout.splitlines()
+    lines[2], lines[3] = lines[3], lines[2]
+    path = tmp_path / "shuffled.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    done = fray("import", str(path), "--as", "shuffled" + made["id"], "--redis-url", redis_url)
+    assert done.returncode == 2
+    assert "line 4: position" in done.stderr.decode() and "does not follow the one before it" in done.stderr.decode()
+    assert await stream(redis_url, "shuffled" + made["id"]) == []
+
+
+async def test_gm_exports_the_raw_stream_over_http_and_no_one_else(fray_server, redis_url):
+    made = fray_server.create(FIGHT)
+    await play(fray_server, made, end=False)
+    url = f"{fray_server.url}/api/encounters/{made['id']}/export"
+    got = httpx.get(url, params={"token": token_of(made["links"]["gm"]), "format": "jsonl"}, timeout=TIMEOUT)
+    assert got.status_code == 200 and got.headers["content-type"] == "application/x-ndjson"
+    by_cli = fray("export", made["id"], "--redis-url", redis_url).stdout.splitlines()
+    by_http = got.content.splitlines()
+    assert by_http[1:] == by_cli[1:] and len(by_http) > 5
+    assert archive.parse(by_http).state.status == "running"
+    player = httpx.get(url, params={"token": token_of(made["links"]["players"]["alda"]), "format": "jsonl"}, timeout=TIMEOUT)
+    assert player.status_code == 403 and player.json()["code"] == "auth/forbidden"
+
+
+async def test_gm_deletes_an_ended_fight_not_a_running_one(fray_server, redis_url):
+    made = fray_server.create(FIGHT)
+    await play(fray_server, made, end=False)
+    url = f"{fray_server.url}/api/encounters/{made['id']}"
+    gm = {"token": token_of(made["links"]["gm"])}
+    running = httpx.delete(url, params=gm, timeout=TIMEOUT)
+    assert running.status_code == 409
+    assert running.json() == {"code": "encounter/running", "message": "this fight is still running: end it before deleting it"}
+    player = httpx.delete(url, params={"token": token_of(made["links"]["players"]["alda"])}, timeout=TIMEOUT)
+    assert player.status_code == 403 and player.json()["code"] == "auth/forbidden"
+    watcher = await Table.join(fray_server, made["links"]["spectator"])
+    gm_table = await Table.join(fray_server, made["links"]["gm"])
+    ack = await gm_table.send({"type": "end"})
+    assert ack["type"] == "ack", ack
+    await gm_table.close()
+    await watcher.until(ack["position"])
+    deleted = httpx.delete(url, params=gm, timeout=TIMEOUT)
+    assert deleted.status_code == 200 and deleted.json() == {"id": made["id"], "deleted": True}
+    # the open socket is told why and closed
+    for _ in range(100):
+        message = await watcher.next()
+        if message["type"] == "error":
+            break
+    assert message["code"] == "encounter/deleted"
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await asyncio.wait_for(watcher.ws.recv(), TIMEOUT)
+    assert closed.value.rcvd.code == 4410
+    assert await stream(redis_url, made["id"]) == []
+    gone = httpx.get(f"{url}/digest", params=gm, timeout=TIMEOUT)
+    assert gone.status_code in (403, 404)  # its links went with it
+    store = RedisStore(redis_url)
+    await store.start()
+    try:
+        assert made["id"] not in await store.list_encounters() and not await store.exists(made["id"])
+    finally:
+        await store.close()
+
+
+async def test_ended_fights_are_archived_then_deleted_after_the_retention_time(other_redis, tmp_path):
+    redis_url = other_redis  # a Redis of its own: the sweep would take every old ended fight of a shared one
+    kept = tmp_path / "archive"
+    server = FrayServer(redis_url, tmp_path, env={"FRAY_RETAIN_ENDED": "2s", "FRAY_ARCHIVE_DIR": str(kept)})
+    try:
+        ended, running = server.create(FIGHT), server.create(FIGHT)
+        await play(server, ended, end=True)
+        await play(server, running, end=False)
+        before = await folded(redis_url, ended["id"])
+        deadline = time.monotonic() + 20
+        while await stream(redis_url, ended["id"]):
+            assert time.monotonic() < deadline, "the ended fight was never swept"
+            await asyncio.sleep(0.3)
+        fight = archive.parse((kept / f"{ended['id']}.jsonl").read_bytes().splitlines())
+        from fray_table.rules.reducer import canonical
+
+        assert canonical(fight.state) == before and fight.state.status == "ended"
+        await asyncio.sleep(2.5)  # more sweeps: the running fight stays, however old
+        assert await stream(redis_url, running["id"])
+        assert not (kept / f"{running['id']}.jsonl").exists()
+    finally:
+        server.stop()
+
+
+def test_serve_refuses_a_bad_retention_time_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "fray_table.server.cli", "serve", "--redis-url", "redis://127.0.0.1:1", "--no-demo"],
+                          cwd=ROOT, capture_output=True, timeout=60, env={**os.environ, "FRAY_RETAIN_ENDED": "soon"})
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines() == [
+        "fray serve: --retain-ended / FRAY_RETAIN_ENDED: a retention time is a number and a unit, like 30d, 12h, 90m or 45s (or 'off'), not 'soon'"]
+
+
+def test_parse_duration_units():
+    assert [archive.parse_duration(t) for t in ("30d", "12h", "90m", "45s", "off", "", "0")] == [2592000, 43200, 5400, 45, None, None, None]

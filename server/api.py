@@ -49,6 +49,12 @@ def error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status, headers=SECURITY_HEADERS)
 
 
+def base_url(request: Request) -> str:
+    """Where links point: `--public-url` when given, else the address this request
+    came to (behind a trusted proxy, the forwarded one: server/forwarded.py)."""
+    return request.app.state.public_url or str(request.base_url)
+
+
 async def read_body(request: Request) -> bytes | None:
     """The request body, or None once it is over the limit (read no further)."""
     limit = request.app.state.limits.body_bytes
@@ -146,7 +152,7 @@ async def create(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        made = await create_encounter(request.app, body, str(request.base_url))
+        made = await create_encounter(request.app, body, base_url(request))
     except ValueError as e:
         return error(400, "request/invalid", str(e))
     except StoreUnavailable as e:
@@ -175,7 +181,7 @@ async def links(request: Request) -> Response:
     if isinstance(claims := await gm_claims(request), Response):
         return claims
     access = request.app.state.access
-    link = lambda token: f"{request.base_url}e/{encounter}?token={token}"  # noqa: E731
+    link = lambda token: f"{base_url(request)}e/{encounter}?token={token}"  # noqa: E731
     try:
         if request.method == "GET":
             listed = await access.links(encounter)

@@ -1,6 +1,8 @@
 """The Starlette app: its routes, its lifespan (store, hub, signer), and the pages."""
 
+import asyncio
 import contextlib
+import importlib.metadata
 import os
 import pathlib
 import re
@@ -18,7 +20,7 @@ from starlette.websockets import WebSocket
 
 from fray_table import client_web
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, replay
+from fray_table.server import api, connection, metrics, replay
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
 from fray_table.server.hub import Hub
@@ -62,9 +64,10 @@ async def load_secret(redis_url: str, cluster: bool = False) -> bytes:
 
 def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits = Limits(), admin_key: str = "",
                 loopback: bool = True, origins: tuple[str, ...] = (), cluster: bool | None = None,
-                retain_ended: float | None = None, archive_dir: pathlib.Path | None = None) -> Fray:
+                retain_ended: float | None = None, archive_dir: pathlib.Path | None = None, public_url: str = "") -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
     `cluster`: Redis Cluster or not (None: ask the Redis; server.store.RedisStore).
+    `public_url`: the base of every generated link (else each request's own address).
     `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
     uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs).
     `retain_ended`: seconds an ended fight is kept (None: forever), then deleted, archived
@@ -86,6 +89,7 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         sweeper = Sweeper(app, retain_ended, archive_dir) if retain_ended else None
         if sweeper is not None:
             sweeper.start()
+        app.state.metrics = metrics.registry(app.state.hub)
         if on_ready is not None:
             await on_ready(app)
         try:
@@ -101,7 +105,11 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
 
     routes = [
         Route("/", index),
-        Route("/healthz", healthz),
+        Route("/livez", livez),
+        Route("/readyz", readyz),
+        Route("/healthz", readyz),  # the old name, kept: the same answer as /readyz
+        Route("/metrics", metrics_endpoint),
+        Route("/api/about", about),
         Route("/api/encounters", api.create, methods=["POST"]),
         Route("/api/encounters/{id}", api.delete_encounter, methods=["DELETE"]),
         Route("/api/encounters/{id}/log", replay.log_endpoint),
@@ -115,15 +123,33 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
     ]
-    return Fray(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)],
-                exception_handlers={HTTPException: api.http_error, Exception: api.server_error})
+    app = Fray(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)],
+               exception_handlers={HTTPException: api.http_error, Exception: api.server_error})
+    app.state.public_url = public_url
+    return app
+
+
+def version() -> str:
+    try:
+        return importlib.metadata.version("fray-table")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 async def index(request: Request) -> Response:
-    return JSONResponse(
-        {"fray": "combat encounter server", "create": "POST /api/encounters", "docs": "README.md"},
-        headers=SECURITY_HEADERS,
-    )
+    """The home page (what Fray is, and a form to create a fight); JSON for a client that asks for it."""
+    accept = request.headers.get("accept", "")
+    if "application/json" in accept and "text/html" not in accept:
+        return await about(request)
+    return FileResponse(CLIENT_DIR / "home.html", headers=SECURITY_HEADERS)
+
+
+async def about(request: Request) -> Response:
+    """What the home page needs to know: the version, and whether creating a fight asks for the admin key."""
+    access = request.app.state.access
+    creation = "open" if access.creation_refused("") is None else ("admin-key" if access.admin_key else "closed")
+    return JSONResponse({"fray": "combat encounter server", "version": version(), "create": "POST /api/encounters",
+                         "creation": creation, "docs": "README.md"}, headers=SECURITY_HEADERS)
 
 
 async def profiles(request: Request) -> Response:
@@ -131,12 +157,31 @@ async def profiles(request: Request) -> Response:
     return Response(msgspec.json.encode(catalogue()), media_type="application/json", headers=SECURITY_HEADERS)
 
 
-async def healthz(request: Request) -> Response:
+async def livez(request: Request) -> Response:
+    """The process answers HTTP: no I/O, so a slow Redis never gets a live replica restarted."""
+    return JSONResponse({"ok": True}, headers=SECURITY_HEADERS)
+
+
+READY_TIMEOUT = 2.0
+
+
+async def readyz(request: Request) -> Response:
+    """Redis answers (one O(1) lookup, whatever the number of encounters) and the tail runs."""
+    state = request.app.state
+    if not state.hub.tail.running:
+        return error(503, "tail/stopped", "the tail that reads new events is not running")
     try:
-        await request.app.state.store.list_encounters()
+        async with asyncio.timeout(READY_TIMEOUT):
+            await state.store.exists("readyz")
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
+    except TimeoutError:
+        return error(503, "store/unavailable", f"Redis did not answer within {READY_TIMEOUT:g} s")
     return JSONResponse({"ok": True}, headers=SECURITY_HEADERS)
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    return Response(metrics.exposition(request.app.state.metrics), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
 async def page(request: Request) -> Response:

@@ -16,7 +16,7 @@ from fray_table.rules.commands import Undo
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.reducer import check
-from fray_table.server import protocol, undo
+from fray_table.server import logs, metrics, protocol, undo
 from fray_table.server.api import claims_of
 from fray_table.server.hub import Client
 from fray_table.server.limits import RateGuard
@@ -35,6 +35,7 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     app = ws.app
     access: Access = app.state.access
     encounter = ws.path_params["id"]
+    logs.encounter_id.set(encounter[:40])  # this task's log lines name it (server/logs.py)
     await ws.accept()
     if not access.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
         await refuse(ws, "auth/origin", f"websocket connections from {ws.headers.get('origin', '')[:60]!r} are not allowed", 4403)
@@ -86,7 +87,7 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
     guard = RateGuard(app.state.limits)
-    replies = Replies(client.push)
+    replies = client.replies = Replies(client.push)
     try:
         while not seat.closed:
             message = await ws.receive()
@@ -150,6 +151,7 @@ class Replies:
         return len(self._queue)
 
     def answer(self, message: protocol.Message) -> None:
+        metrics.answered(message)
         text = protocol.encoder.encode(message).decode()
         if self._queue:
             self._queue.append((None, text))
@@ -157,6 +159,7 @@ class Replies:
             self._push(text)
 
     def ack_when_appended(self, id: str, append: asyncio.Future) -> None:
+        metrics.appending(append)
         self._queue.append((append, id))
         append.add_done_callback(self._settle)
 
@@ -175,7 +178,9 @@ class Replies:
             elif not append.done():
                 return
             else:
-                text = protocol.encoder.encode(self._ack(item, append)).decode()
+                answer = self._ack(item, append)
+                metrics.answered(answer)
+                text = protocol.encoder.encode(answer).decode()
             del self._queue[0]
             self._push(text)
 
@@ -202,6 +207,7 @@ async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> Non
 
 async def handle(app, room, by: Actor, token_id: str, text: str, replies: Replies) -> None:
     """One client message: its answer goes to `replies`, an ack once its append is stored."""
+    logs.command_id.set("")  # set by judge once the message has an id
     reply = await judge(app, room, by, token_id, text, replies)
     if isinstance(reply, tuple):
         replies.ack_when_appended(*reply)
@@ -226,6 +232,7 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
     if "system" in message.command.roles:  # create, restore: the server alone writes them
         tag = message.command.__struct_config__.tag
         return protocol.Error(id=message.id, code="auth/forbidden", message=f"a {by.role} may not send '{tag}': only the server writes it")
+    logs.command_id.set(message.id[:100])
     event = Event(id=f"{token_id}.{message.id}", by=by, command=message.command, at=int(time.time() * 1000))
     if (seen := room.seen.get(event.id)) is not None:
         return protocol.Ack(id=message.id, position=seen, duplicate=True)

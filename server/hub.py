@@ -6,9 +6,11 @@ Writes never touch a Room: a command is appended to Redis, and every replica
 """
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import os
+import time
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 
@@ -19,7 +21,7 @@ from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import BUG, canonical, folding
 from fray_table.rules.view import Viewer, log_for
-from fray_table.server import protocol
+from fray_table.server import metrics, protocol
 from fray_table.server.store import position_key
 from fray_table.server.views import Views
 
@@ -43,6 +45,8 @@ class Client:
         self.limit = outbox
         self.outbox: list[str] = []  # short-lived and short: a list is 56 bytes idle, a deque 600
         self.dropped: str | None = None
+        self.closing: tuple[int, str] | None = None  # close with this once the outbox is sent (a shutdown)
+        self.replies = None  # the connection's pending answers (server/connection.py), for a shutdown to wait on
         self._wake: asyncio.Future | None = None
         self._sending = False
         self.writer = asyncio.create_task(self._write())
@@ -53,15 +57,27 @@ class Client:
         if len(self.outbox) >= self.limit:
             self.dropped = "too slow: the update queue filled up; reconnect to catch up"
             self.outbox.clear()
+            metrics.counts.outbox_drops += 1
         else:
             self.outbox.append(text)
+        self._wake_writer()
+
+    def _wake_writer(self) -> None:
         if self._wake is not None and not self._wake.done():
             self._wake.set_result(None)
+
+    def close_after_outbox(self, code: int, reason: str) -> None:
+        """Send what waits, then close with `code`: a shutdown loses no update."""
+        self.closing = (code, reason)
+        self._wake_writer()
 
     async def _write(self) -> None:
         try:
             while not self.dropped:
                 if not self.outbox:
+                    if self.closing is not None:
+                        await self._close(*self.closing)
+                        return
                     self._wake = asyncio.get_running_loop().create_future()
                     await self._wake
                     continue
@@ -178,6 +194,22 @@ class Hub:
     async def start(self) -> None:
         await self.tail.start()
 
+    async def drain(self, timeout: float, reason: str = "server restarting; reconnect to resume") -> None:
+        """A graceful shutdown: answer what each connection waits for from Redis,
+        send every outbox, then close each socket with 1012 (service restart) so
+        its client resumes on another replica. Bounded by `timeout`."""
+        clients = [c for room in self.rooms.values() for c in room.clients]
+        if not clients:
+            return
+        log.info("draining %d connections", len(clients))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                pending = [c.replies.settled() for c in clients if c.replies is not None]
+                await asyncio.gather(*pending, return_exceptions=True)
+                for client in clients:
+                    client.close_after_outbox(1012, reason)
+                await asyncio.wait([c.writer for c in clients])
+
     async def stop(self) -> None:
         await self.tail.stop()
         for room in self.rooms.values():
@@ -259,7 +291,10 @@ class Hub:
         events = [(p, e) for p, e in events if position_key(p) > start]
         if not events:
             return
+        started = time.perf_counter()
         new = room.fold(events)
         room.fan_out(new)
+        metrics.counts.fold.observe(time.perf_counter() - started)
+        metrics.delivered(room.position)
         if room.state.seq - room.snapshot_seq >= SNAPSHOT_EVERY:
             self._snapshot(room)

@@ -25,6 +25,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from fray_table.server import metrics
+
 if TYPE_CHECKING:
     from fray_table.server.cluster import Bells, ClusterTail
     from fray_table.server.tail import Tail
@@ -278,6 +280,7 @@ class RedisStore:
         return self._redis
 
     def _unavailable(self, exc: BaseException) -> StoreUnavailable:
+        metrics.counts.redis_errors += 1
         parts = urllib.parse.urlsplit(self.url)
         where = self.url
         if "@" in parts.netloc:  # never put a password in a message

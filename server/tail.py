@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from fray_table.server import metrics
 from fray_table.server.store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, events_key, position_key
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,11 @@ class Tail:
     def unwatch(self, encounter: str) -> None:
         # No wake-up needed: events of an unwatched stream are dropped on arrival.
         self._positions.pop(encounter, None)
+
+    @property
+    def running(self) -> bool:
+        """The read loop is alive (it may be waiting out a Redis outage): for /readyz."""
+        return self._task is not None and not self._task.done()
 
     async def start(self) -> None:
         if self._task is not None:
@@ -98,6 +104,7 @@ class Tail:
             try:
                 await self._read_once()
             except UNAVAILABLE as exc:
+                metrics.counts.redis_errors += 1
                 logger.warning("Tail lost Redis (%s); retrying in %.2f s", exc or "no answer in time", delay)
             except Exception:
                 logger.exception("Tail failed; retrying in %.2f s", delay)

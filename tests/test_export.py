@@ -217,7 +217,8 @@ def test_serve_refuses_a_bad_retention_time_in_one_line():
                           cwd=ROOT, capture_output=True, timeout=60, env={**os.environ, "FRAY_RETAIN_ENDED": "soon"})
     assert done.returncode == 2
     assert done.stderr.decode().splitlines() == [
-        "fray serve: --retain-ended / FRAY_RETAIN_ENDED: a retention time is a number and a unit, like 30d, 12h, 90m or 45s (or 'off'), not 'soon'"]
+        "fray serve: --retain-ended or FRAY_RETAIN_ENDED 'soon': a retention time is a number and a unit, like 30d, "
+        "12h, 90m or 45s (or 'off'), not 'soon' (see fray serve --help)"]
 
 
 def test_parse_duration_units():

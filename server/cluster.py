@@ -25,6 +25,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
+from fray_table.server import metrics
 from fray_table.server.store import UNAVAILABLE, OnEvents, events_key, position_key
 from fray_table.server.tail import deliver_events, field_e
 
@@ -122,6 +123,11 @@ class ClusterTail:
     def unwatch(self, encounter: str) -> None:
         self._positions.pop(encounter, None)
 
+    @property
+    def running(self) -> bool:
+        """Started, with a live reader for some master (one may be waiting out an outage): for /readyz."""
+        return self._running and any(not t.done() for t in self._readers.values())
+
     async def start(self) -> None:
         if self._running:
             raise RuntimeError("Tail.start() was called twice.")
@@ -185,6 +191,7 @@ class ClusterTail:
                     delay = BACKOFF_MIN
                 except UNAVAILABLE as exc:
                     await conn.disconnect()
+                    metrics.counts.redis_errors += 1
                     logger.warning("Tail lost the cluster node %s (%s); retrying in %.2f s", name, exc or "no answer in time", delay)
                 except ResponseError as exc:  # MOVED: the doorbell's slot moved; find the doorbells again
                     await conn.disconnect()

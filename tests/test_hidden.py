@@ -9,8 +9,11 @@ import httpx
 import msgspec
 import pytest
 
+from fray_table.rules.commands import Command
+from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.scenario import play
 from fray_table.rules.view import Viewer, log_for
+from fray_table.server.store import RedisStore
 from scenes import SCENARIOS, scenario
 from support import key, token_of
 
@@ -44,9 +47,9 @@ def check_view(view: dict, side: str | None) -> None:
                 assert d.get("type") is None and d["text"] == "has declared", d
 
 
-def check_entries(entries: list[dict], side: str | None) -> None:
+def check_entries(entries: list[dict], side: str | None, mine: str = "alda") -> None:
     for e in entries:
-        assert e.get("audience", "all") in ("all", f"side:{side}"), e
+        assert e.get("audience", "all") in ("all", f"side:{side}") + ((f"player:{mine}",) if side else ()), e
         assert e["kind"] != "gm" and "forces" not in e["text"], e
         if e.get("actor") in HIDDEN or e.get("target") in HIDDEN:
             assert e.get("total") is None and e.get("need") is None and not e.get("mods"), e
@@ -136,6 +139,54 @@ async def test_players_and_spectators_never_receive_hidden_information(fray_serv
     for watcher in watchers.values():
         await watcher.until(ack["position"])
         assert watcher.view["seed"] == seed
+
+
+@pytest.mark.redis
+async def test_rejections_removals_and_reconnects_show_each_line_to_its_audience(fray_server, join, redis_url):
+    """Over the wire: the GM's refused edit (naming a hidden goblin's HP) reaches the GM
+    alone; a player's refused declaration reaches that player and the GM; after the GM
+    removes the hidden goblin, a player who reconnects reads its old lines as they were
+    shown live (public text), not in the GM's words."""
+    made = fray_server.create(FIGHT)
+    gm = await join(fray_server, made["links"]["gm"])
+    player = await join(fray_server, made["links"]["players"]["Ann"])
+    spectator = await join(fray_server, made["links"]["spectator"])
+    for command in ({"type": "force_rolls", "values": [5, 6, 20, 6]}, {"type": "start"}):
+        await gm.until((await gm.send(command))["position"])
+    # Two commands the server would refuse at once, stored as a replica that lost a race
+    # stores them: the reducer refuses them when it folds them.
+    store = RedisStore(redis_url)
+    await store.start()
+    try:
+        for i, (by, command) in enumerate([
+            (Actor("player", "Ann", ("alda",)), {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "alda"}}),
+            (Actor("gm", "gm"), {"type": "edit_combatant", "id": "gob", "hp": 60}),
+        ]):
+            position, _ = await store.append(made["id"], f"raced-{i}", encode_event(Event(f"raced-{i}", by, msgspec.convert(command, Command))))
+    finally:
+        await store.close()
+    await gm.until(position)
+    for command in ({"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}, {"type": "advance"}):
+        ack = await gm.send(command)
+        await gm.until(ack["position"])
+    await player.until(ack["position"])
+    await spectator.until(ack["position"])
+
+    def rejected(log):
+        return [e["text"] for e in log if e["kind"] == "rejected"]
+
+    assert rejected(gm.log) == ["Rejected: Alda cannot attack itself.", "Rejected: HP 60/37: need 1 <= max HP <= 10000 and HP <= max HP."]
+    assert rejected(player.log) == ["Rejected: Alda cannot attack itself."]
+    assert rejected(spectator.log) == []
+    live = [e["text"] for e in player.log if e.get("target") == "gob" or e.get("actor") == "gob"]
+    assert live and not any(FIGURES.search(t) for t in live)
+
+    ack = await gm.send({"type": "remove_combatant", "id": "gob"})
+    await gm.until(ack["position"])
+    again = await join(fray_server, made["links"]["players"]["Ann"])
+    assert [e["text"] for e in again.log if e.get("target") == "gob" or e.get("actor") == "gob"] == live + ["Goblin leaves the fight."]
+    assert rejected(again.log) == ["Rejected: Alda cannot attack itself."]
+    check_entries(again.log, "party")
 
 
 # A combatant's figures as the profiles' log lines show them: this test's knowledge, not

@@ -205,7 +205,7 @@ CHALLENGES = tuple(
     Option("wound_slows", 0, "Feet of movement lost per point of wound penalty (001's referee: 'Serious wound ... moving 3 "
            "points slower'); 0 leaves movement to the GM.", (0, 5, 10)),
     Option("drop_forfeits", False, "A weapon dropped on a -9 also forfeits the next attack made (with another weapon or "
-           "after picking it up); off, losing the weapon is the forfeit."),
+           "after picking it up); off, the next attack is lost to picking it up or drawing another weapon."),
 )
 
 PROFILES["challenges"] = Profile(

@@ -86,9 +86,12 @@ def weapon_save(ctx: Context, attacker: Combatant, index: int) -> None:
     ctx.log("weapon", f"{attacker.name}'s {weapon.name} ({weapon.material}) breaks: d20 {roll} < {need}.", actor=attacker.id, total=roll, need=need)
 
 
+MISSILE_MODES = ("shot",)  # a missile's hit (rules.ranged, a profile's shot): 'any gawpers so struck' counts it too
+
+
 def gawper_struck(ctx: Context, target: Combatant, mode: str) -> None:
-    """003: a surprised target struck by a declared attack, and still up, may drop what it holds."""
-    if mode in DECLARED and target.side in ctx.state.surprised and not target.down:
+    """003: a surprised target struck by a declared attack or a missile, and still up, may drop what it holds."""
+    if (mode in DECLARED or mode in MISSILE_MODES) and target.side in ctx.state.surprised and not target.down:
         drop_check(ctx, target)
 
 

@@ -14,7 +14,7 @@ from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.damage import BASE_DAMAGE
+from fray_table.rules.damage import BASE_DAMAGE, gawper_struck
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
@@ -128,6 +128,7 @@ def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon) ->
     dice = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
     points = max(0, ctx.dice.roll_dice(dice, f"damage to {target.name}"))
     hurt(ctx, target, points, dice, actor=actor.id)
+    gawper_struck(ctx, target, "shot")
 
 
 def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant) -> Combatant:

@@ -150,3 +150,21 @@ def test_shoot_with_a_dropped_bow_does_nothing():
     dropped = {**ARCHER, "weapons": [{"name": "dagger"}, {**BOW, "dropped": True}]}
     played = run(shoot(), ADVANCE, combatants=(dropped, ORC))
     assert texts(played, "attack") == ["Archer cannot shoot: the bow is dropped."]
+
+
+def test_shoot_a_surprised_gawper_struck_by_a_missile_rolls_to_drop():
+    # 003: 'the active side gains one free round ... Any gawpers so struck will drop anything held
+    # in-hand on a 2 or less on a 6 sided die.' A missile strikes as a blow does: the orcs are
+    # surprised (d6 1), the bow hits (d20 17 + 2 surprise), 3 damage, and the orc's d6 2 drops its sword.
+    for profile, damage in (("holmes-phases", "Orc takes 3 damage (1d6), 7 HP left."),
+                            ("challenges", "Orc takes 6 damage (1d6 rolled 3 doubled), 4 HP left."),
+                            ("thac0-sheet", "Orc takes 3 damage (1d6), 7 HP left."),
+                            ("ll-house", "Orc takes 3 damage, 7 HP left.")):
+        played = started((ARCHER, ORC), shoot(), ADVANCE, dice=[17, 3, 2], surprise=[5, 1], profile=profile)
+        assert texts(played, "damage") == [damage], profile
+        assert texts(played, "surprise")[-1] == "Orc is caught gawping and drops what was in hand (d6 2 ≤ 2).", profile
+        orc = next(c for c in played.state.combatants if c.id == "orc")
+        assert "disarmed" in orc.conditions and orc.weapons[0].dropped and played.state.forced == [], profile
+    # d6 3 > 2: it keeps hold
+    kept = started((ARCHER, ORC), shoot(), ADVANCE, dice=[17, 3, 3], surprise=[5, 1])
+    assert texts(kept, "surprise")[-1] == "Orc keeps hold (d6 3 > 2)."

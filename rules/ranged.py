@@ -131,9 +131,10 @@ def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon) ->
     gawper_struck(ctx, target, "shot")
 
 
-def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant) -> Combatant:
+def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant, verb: str = "fires", what: str = "missile") -> Combatant:
     """The melee is the aimed-at target and everyone standing within 5 ft of it; it is
-    ongoing if one of them is the target's enemy. A die picks who the missile flies at."""
+    ongoing if one of them is the target's enemy. A die picks who the missile flies at
+    (a flask of oil or a torch too: 003 'Burning oil is a subset of ranged combat')."""
     near = [aimed] + [
         c for c in ctx.state.combatants
         if c.id not in (aimed.id, shooter.id) and not c.down
@@ -141,8 +142,8 @@ def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant) -> Combatant:
     ]
     if not any(c.side != aimed.side for c in near):
         return aimed
-    roll = ctx.dice.roll(len(near), f"who {shooter.name}'s missile flies at")
+    roll = ctx.dice.roll(len(near), f"who {shooter.name}'s {what} flies at")
     picked = near[roll - 1]
     order = ", ".join(f"{i + 1} {c.name}" for i, c in enumerate(near))
-    ctx.log("attack", f"{shooter.name} fires into the melee around {aimed.name} ({order}): d{len(near)} {roll}, at {picked.name}.", actor=shooter.id, target=picked.id)
+    ctx.log("attack", f"{shooter.name} {verb} into the melee around {aimed.name} ({order}): d{len(near)} {roll}, at {picked.name}.", actor=shooter.id, target=picked.id)
     return picked

@@ -16,9 +16,9 @@ from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.damage import BASE_DAMAGE, gawper_struck
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import usable
+from fray_table.rules.fighters import multi_attack_bonus, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.terms import descending
+from fray_table.rules.terms import MULTIPLE, descending
 from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
@@ -115,7 +115,10 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
         return
     band = a.range_band or range_band(feet, weapon.range)
     target = into_melee(ctx, actor, aimed)
-    mods = base_mods(ctx, actor) + ([(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else [])
+    mods = base_mods(ctx, actor)
+    if a.shots == 2:  # 003: 'A character attacking multiple times in one round is unable to utilise their full combat bonus'
+        mods[0] = (MULTIPLE, multi_attack_bonus(actor))
+    mods += [(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else []
     mods += aim_mods(a.cover, a.cover_kind, band)
     if ctx.state.profile in SHOTS:
         SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)

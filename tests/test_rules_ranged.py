@@ -70,9 +70,9 @@ def test_shoot_bow_twice_when_stationary():
     played = run(shoot(shots=2), ADVANCE, dice=[2, 3])
     assert texts(played, "phase", "attack") == [
         "Attack phase.",
-        "Archer shoots at Orc (bow): d20 2 + 0 combat bonus + 0 medium range + AC 9 = 11 < 19: miss.",
+        "Archer shoots at Orc (bow): d20 2 + 0 combat bonus (multiple attacks) + 0 medium range + AC 9 = 11 < 19: miss.",
         "Movement phase.",
-        "Archer shoots at Orc (bow): d20 3 + 0 combat bonus + 0 medium range + AC 9 = 12 < 19: miss.",
+        "Archer shoots at Orc (bow): d20 3 + 0 combat bonus (multiple attacks) + 0 medium range + AC 9 = 12 < 19: miss.",
         "End phase.",
     ]
 
@@ -168,3 +168,36 @@ def test_shoot_a_surprised_gawper_struck_by_a_missile_rolls_to_drop():
     # d6 3 > 2: it keeps hold
     kept = started((ARCHER, ORC), shoot(), ADVANCE, dice=[17, 3, 3], surprise=[5, 1])
     assert texts(kept, "surprise")[-1] == "Orc keeps hold (d6 3 > 2)."
+
+
+def test_shoot_twice_takes_the_multiple_attack_bonus_as_a_double_blow_does():
+    # 003: 'A character attacking multiple times in one round is unable to utilise their full combat
+    # bonus when doing so. Fighters must attack as though they are first level and monsters and other
+    # character types must attack with a combat bonus of 0.' A fighter 7 (combat bonus +4) shooting a
+    # bow twice: d20 12 + 0 + AC 9 = 21, both shots; one shot keeps the +4: d20 12 + 4 + AC 9 = 25.
+    veteran = {**ARCHER, "attack_bonus": None, "klass": "fighter", "level": 7}
+    played = run(shoot(shots=2), ADVANCE, dice=[12, 2, 12, 3], combatants=(veteran, ORC))
+    assert texts(played, "attack") == [
+        "Archer shoots at Orc (bow): d20 12 + 0 combat bonus (multiple attacks) + 0 medium range + AC 9 = 21 ≥ 19: hit.",
+    ] * 2
+    assert texts(played, "damage") == ["Orc takes 2 damage (1d6), 8 HP left.", "Orc takes 3 damage (1d6), 5 HP left."]
+    once = run(shoot(), ADVANCE, dice=[12, 2], combatants=(veteran, ORC))
+    assert texts(once, "attack") == ["Archer shoots at Orc (bow): d20 12 + 4 combat bonus + 0 medium range + AC 9 = 25 ≥ 19: hit."]
+    # A monster's bonus (HD 5: +3) is 0 for two thrown daggers.
+    thrower = {**veteran, "klass": "monster", "hd": 5, "weapons": [{"name": "sword"}, {"name": "dagger", "range": 30, "missile": "dagger"}], "x": 40}
+    twice = run(shoot(shots=2), ADVANCE, dice=[2, 2], combatants=(thrower, ORC))
+    assert [e.total for e in twice.log if e.kind == "attack"] == [2 + 0 + 0 + 9] * 2  # d20 2 + 0 + medium range + AC 9
+
+
+def test_shoot_twice_multiple_attack_bonus_under_every_profile():
+    # The same rule where the profile reckons the roll its own way: fighter 7 shooting twice.
+    veteran = {**ARCHER, "attack_bonus": None, "klass": "fighter", "level": 7}
+    cases = {
+        "challenges": "Archer shoots at Orc (bow): d20 12 + 0 combat bonus (multiple attacks) + 0 medium range - AC 10 = Attack Result +2",
+        "ll-house": "Archer shoots the bow at Orc: d20 12 + 0 combat bonus (multiple attacks) + 0 medium range = 12 ≥ AC 10: hit.",
+        "thac0-sheet": "Archer shoots at Orc (bow): THAC0 19 - AC 9 = H 10; d20 12 + 0 medium range = 12 ≥ 10: hit.",
+    }
+    for profile, line in cases.items():
+        played = started((veteran, ORC), shoot(shots=2), ADVANCE, dice=[12, 2, 12, 3], profile=profile)
+        attacks = texts(played, "attack")
+        assert len(attacks) == 2 and all(a.startswith(line) for a in attacks), (profile, attacks)

@@ -78,6 +78,7 @@ class Shoot(ActionBase, tag="shoot"):
     cover: str = "none"  # 'none' | 'quarter' | 'half' | 'three-quarters' | 'full' (002)
     cover_kind: str = "soft"  # 'soft' | 'hard' (002)
     shots: int = 1  # 2: thrown daggers and bows, shooter stationary (003)
+    called_shots: int = 0  # 003: 'Any attacker may take a -5 penalty': -5 to hit, +1d6 damage each, up to three
     x: int | None = None  # move here too (bows and thrown weapons only)
     y: int | None = None
     move_first: bool = False  # move, then shoot in the movement phase

@@ -15,8 +15,9 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Declaration, Encounter, Step
 from fray_table.rules.round import declaration_order, may_act, why_idle
+from fray_table.rules.terms import CALLED_SHOTS_MAX
 
-MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
+MAX_CALLED_SHOTS = CALLED_SHOTS_MAX  # 003: 'This option can be taken up to three times' (rules.terms)
 
 
 class Added(NamedTuple):

@@ -14,11 +14,11 @@ from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.damage import BASE_DAMAGE, gawper_struck
+from fray_table.rules.damage import BASE_DAMAGE, extra_dice, gawper_struck, roll_damage
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import multi_attack_bonus, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.terms import MULTIPLE, descending
+from fray_table.rules.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
 from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
@@ -66,6 +66,8 @@ def check(state: Encounter, actor: Combatant, a: Shoot) -> None:
         raise Rejected("shoot/not-ranged", f"{actor.name} has no ranged weapon number {a.weapon}")
     weapon = actor.weapons[a.weapon]
     check_aim(a.range_band, a.cover, a.cover_kind, "shoot")
+    if not 0 <= a.called_shots <= CALLED_SHOTS_MAX:
+        raise Rejected("declare/called-shots", f"called shots are 0 to {CALLED_SHOTS_MAX}")
     if a.shots not in (1, 2) or a.shots == 2 and weapon.missile not in TWICE:
         raise Rejected("shoot/shots", f"only bows and thrown daggers shoot twice; {weapon.name} shoots once")
     if (a.x is None) != (a.y is None) or a.move_first and a.x is None:
@@ -87,6 +89,8 @@ def describe(state: Encounter, a: Shoot) -> str:
     text = f"shoot at {target.name if target else a.target}"
     if a.shots == 2:
         text += " twice"
+    if a.called_shots:
+        text += f", {a.called_shots} called shot(s)"
     if a.x is not None:
         text += f", {'after moving' if a.move_first else 'then move'} to ({a.x}, {a.y})"
     return text
@@ -120,17 +124,31 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
         mods[0] = (MULTIPLE, multi_attack_bonus(actor))
     mods += [(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else []
     mods += aim_mods(a.cover, a.cover_kind, band)
+    call_shots(ctx, actor, target, mods, a.called_shots)
     if ctx.state.profile in SHOTS:
         SHOTS[ctx.state.profile](ctx, actor, target, a.weapon, mods)
         return
     if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
-        strike(ctx, actor, target, weapon)
+        strike(ctx, actor, target, weapon, called_in(mods, target))
 
 
-def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon) -> None:
+def call_shots(ctx: Context, actor: Combatant, target: Combatant, mods: list[tuple[str, int]], wanted: int) -> None:
+    """003's called shots on a missile, as on a blow: each -5 (-3 at a bareheaded human), none that
+    makes the number needed 20 or more; the term goes into `mods`, which every profile's shot sums."""
+    if not wanted:
+        return
+    need = TO_HIT - sum(v for _, v in mods) - descending(target.ac)
+    called = allowed_called_shots(need, target, wanted)
+    if called < wanted:
+        ctx.log("attack", **shots_dropped(actor, wanted, called, f"{need} is needed on the d20 already"), actor=actor.id, target=target.id)
+    if called:
+        mods.append(called_shot_term(called, target))
+
+
+def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon, called: int = 0) -> None:
     dice = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
-    points = max(0, ctx.dice.roll_dice(dice, f"damage to {target.name}"))
-    hurt(ctx, target, points, dice, actor=actor.id)
+    points, shown = roll_damage(ctx, target, dice, extra_dice(called, "shot"))  # 003: +1d6 a called shot
+    hurt(ctx, target, points, shown, actor=actor.id)
     gawper_struck(ctx, target, "shot")
 
 

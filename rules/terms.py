@@ -27,6 +27,7 @@ CHARGE = 2  # 003: a charger 'may attack at +2 to hit'
 PARRY = 4  # 003: 'their opponent thusly suffers a -4 penalty to hit'
 PARRY_CAP = 20  # 003: 'may not increase the total required to hit beyond 20'
 RIPOSTE = 3  # 003: the parrier 'may counterattack once immediately, with an additional bonus of +3'
+CALLED_SHOTS_MAX = 3  # 003: 'This option can be taken up to three times'
 CALLED_SHOT_CEILING = 20  # 003: not 'when the penalty would increase the number required to hit to 20 or above'
 DECLARED = ("attack", "double", "charge")  # strike modes that carry the declaration's options
 MULTIPLE = "combat bonus (multiple attacks)"  # 003: 'unable to utilise their full combat bonus' (rules.fighters)
@@ -110,6 +111,11 @@ def declaration(state: Encounter, attacker: Combatant, mode: str, modes: tuple[s
 
 def called_shot_term(called: int, target: Combatant) -> tuple[str, int]:
     return (f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target))
+
+
+def called_in(mods: list[tuple[str, int]], target: Combatant) -> int:
+    """How many called shots a missile's terms hold (rules.ranged put them there)."""
+    return sum(v for n, v in mods if n in ("called shot", "called shots")) // called_shot_penalty(target)
 
 
 REFUSED = "003 refuses a penalty that makes the number needed 20 or more"

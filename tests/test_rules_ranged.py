@@ -201,3 +201,55 @@ def test_shoot_twice_multiple_attack_bonus_under_every_profile():
         played = started((veteran, ORC), shoot(shots=2), ADVANCE, dice=[12, 2, 12, 3], profile=profile)
         attacks = texts(played, "attack")
         assert len(attacks) == 2 and all(a.startswith(line) for a in attacks), (profile, attacks)
+
+
+def test_shoot_called_shots_are_minus_five_and_a_d6_each():
+    # 003: 'Any attacker may take a -5 penalty to their attack roll ... to add +1d6 to the damage
+    # dealt ... This option can be taken up to three times'. Archer +2: d20 19 + 2 - 10 + AC 9 = 20, a hit
+    # for 1d6 3 + 2d6 4, 5 = 12.
+    sharp = {**ARCHER, "attack_bonus": 2}
+    tough = {**ORC, "hp": 20, "hp_max": 20}
+    played = run(shoot(called_shots=2), ADVANCE, dice=[19, 3, 4, 5], combatants=(sharp, tough))
+    assert texts(played, "declare") == ["Archer declares: shoot at Orc, 2 called shot(s)."]
+    assert texts(played, "attack") == [
+        "Archer shoots at Orc (bow): d20 19 + 2 combat bonus + 0 medium range - 10 called shots + AC 9 = 20 ≥ 19: hit."
+    ]
+    assert texts(played, "damage") == ["Orc takes 12 damage (1d6 + 2d6 called shots), 8 HP left."]
+    assert played.state.forced == []
+
+
+def test_shoot_called_shots_never_make_the_number_needed_20():
+    # 003: 'may not be taken when the penalty would increase the number required to hit to 20 or above':
+    # 8 is needed; three calls (23) drop to two (18). A bareheaded human is called at -3 (003).
+    sharp = {**ARCHER, "attack_bonus": 2}
+    played = run(shoot(called_shots=3), ADVANCE, dice=[19, 3, 4, 5], combatants=(sharp, {**ORC, "hp": 20, "hp_max": 20}))
+    assert texts(played, "attack")[0] == (
+        "Archer's called shots drop from 3 to 2: 8 is needed on the d20 already, and 003 refuses a penalty that makes it 20 or more."
+    )
+    bare = run(shoot(called_shots=3), ADVANCE, dice=[19, 3, 4, 5, 6], combatants=(sharp, {**ORC, "hp": 30, "hp_max": 30, "human": True}))
+    assert "- 9 called shots + AC 9 = 21 ≥ 19: hit." in texts(bare, "attack")[0]
+    assert texts(bare, "damage") == ["Orc takes 18 damage (1d6 + 3d6 called shots), 12 HP left."]
+
+
+def test_shoot_called_shots_offered_and_bounded():
+    played = run()
+    choice = next(ch for ch in view(played.state, Viewer("gm")).actions["archer"] if ch.type == "shoot")
+    assert choice.options["called_shots"] == [0, 1, 2, 3]
+    assert codes(run(shoot(called_shots=4))) == ["declare/called-shots"]
+    refused = next(e for e in run(shoot(called_shots=-1)).log if e.kind == "rejected")
+    assert refused.text == "Rejected: called shots are 0 to 3."
+
+
+def test_shoot_called_shots_under_the_other_profiles():
+    # The penalty is a term of every profile's roll, the extra d6 part of its damage.
+    sharp = {**ARCHER, "attack_bonus": 2}
+    cases = {
+        "ll-house": ("Archer shoots the bow at Orc: d20 19 + 2 attack value + 0 medium range - 10 called shots = 11 ≥ AC 10: hit.",
+                     "Orc takes 12 damage, 8 HP left."),
+        "thac0-sheet": ("Archer shoots at Orc (bow): THAC0 17 - AC 9 = H 8; d20 19 + 0 medium range - 10 called shots = 9 ≥ 8: hit.",
+                        "Orc takes 12 damage (1d6 + 2d6 called shots), 8 HP left."),
+    }
+    for profile, (attack, damage) in cases.items():
+        played = started((sharp, {**ORC, "hp": 20, "hp_max": 20}), shoot(called_shots=2), ADVANCE, dice=[19, 3, 4, 5], profile=profile)
+        assert texts(played, "attack") == [attack], profile
+        assert texts(played, "damage") == [damage], profile

@@ -9,6 +9,7 @@ from fray_table.rules.llhouse.attack import blow, log_roll, outcome
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.model import Combatant, Step
+from fray_table.rules.terms import called_in
 
 
 def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -41,6 +42,6 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
     log_roll(ctx, attacker, target, f"shoots the {weapon.name} at", d20, mods, target.ac, "", 0, hit, crit, fumbled)
     step = Step(phase=ctx.state.phase, actor=attacker.id, kind="shoot", target=target.id, weapon=index, mode="shoot")
     if hit:
-        blow(ctx, step, attacker, target, "shoot", crit, 0, False)
+        blow(ctx, step, attacker, target, "shoot", crit, called_in(mods, target), False)
     elif fumbled:
         criticals.fumble(ctx, attacker, index)

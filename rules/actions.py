@@ -57,7 +57,9 @@ class SetSpear(ActionBase, tag="set_spear"):
 class Parry(ActionBase, tag="parry"):
     """003: parry/fight defensively for the round with this weapon; attackers take -4."""
 
-    weapon: int = 0
+    # 003: 'He must also declare which weapon is being used to parry': required when the parrier
+    # carries more than one weapon (None: not given, a single weapon is implied; rules.fighters.parry_weapon).
+    weapon: int | None = None
 
 
 class Kill(ActionBase, tag="kill"):

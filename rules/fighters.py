@@ -35,6 +35,12 @@ def multi_attack_bonus(c: Combatant) -> int:
     return thac0.combat_bonus("fighter", 1, 0) if c.klass == "fighter" else 0
 
 
+def parry_weapon(action: Parry) -> int:
+    """The weapon a parry declares; not given, the only one carried (rules.melee refuses it with more).
+    Every parry stored before `weapon` could be None carries its index: it folds as it did."""
+    return 0 if action.weapon is None else action.weapon
+
+
 def usable(w: Weapon) -> bool:
     return not (w.broken or w.dropped)
 
@@ -52,8 +58,9 @@ def wielded(state: Encounter, c: Combatant) -> Weapon | None:
 def in_hand(state: Encounter, c: Combatant) -> int | None:
     """The index of the weapon `wielded` returns."""
     action = declared(state, c)
-    if isinstance(action, Attack | Charge | Parry | SetSpear) and usable(c.weapons[action.weapon]):
-        return action.weapon
+    index = parry_weapon(action) if isinstance(action, Parry) else getattr(action, "weapon", None)
+    if isinstance(action, Attack | Charge | Parry | SetSpear) and usable(c.weapons[index]):
+        return index
     return next((i for i, w in enumerate(c.weapons) if usable(w)), None)
 
 

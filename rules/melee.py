@@ -7,7 +7,7 @@ in what order, and queues the strikes.
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
 from fray_table.rules.combat import distance, double_refused, queue
-from fray_table.rules.fighters import able, declared, helpless, usable
+from fray_table.rules.fighters import able, declared, helpless, parry_weapon, usable
 from fray_table.rules.context import Context, lookup, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Step
@@ -52,6 +52,11 @@ def can_reach(actor: Combatant, target: Combatant, reach: int) -> bool:
 def check(state: Encounter, actor: Combatant, action) -> None:
     """003's melee rules on a declaration; raises Rejected, changes nothing."""
     index = getattr(action, "weapon", None)
+    if isinstance(action, Parry) and index is None:
+        if len(actor.weapons) > 1:
+            raise Rejected("parry/which-weapon", f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries "
+                           "(003: 'He must also declare which weapon is being used to parry')")
+        index = parry_weapon(action)
     if isinstance(action, MELEE_ACTIONS) and index is not None:
         if not 0 <= index < len(actor.weapons):
             raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {index}")
@@ -238,10 +243,20 @@ def describe(state: Encounter, action) -> str | None:
         case SetSpear():
             return "set a spear against a charge"
         case Parry():
-            return "parry"
+            weapon = parried_with(state, action)
+            return f"parry with the {weapon}" if weapon else "parry"
         case Kill():
             return f"kill the helpless {name}"
     return None
+
+
+def parried_with(state: Encounter, action: Parry) -> str:
+    """The name of the weapon a declared parry names, for its declaration line; '' for a hidden
+    parrier, whose weapons are the GM's to know."""
+    actor = next((d.actor for d in state.declarations if d.action is action), None)
+    c = lookup(state, actor) if actor else None
+    index = parry_weapon(action)
+    return c.weapons[index].name if c and not c.hidden and index < len(c.weapons) else ""
 
 
 def choices(state: Encounter, c: Combatant) -> list[dict]:

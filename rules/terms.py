@@ -13,7 +13,7 @@ terms where their documents are silent.
 
 from fray_table.rules.actions import Action, Parry
 from fray_table.rules.context import Context, said
-from fray_table.rules.fighters import able, combat_bonus, declared, multi_attack_bonus, usable
+from fray_table.rules.fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
 
 TO_HIT = 19  # 003: the sum must be 19 or higher
@@ -142,8 +142,8 @@ def call_shots(ctx: Context, attacker: Combatant, target: Combatant, mods: list[
 def parrying(state: Encounter, c: Combatant) -> int | None:
     """The index of the weapon `c` parries with this round, if it parries."""
     action = declared(state, c)
-    if isinstance(action, Parry) and able(c) and c.side not in state.surprised and usable(c.weapons[action.weapon]):
-        return action.weapon
+    if isinstance(action, Parry) and able(c) and c.side not in state.surprised and usable(c.weapons[parry_weapon(action)]):
+        return parry_weapon(action)
     return None
 
 

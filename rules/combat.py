@@ -16,7 +16,7 @@ import msgspec
 from fray_table.rules.actions import Attack
 from fray_table.rules.context import Context, lookup, reckoned
 from fray_table.rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
-from fray_table.rules.fighters import able, usable, wielded
+from fray_table.rules.fighters import able, gone, usable, wielded
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.terms import RIPOSTE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
 from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
@@ -85,6 +85,9 @@ def strike(ctx: Context, step: Step) -> None:
         return
     if target.down:
         ctx.log("attack", f"{attacker.name} has no target: {target.name} is already down.", **who)
+        return
+    if gone(state, target):
+        ctx.log("attack", f"{attacker.name} has no target: {target.name} has fled the field.", **who)
         return
     if not usable(weapon):
         ctx.log("attack", f"{attacker.name} cannot strike: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", **who)

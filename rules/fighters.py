@@ -68,6 +68,27 @@ def helpless(c: Combatant) -> bool:
     return any(x in c.conditions for x in HELPLESS)
 
 
+FLED = "fled"  # the condition of morale's 'Flee' (rules.morale) and of a declared flight (rules.devices)
+FLED_CODE = "declare/target-fled"
+
+
+def gone(state: Encounter, c: Combatant) -> bool:
+    """Fled off the field: none may attack it any more. 003: the morale result 'determines the
+    affected creature's actions for the next round', so one put to flight by morale runs in the
+    round its result governs: still there in that round's attack phase, gone once its movement
+    phase begins. A declared flight (or the GM's `fled`) is gone at once."""
+    if FLED not in c.conditions:
+        return False
+    if c.morale != "flee":
+        return True
+    return state.round > c.morale_round or state.round == c.morale_round and state.phase not in ("declaration", "attack")
+
+
+def check_not_gone(state: Encounter, target: Combatant) -> None:
+    if gone(state, target):
+        raise Rejected(FLED_CODE, f"{target.name} has fled the field")
+
+
 def able(c: Combatant) -> bool:
     """May still strike a blow: not down, not helpless, not out of the fight (003 morale)."""
     return not c.down and not helpless(c) and not any(x in c.conditions for x in OUT_OF_FIGHT)

@@ -7,7 +7,7 @@ in what order, and queues the strikes.
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
 from fray_table.rules.combat import distance, double_refused, queue
-from fray_table.rules.fighters import able, declared, helpless, parry_weapon, usable
+from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.context import Context, lookup, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Step
@@ -70,6 +70,7 @@ def check(state: Encounter, actor: Combatant, action) -> None:
             raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
         if target.id == actor.id:
             raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
+        check_not_gone(state, target)
         if target.down and not isinstance(action, Attack):
             raise Rejected("melee/target-down", f"{target.name} is already down")
     match action:
@@ -122,7 +123,7 @@ def charge(ctx: Context, actor: Combatant, action: Charge) -> None:
     state = ctx.state
     target = lookup(state, action.target)
     weapon = actor.weapons[action.weapon]
-    if target is None or target.down:
+    if target is None or target.down or gone(state, target):
         ctx.log("charge", f"{actor.name}'s charge has no target.", actor=actor.id)
         return
     if not usable(weapon):

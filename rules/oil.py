@@ -23,6 +23,7 @@ from fray_table.rules.charts.range_cover import range_band
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
+from fray_table.rules.fighters import gone
 from fray_table.rules.model import Combatant, Encounter, Step
 from fray_table.rules.ranged import aim_mods, check_aim, check_target, into_melee
 from fray_table.rules.round import dex_order
@@ -46,7 +47,7 @@ def check_roll(state: Encounter, actor: Combatant) -> None:
 
 def in_reach(ctx: Context, actor: Combatant, target: Combatant | None, what: str) -> int | None:
     """The distance to a live target within a flask's throw, else None (logged)."""
-    if target is None or target.down:
+    if target is None or target.down or gone(ctx.state, target):
         ctx.log("attack", f"{actor.name} has nobody to throw {what} at.", actor=actor.id)
         return None
     feet = distance(actor, target)

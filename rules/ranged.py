@@ -16,7 +16,7 @@ from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.damage import BASE_DAMAGE, extra_dice, gawper_struck, roll_damage
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import multi_attack_bonus, usable
+from fray_table.rules.fighters import check_not_gone, gone, multi_attack_bonus, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
 from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
@@ -53,6 +53,7 @@ def check_target(state: Encounter, actor: Combatant, tid: str, code: str, verb: 
         raise Rejected(f"{code}/unknown-target", f"there is no combatant {tid!r}")
     if target.id == actor.id:
         raise Rejected(f"{code}/self-target", f"{actor.name} cannot {verb} itself")
+    check_not_gone(state, target)
     return target
 
 
@@ -110,7 +111,7 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
         ctx.log("attack", f"{actor.name} cannot shoot: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", actor=actor.id)
         return
     aimed = lookup(ctx.state, a.target)
-    if aimed is None or aimed.down:
+    if aimed is None or aimed.down or gone(ctx.state, aimed):
         ctx.log("attack", f"{actor.name} has no target to shoot at.", actor=actor.id)
         return
     feet = distance(actor, aimed)

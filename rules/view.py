@@ -18,7 +18,7 @@ from fray_table.rules.actions import tag
 from fray_table.rules import melee
 from fray_table.rules.context import lookup
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
-from fray_table.rules.fighters import combat_bonus
+from fray_table.rules.fighters import combat_bonus, gone
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from fray_table.rules.profiles import PROFILES
 from fray_table.rules.round import may_act
@@ -139,7 +139,7 @@ EITHER = [False, True]
 
 
 def choices(state: Encounter, c: Combatant) -> list[Choice]:
-    others = [t for t in state.combatants if t.id != c.id and not t.down]
+    others = [t for t in state.combatants if t.id != c.id and not t.down and not gone(state, t)]
     return [
         Choice(
             type="attack",

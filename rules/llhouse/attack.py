@@ -17,7 +17,7 @@ from fray_table.rules.charts.ll_house import (
 from fray_table.rules import combat, subdual
 from fray_table.rules.combat import distance, double_refused, in_melee, queue
 from fray_table.rules.context import Context, lookup, reckoned
-from fray_table.rules.fighters import declared, usable
+from fray_table.rules.fighters import declared, gone, usable
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import damage_roll, kill, land
@@ -89,7 +89,7 @@ def extra_strike(ctx: Context, step: Step) -> None:
     if target is None or target.down:
         weapon = attacker.weapons[step.weapon]
         reach = weapon.range or weapon.reach
-        foes = [c for c in state.combatants if c.side != attacker.side and not c.down and distance(attacker, c) <= reach]
+        foes = [c for c in state.combatants if c.side != attacker.side and not c.down and not gone(state, c) and distance(attacker, c) <= reach]
         if not foes:
             ctx.log("attack", f"{attacker.name}'s further attack finds no one in reach.", actor=attacker.id)
             return

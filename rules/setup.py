@@ -9,7 +9,7 @@ from fray_table.rules.context import Context, lookup
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.profiles import NAMING_FIGURES, validate_options
+from fray_table.rules.profiles import NAMING_FIGURES, PROFILES, validate_options
 from fray_table.rules.traits import check_traits
 from fray_table.rules.fighters import check_class
 
@@ -51,8 +51,8 @@ def check_weapons(weapons: list[Weapon], code: str) -> None:
             raise Rejected(code, f"weapon {w.name!r}: reach, range, length and weight cannot be negative")
 
 
-def check_figures(c: Combatant, code: str) -> None:
-    """Figures a combatant must have, whether added or edited."""
+def check_figures(c: Combatant, code: str, profile: str) -> None:
+    """Figures a combatant must have, whether added or edited, under the encounter's profile."""
     if not c.name.strip() or len(c.name) > 60:
         raise Rejected(code, "a combatant needs a name of 1 to 60 characters")
     if not c.side.strip() or len(c.side) > 40:
@@ -63,7 +63,7 @@ def check_figures(c: Combatant, code: str) -> None:
         raise Rejected(code, f"HP {c.hp}/{c.hp_max}: need 1 <= max HP <= 10000 and HP <= max HP")
     if c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
-    check_class(c, code)
+    check_class(c, code, PROFILES[profile].common_figures)
     if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
     if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:
@@ -84,7 +84,7 @@ def check_add(state: Encounter, cmd: AddCombatant) -> None:
         raise Rejected("combatant/duplicate-id", f"there is already a combatant {c.id!r}")
     if c.id and (len(c.id) > 40 or not c.id.replace("-", "").replace("_", "").isalnum()):
         raise Rejected("combatant/bad-id", "a combatant id is 1-40 letters, digits, '-' or '_'")
-    check_figures(c, "combatant/invalid")
+    check_figures(c, "combatant/invalid", state.profile)
 
 
 def add(ctx: Context, cmd: AddCombatant) -> None:
@@ -116,7 +116,7 @@ def check_edit(state: Encounter, cmd: EditCombatant) -> None:
         raise Rejected("combatant/no-change", "an edit must change at least one field")
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
-    check_figures(msgspec.structs.replace(c, **edits), "combatant/invalid")
+    check_figures(msgspec.structs.replace(c, **edits), "combatant/invalid", state.profile)
 
 
 def edit(ctx: Context, cmd: EditCombatant) -> None:

@@ -74,7 +74,7 @@ def _check_values(state: Encounter, cmd: Restore) -> None:
         raise Rejected(BAD, f"at most {MAX_COMBATANTS} combatants, each with its own id")
     if cmd.combatants is not UNSET:
         for c in cmd.combatants:
-            check_figures(c, BAD)
+            check_figures(c, BAD, state.profile)
     declarations = state.declarations if cmd.declarations is UNSET else cmd.declarations
     awaiting = state.awaiting if cmd.awaiting is UNSET else cmd.awaiting
     named = [d.actor for d in declarations] + ([] if awaiting is None or awaiting.who == "gm" else [awaiting.who])

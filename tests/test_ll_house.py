@@ -76,6 +76,32 @@ def test_attack_value_columns_cover_every_level_once():
             assert len(rows) == 1, (column, level, rows)
 
 
+def test_attack_value_levels_are_open_ended_past_36():
+    # 000, ATTACK VALUE: the last rows are open-ended, '21+' (cleric/thief), '19+' (fighter...), '24+'
+    # (magic-user): a 40th-level fighter reads +15 (d20 2 + 15 = 17 ≥ AC 15, a hit); the profile's cap is 100.
+    played = fight(ATTACK, dice=[2, 4], combatants=[alda(klass="fighter", level=40), orc()])
+    assert rejected(played) == []
+    assert "Alda attacks Orc: d20 2 + 15 attack value = 17 ≥ AC 15: hit." in texts(played)
+    assert who(played, "alda").level == 40
+    cap = fight(rounds=0, combatants=[alda(level=100), orc(), alda(id="bran", name="Bran", level=101)])
+    assert [(e.code, e.text) for e in cap.log if e.kind == "rejected"] == [
+        ("combatant/invalid", "Rejected: level 101 is outside 0..100.")
+    ]
+    edited = fight({"type": "edit_combatant", "id": "alda", "level": 64}, rounds=0)
+    assert rejected(edited) == [] and who(edited, "alda").level == 64
+
+
+def test_level_bound_is_the_profiles_own_002s_table_ends_at_36():
+    # 002's hit table (read by 003 and 002's profile) stops at level 36 in every column: 37 is refused there.
+    for profile in ("holmes-phases", "thac0-sheet", "challenges"):
+        played = fight(rounds=0, profile=profile, combatants=[alda(level=36), orc(), alda(id="bran", name="Bran", level=37)])
+        assert [(e.code, e.text) for e in played.log if e.kind == "rejected"] == [
+            ("combatant/invalid", "Rejected: level 37 is outside 0..36.")
+        ], profile
+    assert {f.name: f.high for f in PROFILES["ll-house"].common_figures}["level"] == 100
+    assert {f.name: f.high for f in PROFILES["holmes-phases"].common_figures}["level"] == 36
+
+
 def test_monsters_have_no_attack_value_column_and_read_002s_hit_table():
     # 000 has no monster column; 003's combat bonus (002's hit table) stands: HD 4+1 -> THAC0 15, +4.
     assert attack_value("monster", 1) is None

@@ -10,7 +10,7 @@ from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.profiles import NAMING_FIGURES, PROFILES, validate_options
-from fray_table.rules.traits import check_traits
+from fray_table.rules.traits import ARMOR_CLASS, check_traits
 from fray_table.rules.fighters import check_class
 
 MAX_COMBATANTS = 200
@@ -74,6 +74,29 @@ def check_figures(c: Combatant, code: str, profile: str) -> None:
     check_traits(c, code)
 
 
+UNARMORED_AC = 10  # Combatant.ac's default: an `ac` of 10 added with armor reads as not given
+
+
+def armored(state: Encounter, c: Combatant, before: Combatant | None = None) -> Combatant:
+    """`c` with the AC its profile derives from the armor it wears (rules.traits.ARMOR_CLASS), if it does."""
+    derive = ARMOR_CLASS.get(state.profile)
+    ac = derive(c, before) if derive else None
+    return c if ac is None or ac == c.ac else msgspec.structs.replace(c, ac=ac)
+
+
+def added(state: Encounter, c: Combatant) -> Combatant:
+    """A combatant as added: an `ac` given with its armor stands; none given, the armor's (docs/rulings.md)."""
+    return armored(state, c) if c.ac == UNARMORED_AC else c
+
+
+def edited(state: Encounter, c: Combatant, edits: dict) -> Combatant:
+    """`c` with `edits` made; new armor, shield or armor damage with no `ac` edited move AC by the chart."""
+    after = msgspec.structs.replace(c, **edits)
+    if "ac" not in edits and edits.keys() & {"armor", "shield", "armor_damage"}:
+        after = armored(state, after, c)
+    return after
+
+
 def check_add(state: Encounter, cmd: AddCombatant) -> None:
     if state.status == "ended":
         raise Rejected("combatant/ended", "the fight has ended")
@@ -84,12 +107,12 @@ def check_add(state: Encounter, cmd: AddCombatant) -> None:
         raise Rejected("combatant/duplicate-id", f"there is already a combatant {c.id!r}")
     if c.id and (len(c.id) > 40 or not c.id.replace("-", "").replace("_", "").isalnum()):
         raise Rejected("combatant/bad-id", "a combatant id is 1-40 letters, digits, '-' or '_'")
-    check_figures(c, "combatant/invalid", state.profile)
+    check_figures(added(state, c), "combatant/invalid", state.profile)
 
 
 def add(ctx: Context, cmd: AddCombatant) -> None:
     state = ctx.state
-    c = msgspec.structs.replace(cmd.combatant)
+    c = msgspec.structs.replace(added(state, cmd.combatant))
     while not c.id or lookup(state, c.id) is not None:
         c.id = f"c{state.next_id}"
         state.next_id += 1
@@ -116,7 +139,7 @@ def check_edit(state: Encounter, cmd: EditCombatant) -> None:
         raise Rejected("combatant/no-change", "an edit must change at least one field")
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
-    check_figures(msgspec.structs.replace(c, **edits), "combatant/invalid", state.profile)
+    check_figures(edited(state, c, edits), "combatant/invalid", state.profile)
 
 
 def edit(ctx: Context, cmd: EditCombatant) -> None:
@@ -124,6 +147,9 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
     edits = _edits(cmd)
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
+    ac = edited(ctx.state, c, edits).ac
+    if ac != c.ac and "ac" not in edits:
+        edits["ac"] = ac  # the armor chart's (rules.traits.ARMOR_CLASS), and the log says so
     for name, value in edits.items():
         setattr(c, name, list(value) if isinstance(value, list) else value)
     if "hp" in edits and "down" not in edits:

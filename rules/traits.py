@@ -12,6 +12,10 @@ MAX_LOYALTY = 10
 # A profile's checks of the figures its rules read; every card passes all of them (003's are below).
 FIGURE_CHECKS: dict[str, Callable[[Combatant, str], None]] = {}
 
+# A profile's Armor Class from the armor a combatant wears (000's chart): armor_class(combatant, before)
+# gives the AC of `combatant` as added (before None) or as edited from `before`, or None to keep its `ac`.
+ARMOR_CLASS: dict[str, Callable[[Combatant, Combatant | None], int | None]] = {}
+
 
 def check_traits(c: Combatant, code: str) -> None:
     if c.size not in FLASK_SIZE:

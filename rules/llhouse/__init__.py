@@ -5,8 +5,8 @@ Importing the package registers its rules in the shared seams: the attack roll
 (rules.combat.ATTACKS), what happens at 0 HP (rules.damage.FALLS), the Attack Value
 (rules.fighters.COMBAT_BONUS), its own actions and its checks on every declaration
 (rules.declare.ADDED, CHECKS), what it offers each combatant (rules.view.CHOICES), what
-stops a combatant acting (rules.round.STOPS_ACTING) and its figures' checks
-(rules.traits.FIGURE_CHECKS). rules.resolve merges RESUME, STEPS and ROUND_ENDS from here.
+stops a combatant acting (rules.round.STOPS_ACTING), its figures' checks
+(rules.traits.FIGURE_CHECKS) and the AC its armor chart gives (rules.traits.ARMOR_CLASS). rules.resolve merges RESUME, STEPS and ROUND_ENDS from here.
 """
 
 from fray_table.rules import combat, declare, fighters, ranged, round, tohit, traits, view
@@ -23,6 +23,7 @@ tohit.BARE_ROLLS[PROFILE] = missiles.to_hit
 fighters.COMBAT_BONUS[PROFILE] = figures.combat_bonus
 round.STOPS_ACTING[PROFILE] = (*round.CANNOT_ACT, KNOCKED_DOWN)  # 000: 'loses 1 round to stand'
 traits.FIGURE_CHECKS[PROFILE] = figures.check_figures
+traits.ARMOR_CLASS[PROFILE] = figures.armor_class  # 000's armor chart gives AC (rules.setup)
 declare.CHECKS[PROFILE] = manoeuvres.check
 declare.ADDED[PROFILE] = {
     "shield_bash": declare.Added(manoeuvres.describe, manoeuvres.bash),

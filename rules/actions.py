@@ -18,6 +18,7 @@ class Attack(ActionBase, tag="attack"):
     from_behind: bool = False
     subdue: bool = False  # 003: subdual 'must be declared prior to the attack'
     double: bool = False  # 003: a shorter, lighter weapon attacks the longer one's wielder twice
+    routine: bool = False  # a monster's attack routine: one strike with each of its usable weapons (003: multiple attacks)
     delay: str = ""  # a later phase to act in (003: 'possible, but usually pointless')
 
 

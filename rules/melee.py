@@ -6,7 +6,7 @@ in what order, and queues the strikes.
 """
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from fray_table.rules.combat import distance, double_refused, queue
+from fray_table.rules.combat import distance, double_refused, queue, routine_refused, routine_weapons
 from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.context import Context, lookup, standing
 from fray_table.rules.errors import Rejected
@@ -74,6 +74,10 @@ def check(state: Encounter, actor: Combatant, action) -> None:
         if target.down and not isinstance(action, Attack):
             raise Rejected("melee/target-down", f"{target.name} is already down")
     match action:
+        case Attack() if action.routine:
+            why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
+            if why:
+                raise Rejected("melee/no-routine", f"{actor.name} cannot make an attack routine: {why}")
         case Attack() if action.double:
             why = double_refused(state, actor, target, action.weapon)
             if why:

@@ -29,7 +29,9 @@ PARRY_CAP = 20  # 003: 'may not increase the total required to hit beyond 20'
 RIPOSTE = 3  # 003: the parrier 'may counterattack once immediately, with an additional bonus of +3'
 CALLED_SHOTS_MAX = 3  # 003: 'This option can be taken up to three times'
 CALLED_SHOT_CEILING = 20  # 003: not 'when the penalty would increase the number required to hit to 20 or above'
-DECLARED = ("attack", "double", "charge")  # strike modes that carry the declaration's options
+ROUTINE = "routine"  # the strike mode of a monster's attack routine (rules.combat.routine)
+DECLARED = ("attack", "double", "charge", ROUTINE)  # strike modes that carry the declaration's options
+MULTIPLE_MODES = ("double", ROUTINE)  # strikes that are one of several in the round (003's multiple attacks)
 MULTIPLE = "combat bonus (multiple attacks)"  # 003: 'unable to utilise their full combat bonus' (rules.fighters)
 
 
@@ -51,7 +53,7 @@ def allowed_called_shots(need: int, target: Combatant, wanted: int) -> int:
 
 def modifiers(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> list[tuple[str, int]]:
     """Every term of the sum but the die, called shots and parry, AC last."""
-    if mode == "double":
+    if mode in MULTIPLE_MODES:
         mods = [(MULTIPLE, multi_attack_bonus(attacker))]
     else:
         mods = [("combat bonus", combat_bonus(state, attacker))]

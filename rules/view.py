@@ -16,6 +16,7 @@ from fray_table.rules import extras  # 003: ranged, oil, grappling, spells, dela
 from fray_table.rules import footing  # stand up, pick up a dropped weapon
 from fray_table.rules.actions import tag
 from fray_table.rules import melee
+from fray_table.rules.combat import routine_weapons
 from fray_table.rules.context import lookup
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from fray_table.rules.fighters import combat_bonus, gone
@@ -150,6 +151,8 @@ def choices(state: Encounter, c: Combatant) -> list[Choice]:
                 "from_behind": EITHER,
                 "subdue": EITHER,
                 "double": EITHER,  # 003: shorter, lighter weapon attacks twice
+                # a monster's attack routine, one strike a weapon (003: multiple attacks)
+                **({"routine": EITHER} if len(routine_weapons(c)) > 1 else {}),
             },
         ),
         Choice(type="move", options={"max_feet": [c.move]}),

@@ -20,7 +20,7 @@ from fray_table.rules.terms import call_shots, called_in, declaration, modifiers
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
 VERB = {
-    "double": "attacks (twice)", "charge": "charges", "counter": "counter-attacks", "set": "meets the charge of",
+    "double": "attacks (twice)", "routine": "attacks (routine)", "charge": "charges", "counter": "counter-attacks", "set": "meets the charge of",
     "riposte": "counter-attacks after parrying", "extra": "makes an extra attack on",
 }
 
@@ -117,7 +117,7 @@ def settle(ctx: Context, blow: Blow, g: Grade) -> None:
     weapon = attacker.weapons[blow.weapon]
     action, _, _ = declaration(state, attacker, blow.mode)
     if g.damage != "none":
-        points, how = chart.points(ctx, g, target, damage_dice(ctx, weapon), extra_dice(blow.called, blow.mode))
+        points, how = chart.points(ctx, g, target, damage_dice(ctx, weapon, blow.mode), extra_dice(blow.called, blow.mode))
         if getattr(action, "subdue", False):
             subdual.take(ctx, attacker, target, points, how)  # 003: tracked apart, and wounds no one
         else:

@@ -24,11 +24,12 @@ from fray_table.rules.llhouse.damage import damage_roll, kill, land
 from fray_table.rules.llhouse.figures import may_wield, rank, special_rolls, widening
 from fray_table.rules.llhouse.improved import parry_bonus
 from fray_table.rules.model import Combatant, Encounter, Step, Weapon
-from fray_table.rules.terms import allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
+from fray_table.rules.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 
-DECLARED = ("attack", "double", "charge", "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
+DECLARED = ("attack", "double", "charge", ROUTINE, "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {
     "double": "attacks (twice)",
+    ROUTINE: "attacks (routine)",
     "charge": "charges",
     "counter": "counter-attacks",
     "set": "meets the charge of",

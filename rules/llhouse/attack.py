@@ -201,7 +201,7 @@ def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode:
         index = action.weapon if die % 2 == 0 else action.off_hand
         ctx.log("attack", f"Which weapon: d{WHICH_HAND} {die}, {'even: the main hand' if die % 2 == 0 else 'odd: the off hand'} ({attacker.weapons[index].name}).", **who)
     weapon = attacker.weapons[index]
-    points, shown = damage_roll(ctx, attacker, target, weapon, times, called + (1 if mode == "set" else 0))
+    points, shown = damage_roll(ctx, attacker, target, weapon, times, called + (1 if mode == "set" else 0), mode)
     if subdue:
         subdual.take(ctx, attacker, target, points, shown)
         return

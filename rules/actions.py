@@ -18,6 +18,7 @@ class Attack(ActionBase, tag="attack"):
     from_behind: bool = False
     subdue: bool = False  # 003: subdual 'must be declared prior to the attack'
     double: bool = False  # 003: a shorter, lighter weapon attacks the longer one's wielder twice
+    routine: bool = False  # a monster's attack routine: one strike with each of its usable weapons (003: multiple attacks)
     delay: str = ""  # a later phase to act in (003: 'possible, but usually pointless')
 
 
@@ -57,7 +58,9 @@ class SetSpear(ActionBase, tag="set_spear"):
 class Parry(ActionBase, tag="parry"):
     """003: parry/fight defensively for the round with this weapon; attackers take -4."""
 
-    weapon: int = 0
+    # 003: 'He must also declare which weapon is being used to parry': required when the parrier
+    # carries more than one weapon (None: not given, a single weapon is implied; rules.fighters.parry_weapon).
+    weapon: int | None = None
 
 
 class Kill(ActionBase, tag="kill"):
@@ -78,6 +81,7 @@ class Shoot(ActionBase, tag="shoot"):
     cover: str = "none"  # 'none' | 'quarter' | 'half' | 'three-quarters' | 'full' (002)
     cover_kind: str = "soft"  # 'soft' | 'hard' (002)
     shots: int = 1  # 2: thrown daggers and bows, shooter stationary (003)
+    called_shots: int = 0  # 003: 'Any attacker may take a -5 penalty': -5 to hit, +1d6 damage each, up to three
     x: int | None = None  # move here too (bows and thrown weapons only)
     y: int | None = None
     move_first: bool = False  # move, then shoot in the movement phase

@@ -16,9 +16,9 @@ from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import Attack
 from fray_table.rules.context import Context, lookup, reckoned
 from fray_table.rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
-from fray_table.rules.fighters import able, usable, wielded
+from fray_table.rules.fighters import able, gone, usable, wielded
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
-from fray_table.rules.terms import RIPOSTE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
+from fray_table.rules.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
 from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 
 
@@ -31,8 +31,37 @@ def in_melee(attacker: Combatant, target: Combatant, weapon: Weapon) -> bool:
     return weapon.range == 0 or distance(attacker, target) <= weapon.reach
 
 
+def routine_weapons(c: Combatant) -> list[int]:
+    """The weapons of a monster's attack routine: each usable one, once, in its order (claw, claw, bite)."""
+    return [i for i, w in enumerate(c.weapons) if usable(w)] if c.klass == "monster" else []
+
+
+def routine_refused(attacker: Combatant) -> str:
+    """Why `routine` is not open, or ''."""
+    if attacker.klass != "monster":
+        return f"{attacker.name} is no monster: a character attacks with one weapon a round (003: 'Two weapons')"
+    if len(routine_weapons(attacker)) < 2:
+        return f"{attacker.name} has fewer than two weapons to strike with"
+    return ""
+
+
+def monster_routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
+    """003: 'monsters and other character types must attack with a combat bonus of 0' when attacking
+    multiple times: one strike with each weapon of the routine, each of mode ROUTINE, under every profile."""
+    target = ctx.combatant(action.target)
+    if why := routine_refused(attacker):  # the weapons changed since the declaration
+        ctx.log("attack", f"{attacker.name} cannot make its attack routine: {why}.", actor=attacker.id, target=target.id)
+        queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=action.weapon, mode="attack")])
+        return
+    queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=i, mode=ROUTINE)
+                      for i in routine_weapons(attacker)])
+
+
 def attack(ctx: Context, attacker: Combatant, action: Attack) -> None:
-    """A declared attack: the strikes its rules' routine queues (hook `routine`)."""
+    """A declared attack: a monster's routine, or the strikes its rules' routine queues (hook `routine`)."""
+    if action.routine:
+        monster_routine(ctx, attacker, action)
+        return
     rules_of(ctx.state).routine(ctx, attacker, action)
 
 
@@ -82,6 +111,9 @@ def strike(ctx: Context, step: Step) -> None:
     if target.down:
         ctx.log("attack", f"{attacker.name} has no target: {target.name} is already down.", **who)
         return
+    if gone(state, target):
+        ctx.log("attack", f"{attacker.name} has no target: {target.name} has fled the field.", **who)
+        return
     if not usable(weapon):
         ctx.log("attack", f"{attacker.name} cannot strike: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", **who)
         return
@@ -95,6 +127,7 @@ def strike(ctx: Context, step: Step) -> None:
 # How the log names a strike of each mode; any other mode 'attacks'.
 LABEL = {
     "double": "attacks (twice)",
+    ROUTINE: "attacks (routine)",
     "charge": "charges",
     "counter": "counter-attacks",
     "set": "meets the charge of",
@@ -123,7 +156,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     if hit:
         natural = d20 == 20 and melee
         extra = extra_dice(called, step.mode, natural)
-        dice = damage_dice(ctx, weapon)
+        dice = damage_dice(ctx, weapon, step.mode)
         if getattr(action, "subdue", False):
             subdual.strike(ctx, attacker, target, dice, extra)  # 003: subdual damage is tracked apart
         else:

@@ -15,7 +15,7 @@ from fray_table.rules.charts import weapon_saves
 from fray_table.rules.context import Context, hp_left, said
 from fray_table.rules.fighters import in_hand
 from fray_table.rules.model import Combatant, Weapon
-from fray_table.rules.terms import DECLARED
+from fray_table.rules.terms import DECLARED, ROUTINE
 
 BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
 DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'
@@ -32,9 +32,10 @@ def extra_dice(called: int, mode: str, natural: bool = False) -> list[tuple[str,
     return extra
 
 
-def damage_dice(ctx: Context, weapon: Weapon) -> str:
-    """003: 1-6 'except when otherwise noted'; option weapon_damage rolls the weapon's dice."""
-    return weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
+def damage_dice(ctx: Context, weapon: Weapon, mode: str = "") -> str:
+    """003: 1-6 'except when otherwise noted'; option weapon_damage rolls the weapon's dice, and so
+    does each strike of a monster's routine, whose attacks note their own damage (docs/rulings.md)."""
+    return weapon.damage if mode == ROUTINE or ctx.option("weapon_damage") else BASE_DAMAGE
 
 
 def roll_damage(ctx: Context, target: Combatant, dice: str, extra, what: str = "damage") -> tuple[int, str]:
@@ -86,9 +87,12 @@ def weapon_save(ctx: Context, attacker: Combatant, index: int) -> None:
     ctx.log("weapon", f"{attacker.name}'s {weapon.name} ({weapon.material}) breaks: d20 {roll} < {need}.", actor=attacker.id, total=roll, need=need)
 
 
+MISSILE_MODES = ("shot",)  # a missile's hit (rules.ranged, a profile's shot): 'any gawpers so struck' counts it too
+
+
 def gawper_struck(ctx: Context, target: Combatant, mode: str) -> None:
-    """003: a surprised target struck by a declared attack, and still up, may drop what it holds."""
-    if mode in DECLARED and target.side in ctx.state.surprised and not target.down:
+    """003: a surprised target struck by a declared attack or a missile, and still up, may drop what it holds."""
+    if (mode in DECLARED or mode in MISSILE_MODES) and target.side in ctx.state.surprised and not target.down:
         drop_check(ctx, target)
 
 

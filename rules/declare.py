@@ -6,15 +6,16 @@ from fray_table.rules.ruleset import Added, owner_of_action, rules_of
 from fray_table.rules import melee
 from fray_table.rules import extras  # 003: delay, ranged, oil, grappling, spells
 from fray_table.rules.actions import Attack, Flee, Hold, House, Move, tag
-from fray_table.rules.combat import distance
+from fray_table.rules.combat import distance, routine_weapons
 from fray_table.rules.commands import Declare
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Declaration, Encounter, Step
 from fray_table.rules.round import declaration_order, may_act, why_idle
+from fray_table.rules.terms import CALLED_SHOTS_MAX
 
-MAX_CALLED_SHOTS = 3  # 003: 'This option can be taken up to three times'
+MAX_CALLED_SHOTS = CALLED_SHOTS_MAX  # 003: 'This option can be taken up to three times' (rules.terms)
 
 
 def added(state: Encounter, action) -> Added | None:
@@ -92,11 +93,20 @@ def describe(state: Encounter, action) -> str:
     return _describe(state, action) + extras.delay_text(action)
 
 
+def routine_text(c: Combatant | None) -> str:
+    """', its routine (claw, claw, bite)': the weapons named, unless they are a hidden monster's."""
+    if c is None or c.hidden:
+        return ", its attack routine"
+    return f", its attack routine ({', '.join(c.weapons[i].name for i in routine_weapons(c))})"
+
+
 def _describe(state: Encounter, action) -> str:
     match action:
         case Attack() as a:
             target = lookup(state, a.target)
             extra = f", {a.called_shots} called shot(s)" if a.called_shots else ""
+            if a.routine:
+                extra += routine_text(lookup(state, next((d.actor for d in state.declarations if d.action is a), "")))
             return f"attack {target.name if target else a.target}{extra}"
         case Move() as m:
             return f"move to ({m.x}, {m.y})"

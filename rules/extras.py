@@ -14,8 +14,10 @@ from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Step
 from fray_table.rules.round import PHASE_OF, PHASES, natural_phase
+from fray_table.rules.terms import CALLED_SHOTS_MAX
 
 ACTING = PHASES[1:-1]  # attack, movement, magic
+CALLED_SHOTS = list(range(CALLED_SHOTS_MAX + 1))  # one shared list: read only
 
 
 def phases_after(first: str | None) -> list[str]:
@@ -138,6 +140,7 @@ def choices(state: Encounter, c: Combatant, targets: list[str]) -> list[dict]:
         out.append(dict(type="shoot", targets=targets, options={
             "weapon": shooting, **AIM,
             "shots": [1, 2] if any(c.weapons[i].missile in ranged.TWICE for i in shooting) else [1],
+            "called_shots": CALLED_SHOTS,  # 003: 'Any attacker may take a -5 penalty'
             "move_first": [False, True], "max_feet": [c.move],
         }))
     out.append(dict(type="throw_oil", targets=targets, options={**AIM, "torch": [True, False]}))

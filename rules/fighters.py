@@ -7,6 +7,7 @@ from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
 from fray_table.rules.charts import thac0
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.profiles import Figure
 
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
@@ -31,6 +32,12 @@ def multi_attack_bonus(c: Combatant) -> int:
     return thac0.combat_bonus("fighter", 1, 0) if c.klass == "fighter" else 0
 
 
+def parry_weapon(action: Parry) -> int:
+    """The weapon a parry declares; not given, the only one carried (rules.melee refuses it with more).
+    Every parry stored before `weapon` could be None carries its index: it folds as it did."""
+    return 0 if action.weapon is None else action.weapon
+
+
 def usable(w: Weapon) -> bool:
     return not (w.broken or w.dropped)
 
@@ -48,8 +55,9 @@ def wielded(state: Encounter, c: Combatant) -> Weapon | None:
 def in_hand(state: Encounter, c: Combatant) -> int | None:
     """The index of the weapon `wielded` returns."""
     action = declared(state, c)
-    if isinstance(action, Attack | Charge | Parry | SetSpear) and usable(c.weapons[action.weapon]):
-        return action.weapon
+    index = parry_weapon(action) if isinstance(action, Parry) else getattr(action, "weapon", None)
+    if isinstance(action, Attack | Charge | Parry | SetSpear) and usable(c.weapons[index]):
+        return index
     return next((i for i, w in enumerate(c.weapons) if usable(w)), None)
 
 
@@ -57,16 +65,40 @@ def helpless(c: Combatant) -> bool:
     return any(x in c.conditions for x in HELPLESS)
 
 
+FLED = "fled"  # the condition of morale's 'Flee' (rules.morale) and of a declared flight (rules.devices)
+FLED_CODE = "declare/target-fled"
+
+
+def gone(state: Encounter, c: Combatant) -> bool:
+    """Fled off the field: none may attack it any more. 003: the morale result 'determines the
+    affected creature's actions for the next round', so one put to flight by morale runs in the
+    round its result governs: still there in that round's attack phase, gone once its movement
+    phase begins. A declared flight (or the GM's `fled`) is gone at once."""
+    if FLED not in c.conditions:
+        return False
+    if c.morale != "flee":
+        return True
+    return state.round > c.morale_round or state.round == c.morale_round and state.phase not in ("declaration", "attack")
+
+
+def check_not_gone(state: Encounter, target: Combatant) -> None:
+    if gone(state, target):
+        raise Rejected(FLED_CODE, f"{target.name} has fled the field")
+
+
 def able(c: Combatant) -> bool:
     """May still strike a blow: not down, not helpless, not out of the fight (003 morale)."""
     return not c.down and not helpless(c) and not any(x in c.conditions for x in OUT_OF_FIGHT)
 
 
-def check_class(c: Combatant, code: str) -> None:
-    """Figures the combat bonus is read from (002's hit table)."""
+def check_class(c: Combatant, code: str, figures: tuple[Figure, ...]) -> None:
+    """Figures the combat bonus is read from, within the bounds the profile's `figures` give them
+    (the level: as far as the table its profile reads goes; rules.profiles)."""
     if c.klass not in thac0.CLASSES:
         raise Rejected(code, f"klass {c.klass!r} must be one of {', '.join(thac0.CLASSES)}")
-    if not 0 <= c.level <= 36 or not 0 <= c.hd <= 100 or not 0 <= c.hd_plus <= 20:
-        raise Rejected(code, "level is 0..36, hd 0..100 and hd_plus 0..20")
+    bounds = {f.name: (f.low, f.high) for f in figures if f.name in ("level", "hd", "hd_plus")}
+    for name, (low, high) in bounds.items():
+        if not low <= getattr(c, name) <= high:
+            raise Rejected(code, f"{name} {getattr(c, name)} is outside {low}..{high}")
     if c.rank and (len(c.rank) != 1 or c.rank not in thac0.RANKS):
         raise Rejected(code, f"rank {c.rank!r} must be one letter A..M")

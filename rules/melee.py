@@ -6,8 +6,8 @@ in what order, and queues the strikes.
 """
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from fray_table.rules.combat import distance, double_refused, queue
-from fray_table.rules.fighters import able, declared, helpless, usable
+from fray_table.rules.combat import distance, double_refused, queue, routine_refused, routine_weapons
+from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.context import Context, lookup, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Step
@@ -52,6 +52,11 @@ def can_reach(actor: Combatant, target: Combatant, reach: int) -> bool:
 def check(state: Encounter, actor: Combatant, action) -> None:
     """003's melee rules on a declaration; raises Rejected, changes nothing."""
     index = getattr(action, "weapon", None)
+    if isinstance(action, Parry) and index is None:
+        if len(actor.weapons) > 1:
+            raise Rejected("parry/which-weapon", f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries "
+                           "(003: 'He must also declare which weapon is being used to parry')")
+        index = parry_weapon(action)
     if isinstance(action, MELEE_ACTIONS) and index is not None:
         if not 0 <= index < len(actor.weapons):
             raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {index}")
@@ -65,9 +70,14 @@ def check(state: Encounter, actor: Combatant, action) -> None:
             raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
         if target.id == actor.id:
             raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
+        check_not_gone(state, target)
         if target.down and not isinstance(action, Attack):
             raise Rejected("melee/target-down", f"{target.name} is already down")
     match action:
+        case Attack() if action.routine:
+            why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
+            if why:
+                raise Rejected("melee/no-routine", f"{actor.name} cannot make an attack routine: {why}")
         case Attack() if action.double:
             why = double_refused(state, actor, target, action.weapon)
             if why:
@@ -117,7 +127,7 @@ def charge(ctx: Context, actor: Combatant, action: Charge) -> None:
     state = ctx.state
     target = lookup(state, action.target)
     weapon = actor.weapons[action.weapon]
-    if target is None or target.down:
+    if target is None or target.down or gone(state, target):
         ctx.log("charge", f"{actor.name}'s charge has no target.", actor=actor.id)
         return
     if not usable(weapon):
@@ -238,10 +248,20 @@ def describe(state: Encounter, action) -> str | None:
         case SetSpear():
             return "set a spear against a charge"
         case Parry():
-            return "parry"
+            weapon = parried_with(state, action)
+            return f"parry with the {weapon}" if weapon else "parry"
         case Kill():
             return f"kill the helpless {name}"
     return None
+
+
+def parried_with(state: Encounter, action: Parry) -> str:
+    """The name of the weapon a declared parry names, for its declaration line; '' for a hidden
+    parrier, whose weapons are the GM's to know."""
+    actor = next((d.actor for d in state.declarations if d.action is action), None)
+    c = lookup(state, actor) if actor else None
+    index = parry_weapon(action)
+    return c.weapons[index].name if c and not c.hidden and index < len(c.weapons) else ""
 
 
 def choices(state: Encounter, c: Combatant) -> list[dict]:

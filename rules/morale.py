@@ -121,6 +121,9 @@ def end_of_round(ctx: Context) -> None:
     for c in state.combatants:
         if c.morale in ROUND_BOUND and c.morale_round <= state.round:
             c.morale = ""
+        if c.morale == "flee" and c.morale_round == state.round and OUT["flee"] in c.conditions and not c.down:
+            # The round its result governs is the one it runs in (rules.fighters.gone).
+            ctx.log("morale", f"{c.name} has fled the field.", target=c.id, audience="gm" if c.hidden else "all")
     sides: list[str] = []
     for c in state.combatants:
         if c.side not in sides:

@@ -23,8 +23,9 @@ from fray_table.rules.charts.range_cover import range_band
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
+from fray_table.rules.fighters import gone
 from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.ranged import aim_mods, check_aim, check_target
+from fray_table.rules.ranged import aim_mods, check_aim, check_target, into_melee
 from fray_table.rules.round import dex_order
 from fray_table.rules.terms import descending
 from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
@@ -46,7 +47,7 @@ def check_roll(state: Encounter, actor: Combatant) -> None:
 
 def in_reach(ctx: Context, actor: Combatant, target: Combatant | None, what: str) -> int | None:
     """The distance to a live target within a flask's throw, else None (logged)."""
-    if target is None or target.down:
+    if target is None or target.down or gone(ctx.state, target):
         ctx.log("attack", f"{actor.name} has nobody to throw {what} at.", actor=actor.id)
         return None
     feet = distance(actor, target)
@@ -57,11 +58,13 @@ def in_reach(ctx: Context, actor: Combatant, target: Combatant | None, what: str
 
 
 def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
-    target = lookup(ctx.state, a.target)
-    feet = in_reach(ctx, actor, target, "a flask")
+    aimed = lookup(ctx.state, a.target)
+    feet = in_reach(ctx, actor, aimed, "a flask")
     if feet is None:
         return
     band = a.range_band or range_band(feet, FLASK_RANGE)
+    # 003: 'Any character attacking into an ongoing melee must randomly determine which combatant will be hit'
+    target = into_melee(ctx, actor, aimed, "throws a flask", "flask")
     # 003: 'as hitting larger creatures is easier than smaller ones', L +4, M +2, S 0.
     mods = base_mods(ctx, actor) + [(f"size {target.size}", FLASK_SIZE[target.size])] + aim_mods(a.cover, a.cover_kind, band)
     if not roll_to_hit(ctx, actor, f"throws a flask of oil at {target.name}", descending(target.ac), mods, target.id):
@@ -84,10 +87,17 @@ def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch) -> None:
     torch(ctx, actor, target, a.range_band or range_band(feet, FLASK_RANGE), a.cover, a.cover_kind)
 
 
-def torch(ctx: Context, actor: Combatant, target: Combatant, band: str, cover: str, kind: str) -> None:
+def torch(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: str, kind: str) -> None:
+    # The torch is a missile of its own: into a melee it may fly at someone else, and light nothing.
+    target = into_melee(ctx, actor, aimed, "throws the torch", "torch")
     # 003: 'always made as if against Armour Class 9, modified by range etc. as normal'
     mods = base_mods(ctx, actor) + aim_mods(cover, kind, band)
-    if roll_to_hit(ctx, actor, f"throws a lit torch at the oil on {target.name}", TORCH_AC, mods, target.id):
+    at = f"the oil on {target.name}" if OILED in target.conditions else target.name
+    if roll_to_hit(ctx, actor, f"throws a lit torch at {at}", TORCH_AC, mods, target.id):
+        if OILED not in target.conditions:
+            ctx.log("oil", f"The torch strikes {target.name}, but there is no unlit oil on {target.name} to catch.",
+                    actor=actor.id, target=target.id)
+            return
         target.conditions.remove(OILED)
         target.conditions.append(BURNING)
         target.burning = 0

@@ -57,6 +57,7 @@ COMMON_FIGURES = (
            "maneuvers for 'PCs only', and dice rolled at the table (option physical_dice) read it too."),
     figure("klass", "class", "str", "003: the 'combat bonus (as per their class and level)', read off 002's hit table "
            "(monster: by Hit Dice; normal: a normal man).", choices=thac0.CLASSES),
+    # Bounded where the table read ends: 002's hit table stops at level 36 in every class column.
     figure("level", "level", "int", "003: 'as per their class and level'; 002's hit table by class column.", low=0, high=36),
     figure("hd", "hit dice", "int", "002's hit table for monsters ('up to 1' ... HD); 003's brawl rolls 'dice equal to their "
            "hit dice (not level)'.", low=0, high=100),
@@ -74,6 +75,16 @@ COMMON_FIGURES = (
            "may declare cast."),
     figure("size", "size", "str", "003 burning oil: 'hitting larger creatures is easier than smaller ones' (L, M, S).",
            choices=tuple(FLASK_SIZE)),
+)
+
+
+# 000 reads the level off its ATTACK VALUE table, open-ended ('21+', '19+', '24+'): a sane cap, not the table's.
+LL_HOUSE_LEVEL_CAP = 100
+LL_HOUSE_COMMON_FIGURES = tuple(
+    msgspec.structs.replace(f, high=LL_HOUSE_LEVEL_CAP, help="000, ATTACK VALUE: by class group and level, open-ended "
+                            "('21+', '19+', '24+'), so up to 100.")
+    if f.name == "level" else f
+    for f in COMMON_FIGURES
 )
 
 
@@ -173,7 +184,7 @@ CHALLENGES = tuple(
     Option("wound_slows", 0, "Feet of movement lost per point of wound penalty (001's referee: 'Serious wound ... moving 3 "
            "points slower'); 0 leaves movement to the GM.", (0, 5, 10)),
     Option("drop_forfeits", False, "A weapon dropped on a -9 also forfeits the next attack made (with another weapon or "
-           "after picking it up); off, losing the weapon is the forfeit."),
+           "after picking it up); off, the next attack is lost to picking it up or drawing another weapon."),
 )
 
 class _Installed(Mapping):

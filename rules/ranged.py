@@ -14,11 +14,11 @@ from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.damage import BASE_DAMAGE
+from fray_table.rules.damage import BASE_DAMAGE, extra_dice, gawper_struck, roll_damage
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import usable
+from fray_table.rules.fighters import check_not_gone, gone, multi_attack_bonus, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.terms import descending
+from fray_table.rules.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
 from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
@@ -51,6 +51,7 @@ def check_target(state: Encounter, actor: Combatant, tid: str, code: str, verb: 
         raise Rejected(f"{code}/unknown-target", f"there is no combatant {tid!r}")
     if target.id == actor.id:
         raise Rejected(f"{code}/self-target", f"{actor.name} cannot {verb} itself")
+    check_not_gone(state, target)
     return target
 
 
@@ -64,6 +65,8 @@ def check(state: Encounter, actor: Combatant, a: Shoot) -> None:
         raise Rejected("shoot/not-ranged", f"{actor.name} has no ranged weapon number {a.weapon}")
     weapon = actor.weapons[a.weapon]
     check_aim(a.range_band, a.cover, a.cover_kind, "shoot")
+    if not 0 <= a.called_shots <= CALLED_SHOTS_MAX:
+        raise Rejected("declare/called-shots", f"called shots are 0 to {CALLED_SHOTS_MAX}")
     if a.shots not in (1, 2) or a.shots == 2 and weapon.missile not in TWICE:
         raise Rejected("shoot/shots", f"only bows and thrown daggers shoot twice; {weapon.name} shoots once")
     if (a.x is None) != (a.y is None) or a.move_first and a.x is None:
@@ -85,6 +88,8 @@ def describe(state: Encounter, a: Shoot) -> str:
     text = f"shoot at {target.name if target else a.target}"
     if a.shots == 2:
         text += " twice"
+    if a.called_shots:
+        text += f", {a.called_shots} called shot(s)"
     if a.x is not None:
         text += f", {'after moving' if a.move_first else 'then move'} to ({a.x}, {a.y})"
     return text
@@ -104,7 +109,7 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
         ctx.log("attack", f"{actor.name} cannot shoot: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", actor=actor.id)
         return
     aimed = lookup(ctx.state, a.target)
-    if aimed is None or aimed.down:
+    if aimed is None or aimed.down or gone(ctx.state, aimed):
         ctx.log("attack", f"{actor.name} has no target to shoot at.", actor=actor.id)
         return
     feet = distance(actor, aimed)
@@ -113,8 +118,12 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
         return
     band = a.range_band or range_band(feet, weapon.range)
     target = into_melee(ctx, actor, aimed)
-    mods = base_mods(ctx, actor) + ([(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else [])
+    mods = base_mods(ctx, actor)
+    if a.shots == 2:  # 003: 'A character attacking multiple times in one round is unable to utilise their full combat bonus'
+        mods[0] = (MULTIPLE, multi_attack_bonus(actor))
+    mods += [(f"{weapon.name} bonus", weapon.bonus)] if weapon.bonus else []
     mods += aim_mods(a.cover, a.cover_kind, band)
+    call_shots(ctx, actor, target, mods, a.called_shots)
     rules_of(ctx.state).shot(ctx, actor, target, a.weapon, mods)
 
 
@@ -122,18 +131,33 @@ def shot(ctx: Context, actor: Combatant, target: Combatant, index: int, mods: li
     """003's missile at its target: the attack roll against descending AC, then damage."""
     weapon = actor.weapons[index]
     if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
-        strike(ctx, actor, target, weapon)
+        strike(ctx, actor, target, weapon, called_in(mods, target))
 
 
-def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon) -> None:
+def call_shots(ctx: Context, actor: Combatant, target: Combatant, mods: list[tuple[str, int]], wanted: int) -> None:
+    """003's called shots on a missile, as on a blow: each -5 (-3 at a bareheaded human), none that
+    makes the number needed 20 or more; the term goes into `mods`, which every profile's shot sums."""
+    if not wanted:
+        return
+    need = TO_HIT - sum(v for _, v in mods) - descending(target.ac)
+    called = allowed_called_shots(need, target, wanted)
+    if called < wanted:
+        ctx.log("attack", **shots_dropped(actor, wanted, called, f"{need} is needed on the d20 already"), actor=actor.id, target=target.id)
+    if called:
+        mods.append(called_shot_term(called, target))
+
+
+def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon, called: int = 0) -> None:
     dice = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
-    points = max(0, ctx.dice.roll_dice(dice, f"damage to {target.name}"))
-    hurt(ctx, target, points, dice, actor=actor.id)
+    points, shown = roll_damage(ctx, target, dice, extra_dice(called, "shot"))  # 003: +1d6 a called shot
+    hurt(ctx, target, points, shown, actor=actor.id)
+    gawper_struck(ctx, target, "shot")
 
 
-def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant) -> Combatant:
+def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant, verb: str = "fires", what: str = "missile") -> Combatant:
     """The melee is the aimed-at target and everyone standing within 5 ft of it; it is
-    ongoing if one of them is the target's enemy. A die picks who the missile flies at."""
+    ongoing if one of them is the target's enemy. A die picks who the missile flies at
+    (a flask of oil or a torch too: 003 'Burning oil is a subset of ranged combat')."""
     near = [aimed] + [
         c for c in ctx.state.combatants
         if c.id not in (aimed.id, shooter.id) and not c.down
@@ -141,8 +165,8 @@ def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant) -> Combatant:
     ]
     if not any(c.side != aimed.side for c in near):
         return aimed
-    roll = ctx.dice.roll(len(near), f"who {shooter.name}'s missile flies at")
+    roll = ctx.dice.roll(len(near), f"who {shooter.name}'s {what} flies at")
     picked = near[roll - 1]
     order = ", ".join(f"{i + 1} {c.name}" for i, c in enumerate(near))
-    ctx.log("attack", f"{shooter.name} fires into the melee around {aimed.name} ({order}): d{len(near)} {roll}, at {picked.name}.", actor=shooter.id, target=picked.id)
+    ctx.log("attack", f"{shooter.name} {verb} into the melee around {aimed.name} ({order}): d{len(near)} {roll}, at {picked.name}.", actor=shooter.id, target=picked.id)
     return picked

@@ -46,6 +46,7 @@ HOOKS = {
     "routine": "the strikes a declared attack makes (rules.combat.attack)",
     "fall": "what happens to a combatant at 0 HP or less (rules.damage.fall)",
     "order": "the order in which combatants act in each phase (rules.round.plan)",
+    "armor_class": "the AC the armor a combatant wears gives it, or None to keep its own (rules.setup)",
 }
 
 

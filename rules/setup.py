@@ -66,7 +66,7 @@ def check_figures(state: Encounter, c: Combatant, code: str) -> None:
         raise Rejected(code, f"HP {c.hp}/{c.hp_max}: need 1 <= max HP <= 10000 and HP <= max HP")
     if c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
-    check_class(c, code)
+    check_class(c, code, rules_of(state).profile.common_figures)
     if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
     if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:
@@ -79,6 +79,28 @@ def check_figures(state: Encounter, c: Combatant, code: str) -> None:
         check(c, code)
 
 
+UNARMORED_AC = 10  # Combatant.ac's default: an `ac` of 10 added with armor reads as not given
+
+
+def armored(state: Encounter, c: Combatant, before: Combatant | None = None) -> Combatant:
+    """`c` with the AC its rules derive from the armor it wears (hook `armor_class`), if they do."""
+    ac = rules_of(state).armor_class(c, before)
+    return c if ac is None or ac == c.ac else msgspec.structs.replace(c, ac=ac)
+
+
+def added(state: Encounter, c: Combatant) -> Combatant:
+    """A combatant as added: an `ac` given with its armor stands; none given, the armor's (docs/rulings.md)."""
+    return armored(state, c) if c.ac == UNARMORED_AC else c
+
+
+def edited(state: Encounter, c: Combatant, edits: dict) -> Combatant:
+    """`c` with `edits` made; new armor, shield or armor damage with no `ac` edited move AC by the chart."""
+    after = msgspec.structs.replace(c, **edits)
+    if "ac" not in edits and edits.keys() & {"armor", "shield", "armor_damage"}:
+        after = armored(state, after, c)
+    return after
+
+
 def check_add(state: Encounter, cmd: AddCombatant) -> None:
     if state.status == "ended":
         raise Rejected("combatant/ended", "the fight has ended")
@@ -89,12 +111,12 @@ def check_add(state: Encounter, cmd: AddCombatant) -> None:
         raise Rejected("combatant/duplicate-id", f"there is already a combatant {c.id!r}")
     if c.id and (len(c.id) > 40 or not c.id.replace("-", "").replace("_", "").isalnum()):
         raise Rejected("combatant/bad-id", "a combatant id is 1-40 letters, digits, '-' or '_'")
-    check_figures(state, c, "combatant/invalid")
+    check_figures(state, added(state, c), "combatant/invalid")
 
 
 def add(ctx: Context, cmd: AddCombatant) -> None:
     state = ctx.state
-    c = msgspec.structs.replace(cmd.combatant)
+    c = msgspec.structs.replace(added(state, cmd.combatant))
     while not c.id or lookup(state, c.id) is not None:
         c.id = f"c{state.next_id}"
         state.next_id += 1
@@ -121,7 +143,7 @@ def check_edit(state: Encounter, cmd: EditCombatant) -> None:
         raise Rejected("combatant/no-change", "an edit must change at least one field")
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
-    check_figures(state, msgspec.structs.replace(c, **edits), "combatant/invalid")
+    check_figures(state, edited(state, c, edits), "combatant/invalid")
 
 
 def edit(ctx: Context, cmd: EditCombatant) -> None:
@@ -129,6 +151,9 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
     edits = _edits(cmd)
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
+    ac = edited(ctx.state, c, edits).ac
+    if ac != c.ac and "ac" not in edits:
+        edits["ac"] = ac  # the armor chart's (hook `armor_class`), and the log says so
     for name, value in edits.items():
         setattr(c, name, list(value) if isinstance(value, list) else value)
     if "hp" in edits and "down" not in edits:

@@ -13,7 +13,7 @@ terms where their documents are silent.
 
 from fray_table.rules.actions import Action, Parry
 from fray_table.rules.context import Context, said
-from fray_table.rules.fighters import able, combat_bonus, declared, multi_attack_bonus, usable
+from fray_table.rules.fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
 
 TO_HIT = 19  # 003: the sum must be 19 or higher
@@ -27,8 +27,12 @@ CHARGE = 2  # 003: a charger 'may attack at +2 to hit'
 PARRY = 4  # 003: 'their opponent thusly suffers a -4 penalty to hit'
 PARRY_CAP = 20  # 003: 'may not increase the total required to hit beyond 20'
 RIPOSTE = 3  # 003: the parrier 'may counterattack once immediately, with an additional bonus of +3'
+CALLED_SHOTS_MAX = 3  # 003: 'This option can be taken up to three times'
 CALLED_SHOT_CEILING = 20  # 003: not 'when the penalty would increase the number required to hit to 20 or above'
-DECLARED = ("attack", "double", "charge")  # strike modes that carry the declaration's options
+ROUTINE = "routine"  # the strike mode of a monster's attack routine (rules.combat.routine)
+DECLARED = ("attack", "double", "charge", ROUTINE)  # strike modes that carry the declaration's options
+MULTIPLE_MODES = ("double", ROUTINE)  # strikes that are one of several in the round (003's multiple attacks)
+MULTIPLE = "combat bonus (multiple attacks)"  # 003: 'unable to utilise their full combat bonus' (rules.fighters)
 
 
 def descending(ac: int) -> int:
@@ -49,8 +53,8 @@ def allowed_called_shots(need: int, target: Combatant, wanted: int) -> int:
 
 def modifiers(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> list[tuple[str, int]]:
     """Every term of the sum but the die, called shots and parry, AC last."""
-    if mode == "double":
-        mods = [("combat bonus (multiple attacks)", multi_attack_bonus(attacker))]
+    if mode in MULTIPLE_MODES:
+        mods = [(MULTIPLE, multi_attack_bonus(attacker))]
     else:
         mods = [("combat bonus", combat_bonus(state, attacker))]
     if weapon.bonus:
@@ -111,6 +115,11 @@ def called_shot_term(called: int, target: Combatant) -> tuple[str, int]:
     return (f"called shot{'s' if called > 1 else ''}", called * called_shot_penalty(target))
 
 
+def called_in(mods: list[tuple[str, int]], target: Combatant) -> int:
+    """How many called shots a missile's terms hold (rules.ranged put them there)."""
+    return sum(v for n, v in mods if n in ("called shot", "called shots")) // called_shot_penalty(target)
+
+
 REFUSED = "003 refuses a penalty that makes the number needed 20 or more"
 
 
@@ -135,8 +144,8 @@ def call_shots(ctx: Context, attacker: Combatant, target: Combatant, mods: list[
 def parrying(state: Encounter, c: Combatant) -> int | None:
     """The index of the weapon `c` parries with this round, if it parries."""
     action = declared(state, c)
-    if isinstance(action, Parry) and able(c) and c.side not in state.surprised and usable(c.weapons[action.weapon]):
-        return action.weapon
+    if isinstance(action, Parry) and able(c) and c.side not in state.surprised and usable(c.weapons[parry_weapon(action)]):
+        return parry_weapon(action)
     return None
 
 

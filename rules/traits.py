@@ -7,6 +7,11 @@ from fray_table.rules.model import Combatant
 
 MAX_LOYALTY = 10
 
+def armor_as_given(c: Combatant, before: Combatant | None) -> None:
+    """003's hook `armor_class`: AC is the figure given (003 reads no armor chart)."""
+    return None
+
+
 def check_traits(c: Combatant, code: str) -> None:
     if c.size not in FLASK_SIZE:
         raise Rejected(code, f"size {c.size!r} must be one of {', '.join(FLASK_SIZE)}")

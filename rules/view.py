@@ -14,8 +14,10 @@ from fray_table.rules import extras  # 003: ranged, oil, grappling, spells, dela
 from fray_table.rules import footing  # stand up, pick up a dropped weapon
 from fray_table.rules.actions import tag
 from fray_table.rules import melee
+from fray_table.rules.combat import routine_weapons
+from fray_table.rules.context import lookup
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
-from fray_table.rules.fighters import combat_bonus
+from fray_table.rules.fighters import combat_bonus, gone
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.round import may_act
@@ -140,7 +142,7 @@ EITHER = [False, True]
 
 
 def choices(state: Encounter, c: Combatant) -> list[Choice]:
-    others = [t for t in state.combatants if t.id != c.id and not t.down]
+    others = [t for t in state.combatants if t.id != c.id and not t.down and not gone(state, t)]
     return [
         Choice(
             type="attack",
@@ -151,6 +153,8 @@ def choices(state: Encounter, c: Combatant) -> list[Choice]:
                 "from_behind": EITHER,
                 "subdue": EITHER,
                 "double": EITHER,  # 003: shorter, lighter weapon attacks twice
+                # a monster's attack routine, one strike a weapon (003: multiple attacks)
+                **({"routine": EITHER} if len(routine_weapons(c)) > 1 else {}),
             },
         ),
         Choice(type="move", options={"max_feet": [c.move]}),

@@ -29,7 +29,9 @@ ROUND_1 = [
     11,  # Bran stabs Grul from behind: d20 11 + 2 surprise + AC 6 (shield ignored) = 19 >= 19: hit
     4,  # damage d6: Grul 9 -> 5 HP
     1,  # Grul's gawper d6: 1 ('drop anything held in-hand on a 2 or less'): the axe falls
+    1,  # Cora's flask into the melee around Snag (003: 'attacking into an ongoing melee must randomly determine'): d3 1, Snag
     8,  # Cora's flask at Snag: d20 8 + 2 surprise + 2 size M + AC 7 = 19: hit
+    1,  # Cora's torch into the same melee: d3 1, Snag
     8,  # Cora's torch: d20 8 + 2 surprise + AC 9 ('always ... against Armour Class 9') = 19: lit
     5,  # Snag burns, round 1: d6 5, 5 damage (9 -> 4 HP), keeps burning on 4-6
 ]
@@ -335,4 +337,28 @@ def test_browser_cards_show_lasting_wounds_and_conditions(fray_server, table: Pa
     assert word_inside_its_square(player, "gob")
     assert overflowing(player) == []
     screenshot(player, "cards-phone.png")
+    table.check()
+
+
+def test_browser_monster_attack_routine_is_built_from_the_choice_data(fray_server, table: Pages) -> None:
+    """A monster's attack routine (claw, claw, bite) in the GM's declaration form: the view's attack
+    choice lists `routine` [false, true] and the client builds a checkbox for it with no code of its own;
+    003: 'monsters ... must attack with a combat bonus of 0' when attacking multiple times."""
+    weapons = [{"name": "claw", "damage": "1d3"}, {"name": "claw", "damage": "1d3"}, {"name": "bite", "damage": "1d6"}]
+    made = fray_server.create({"combatants": [
+        {"id": "alda", "name": "Alda", "side": "party", "ac": 10, "hp": 20, "hp_max": 20, "attack_bonus": 0, "dex": 10, "x": 10, "y": 10},
+        {"id": "bear", "name": "Bear", "side": "beasts", "klass": "monster", "hd": 5, "ac": 12, "hp": 30, "hp_max": 30,
+         "dex": 12, "x": 15, "y": 10, "weapons": weapons},
+    ]})
+    gm = table.open(made["links"]["gm"], "gm")
+    gm_force(gm, [5, 6, 10, 2, 10, 3, 10, 5])  # nobody surprised; three hits at d20 10 (+ 0 + AC 9 = 19): 2, 3, 5
+    gm.get_by_test_id("start").click()
+    expect(gm.get_by_test_id("round")).to_have_text("1")
+    declare(gm, "bear", "attack", "alda", routine=True)
+    expect(gm.get_by_test_id("declared-bear")).to_contain_text("attack Alda, its attack routine (claw, claw, bite)")
+    gm.get_by_test_id("advance").click()
+    until_round(gm, 2)
+    expect(logged(gm, "Bear attacks (routine) Alda: d20 10 + 0 combat bonus (multiple attacks) + AC 9 = 19 ≥ 19: hit.")).to_have_count(3)
+    expect(logged(gm, "Alda takes 5 damage (1d6), 10 HP left.")).to_have_count(1)
+    expect(gm.get_by_test_id("opt-alda-attack-routine")).to_have_count(0)  # a character has no routine
     table.check()

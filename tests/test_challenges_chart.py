@@ -176,7 +176,35 @@ def test_minus_9_save_vs_paralyzation_failed_drops_the_weapon():
     played = fight(alda_attacks(), ADVANCE, dice=[D20, 13], result=-9)
     assert "Alda saves vs. Paralyzation: d20 13 = 13 < 14: failed." in texts(played, "save")
     alda = who(played, "alda")
-    assert alda.weapons[0].dropped and "disarmed" in alda.conditions and "forfeits next attack" not in alda.conditions
+    assert alda.weapons[0].dropped and alda.conditions == ["disarmed", "forfeits next attack unless it picks up its weapon"]
+
+
+TWO_WEAPONS = {"weapons": [{"name": "sword"}, {"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}]}
+
+
+def test_minus_9_drop_forfeits_the_next_attack_made_with_another_weapon():
+    # 001, -9: 'roll save vs. Paralyzation or drop weapon, thereby forfeiting next attack'; the ruling
+    # (docs/rulings.md): 'picking it up, or drawing another weapon, is what the next attack is lost to'.
+    # Round 1: d20 10, result -9, save d20 2 < 14: the sword drops. Round 2: the dagger's attack is the one
+    # lost (no die). Round 3: the dagger attacks, d20 12.
+    dagger = alda_attacks(weapon=1)
+    played = fight(alda_attacks(), ADVANCE, dagger, ADVANCE, dagger, ADVANCE, dice=[D20, 2, 12], result=-9, alda=TWO_WEAPONS)
+    assert "Alda drops the sword, forfeiting the next attack to pick it up or draw another weapon." in texts(played, "weapon")
+    attacks = texts(played, "attack")
+    assert attacks[1] == "Alda forfeits this attack on Gob (drawing another weapon after dropping one)."
+    assert attacks[2].startswith("Alda attacks Gob: d20 12 - 4 attack bonus - AC 15 = Attack Result -7")
+    assert who(played, "alda").conditions == ["disarmed", "initiative -2 in round 4"]  # the -7 row; the forfeit is spent
+
+
+def test_minus_9_drop_then_picking_it_up_is_the_forfeit():
+    # The round spent picking the sword up is the lost attack: in round 3 the sword attacks at once (d20 12).
+    recover = declare("alda", {"type": "recover", "weapon": 0})
+    played = fight(alda_attacks(), ADVANCE, recover, ADVANCE, alda_attacks(), ADVANCE, dice=[D20, 2, 12], result=-9,
+                   alda=TWO_WEAPONS)
+    assert "Alda picks up the sword." in texts(played, "move")
+    attacks = texts(played, "attack")
+    assert len(attacks) == 2 and attacks[1].startswith("Alda attacks Gob: d20 12 - 4 attack bonus - AC 15 = Attack Result -7")
+    assert who(played, "alda").conditions == ["initiative -2 in round 4"]  # the -7 row; nothing forfeit
 
 
 def test_minus_9_save_made_keeps_the_weapon_and_wounds_count_against_it():
@@ -190,6 +218,7 @@ def test_minus_9_save_made_keeps_the_weapon_and_wounds_count_against_it():
 def test_minus_9_with_option_drop_forfeits_also_forfeits_the_next_attack():
     played = fight(alda_attacks(), ADVANCE, dice=[D20, 2], result=-9, options={"drop_forfeits": True})
     assert who(played, "alda").weapons[0].dropped and "forfeits next attack" in who(played, "alda").conditions
+    assert "Alda drops the sword, and forfeits the next attack made." in texts(played, "weapon")
 
 
 def test_save_number_is_an_option():

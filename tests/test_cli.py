@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from fray_table.rules.ruleset import installed
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "docs" / "scenarios" / "first-blood.toml"
 
@@ -42,6 +44,21 @@ def test_run_names_a_bad_scenario(tmp_path):
     assert "command 1 (fireball)" in out.stderr
     missing = fray("run", str(tmp_path / "nope.toml"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_run_names_a_refused_creation_in_one_line(tmp_path):
+    # An unknown profile or a bad option value is refused at creation: one line naming it, exit 2, no traceback.
+    cases = {
+        "profile.json": ({"profile": "nope"}, "fray run: {path}: scenario: unknown profile 'nope'; installed: "
+                         + ", ".join(sorted(installed())) + "\n"),
+        "option.json": ({"options": {"parry_counter": "never"}},
+                        "fray run: {path}: scenario: option 'parry_counter' must be one of ['ask', 'auto']\n"),
+    }
+    for name, (data, message) in cases.items():
+        path = tmp_path / name
+        path.write_text(json.dumps(data))
+        out = fray("run", str(path))
+        assert (out.returncode, out.stdout, out.stderr) == (2, "", message.format(path=path))
 
 
 def test_schema_is_json_schema_of_both_directions():

@@ -24,6 +24,45 @@ def test_armor_chart_gives_the_documents_armor_class(armor, ac, bonus):
     assert chart.ARMOR[armor] == (ac, bonus) and chart.SHIELD == 1
 
 
+def test_armor_class_comes_from_the_armor_worn_when_no_ac_is_given():
+    # 000, ARMOR CLASS: 'Padded 11 ... Shield +1': a combatant added by the API or a scenario with
+    # armor and a shield but no `ac` has AC 12, and is hit on 12 (d20 11 + 1 attack value = 12).
+    padded = {k: v for k, v in orc(armor="padded", shield=True).items() if k != "ac"}
+    played = fight(ATTACK, dice=[11, 3], combatants=[alda(), padded])
+    assert who(played, "orc").ac == 12
+    assert "Alda attacks Orc: d20 11 + 1 attack value = 12 ≥ AC 12: hit." in texts(played)
+    # 000, ARMOR DAMAGE: each point 'lowers AC by 1': chain mail with 2 points of damage is AC 13.
+    worn = fight(rounds=0, combatants=[alda(), {**padded, "armor": "chain mail", "shield": False, "armor_damage": 2}])
+    assert who(worn, "orc").ac == 13
+
+
+def test_armor_edit_moves_armor_class_by_the_chart():
+    # edit_combatant {armor: 'plate mail', shield: true} of the orc in chain mail (AC 15): 'Plate Mail 17',
+    # 'Shield +1': AC 18, and the GM's line says so. Taking the shield off again: 17.
+    plate = {"type": "edit_combatant", "id": "orc", "armor": "plate mail", "shield": True}
+    played = fight(plate, rounds=0)
+    assert who(played, "orc").ac == 18
+    assert "GM edits Orc: shield True, armor plate mail, ac 18." in texts(played, "gm")
+    bare = fight(plate, {"type": "edit_combatant", "id": "orc", "shield": False}, rounds=0)
+    assert who(bare, "orc").ac == 17
+    # An AC given by hand with the armor (a +1 chain mail: 16) keeps its +1 when the armor changes.
+    magic = fight({"type": "edit_combatant", "id": "orc", "armor": "plate mail"}, rounds=0, combatants=[alda(), orc(ac=16)])
+    assert who(magic, "orc").ac == 18
+
+
+def test_armor_class_given_by_hand_stands():
+    # The rulings (docs/rulings.md): an `ac` given with the armor is the GM's and stands; with no armor
+    # tracked (''), `ac` is all there is, as in 003, and an edit of it is taken as given.
+    played = fight(rounds=0, combatants=[alda(), orc(ac=16), orc("ogre", armor="", ac=14)])
+    assert (who(played, "orc").ac, who(played, "ogre").ac) == (16, 14)
+    edited = fight({"type": "edit_combatant", "id": "ogre", "ac": 11, "shield": True}, rounds=0,
+                   combatants=[alda(), orc("ogre", armor="", ac=14)])
+    assert who(edited, "ogre").ac == 11
+    # Under 003 nobody reads the armor chart: armor and shield leave `ac` alone.
+    holmes = fight(rounds=0, profile="holmes-phases", combatants=[alda(), {k: v for k, v in orc(shield=True).items() if k != "ac"}])
+    assert who(holmes, "orc").ac == 10
+
+
 def test_armor_beyond_repair_at_half_its_points_rounded_up():
     # 000: 'upon taking 1/2 of these points, it is beyond repair': Padded/Leather 1, Studded/Scale 2,
     # Chain/Horse Barding/Banded/Splint 3, Plate 4 -- half the AC points, rounded up, every time.
@@ -74,6 +113,32 @@ def test_attack_value_columns_cover_every_level_once():
         for level in range(1, 60):
             rows = [r[0] for r in chart.ATTACK_VALUE if r[column] and r[column][0] <= level and (r[column][1] is None or level <= r[column][1])]
             assert len(rows) == 1, (column, level, rows)
+
+
+def test_attack_value_levels_are_open_ended_past_36():
+    # 000, ATTACK VALUE: the last rows are open-ended, '21+' (cleric/thief), '19+' (fighter...), '24+'
+    # (magic-user): a 40th-level fighter reads +15 (d20 2 + 15 = 17 ≥ AC 15, a hit); the profile's cap is 100.
+    played = fight(ATTACK, dice=[2, 4], combatants=[alda(klass="fighter", level=40), orc()])
+    assert rejected(played) == []
+    assert "Alda attacks Orc: d20 2 + 15 attack value = 17 ≥ AC 15: hit." in texts(played)
+    assert who(played, "alda").level == 40
+    cap = fight(rounds=0, combatants=[alda(level=100), orc(), alda(id="bran", name="Bran", level=101)])
+    assert [(e.code, e.text) for e in cap.log if e.kind == "rejected"] == [
+        ("combatant/invalid", "Rejected: level 101 is outside 0..100.")
+    ]
+    edited = fight({"type": "edit_combatant", "id": "alda", "level": 64}, rounds=0)
+    assert rejected(edited) == [] and who(edited, "alda").level == 64
+
+
+def test_level_bound_is_the_profiles_own_002s_table_ends_at_36():
+    # 002's hit table (read by 003 and 002's profile) stops at level 36 in every column: 37 is refused there.
+    for profile in ("holmes-phases", "thac0-sheet", "challenges"):
+        played = fight(rounds=0, profile=profile, combatants=[alda(level=36), orc(), alda(id="bran", name="Bran", level=37)])
+        assert [(e.code, e.text) for e in played.log if e.kind == "rejected"] == [
+            ("combatant/invalid", "Rejected: level 37 is outside 0..36.")
+        ], profile
+    assert {f.name: f.high for f in PROFILES["ll-house"].common_figures}["level"] == 100
+    assert {f.name: f.high for f in PROFILES["holmes-phases"].common_figures}["level"] == 36
 
 
 def test_monsters_have_no_attack_value_column_and_read_002s_hit_table():

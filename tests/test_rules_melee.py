@@ -130,6 +130,49 @@ def test_two_weapons_parry_risks_only_the_declared_weapon():
     assert played.log[-1].code == "melee/weapon-unusable"
 
 
+def test_two_weapons_parry_must_name_the_weapon():
+    # 003: 'He must also declare which weapon is being used to parry': a parry of a combatant
+    # carrying two weapons names one, or is refused and nothing changes.
+    played = fight(declare("gob", type="parry"), gob={"weapons": [SWORD, LIGHT_DAGGER]}, advance=False)
+    refused = played.log[-1]
+    assert (refused.code, refused.text) == (
+        "parry/which-weapon",
+        "Rejected: Goblin carries 2 weapons: say which one parries (003: 'He must also declare which weapon is being used to parry').",
+    )
+    assert played.state.declarations == []
+
+
+def test_parry_declaration_names_the_weapon_and_it_is_the_one_that_parries():
+    # The dagger (weight 1) parries the axe (weight 5): 'the defender is disarmed' of the dagger only.
+    # d20 13 + 1 combat bonus - 4 parry + AC 6 = 16: a miss, 20 without the parry.
+    played = fight(declare("gob", type="parry", weapon=1), declare("alda", type="attack", target="gob"),
+                   dice=[13], alda={"weapons": [AXE]}, gob={"weapons": [SWORD, LIGHT_DAGGER]})
+    assert [e.text for e in entries(played, "declare")] == ["Goblin declares: parry with the dagger.", "Alda declares: attack Goblin."]
+    assert [e.text for e in entries(played, "parry")] == [
+        "Goblin's parry holds, but the heavier axe knocks the dagger away: Goblin is disarmed."
+    ]
+    # One weapon: it is implied, and named.
+    single = fight(declare("gob", type="parry"), gob={"weapons": [LIGHT_DAGGER]}, advance=False)
+    assert entries(single, "declare")[0].text == "Goblin declares: parry with the dagger."
+
+
+def test_parry_stored_before_the_weapon_was_required_folds_as_before():
+    # Every parry event stored so far carries its weapon (0 when none was sent): encoded from the
+    # struct, it reads {"type": "parry", "weapon": 0} and still parries with the first weapon.
+    import msgspec
+
+    from fray_table.rules.actions import Action, Parry
+
+    old = msgspec.json.decode(b'{"type": "parry", "weapon": 0}', type=Action)
+    assert old == Parry(weapon=0)
+    assert msgspec.json.decode(b'{"type": "parry"}', type=Action) == Parry(weapon=None)
+    played = fight({"type": "declare", "actor": "gob", "action": {"type": "parry", "weapon": 0}},
+                   declare("alda", type="attack", target="gob"),
+                   dice=[13], alda={"weapons": [AXE]}, gob={"weapons": [LIGHT_DAGGER, SWORD]})
+    assert entries(played, "declare")[0].text == "Goblin declares: parry with the dagger."
+    assert who(played, "gob").weapons[0].dropped and not who(played, "gob").weapons[1].dropped
+
+
 def test_choices_offer_melee_actions_with_options():
     played = play({
         "seed": "melee",

@@ -121,3 +121,51 @@ def test_morale_result_shown_to_the_gm_for_the_round_it_governs():
     assert player.morale is None
     after = run(KILL_GOB1, ADVANCE, ADVANCE, dice=[10, 3, 5, 5], options={"morale_first_death": True})
     assert get(after, "gob2").morale == ""  # 'press' governed round 2 only
+
+
+def test_morale_flee_runs_in_the_round_it_governs_then_is_gone():
+    # 003: 'This result determines the affected creature's actions for the next round.' The GM's call
+    # during round 1's declarations governs round 1: Gob1 declares nothing, but is still there in the
+    # attack phase (Alda's d20 15 hits, 1 damage); it runs in the movement phase, so Bran's attack
+    # delayed to it finds no one, and it has fled the field when the round ends.
+    bran = fighter("bran", "party", dex=12, x=0, y=5, pc=True)
+    tough = {**GOB1, "hp": 10, "hp_max": 10}
+    late = {"type": "declare", "actor": "bran", "action": {"type": "attack", "target": "gob1", "delay": "movement"}}
+    played = run(call(combatant="gob1"), KILL_GOB1, late, ADVANCE, dice=[1, 3, 15, 1], combatants=(ALDA, bran, tough, GOB2))
+    assert texts(played, "attack") == [
+        "Alda attacks Gob1: d20 15 + 0 combat bonus + AC 9 = 24 ≥ 19: hit.",
+        "Bran has no target: Gob1 has fled the field.",
+    ]
+    assert texts(played, "morale") == ["Gob1 checks morale (called by the GM): 2d6 1+3 = 4: flees.", "Gob1 has fled the field."]
+    assert get(played, "gob1").hp == 9 and not get(played, "gob1").down
+
+
+def test_morale_fled_is_out_of_the_fight_for_good_after_its_round():
+    # Round 2: no one may declare against Gob1 any more, it is no target in the view, and a
+    # strike that was coming to it is not made.
+    tough = {**GOB1, "hp": 10, "hp_max": 10}
+    shoot = {"type": "declare", "actor": "alda", "action": {"type": "shoot", "target": "gob1", "weapon": 1}}
+    archer = {**ALDA, "weapons": [{"name": "sword"}, {"name": "bow", "range": 150, "missile": "bow"}]}
+    played = run(call(combatant="gob1"), ADVANCE, KILL_GOB1, shoot, dice=[1, 3], combatants=(archer, tough, GOB2))
+    assert [(e.code, e.text) for e in played.log if e.kind == "rejected"] == [
+        ("declare/target-fled", "Rejected: Gob1 has fled the field."),
+        ("declare/target-fled", "Rejected: Gob1 has fled the field."),
+    ]
+    attack = next(ch for ch in view(played.state, Viewer("gm")).actions["alda"] if ch.type == "attack")
+    assert attack.targets == ["gob2"]
+    assert get(played, "gob1").hp == 10
+
+
+def test_morale_flee_at_the_end_of_a_round_governs_the_next():
+    # An automatic check (the first death) at the end of round 1 governs round 2: Gob2, fleeing, may
+    # still be struck in round 2's attack phase (d20 14 hits, 2 damage), and is gone from round 3.
+    a2 = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob2"}}
+    played = run(KILL_GOB1, ADVANCE, a2, ADVANCE, a2, dice=[15, 3, 1, 2, 14, 2],
+                 combatants=(ALDA, GOB1, {**GOB2, "x": 5, "y": 0}), options={"morale_first_death": True})
+    assert texts(played, "morale") == [
+        "Gob2 checks morale (first death on its side): 2d6 1+2 = 3: flees.",
+        "Gob2 has fled the field.",
+    ]
+    assert "Alda attacks Gob2: d20 14 + 0 combat bonus + AC 9 = 23 ≥ 19: hit." in texts(played, "attack")
+    assert get(played, "gob2").hp == 1
+    assert played.log[-1].code == "declare/target-fled"

@@ -122,7 +122,7 @@ def test_oil_burns_in_the_magic_phase_before_anything_else_there():
         declare("quick", {"type": "attack", "target": "orc", "delay": "magic"}),
         declare("orc", {"type": "cast", "spell": "sleep", "target": "alda"}),
         ADVANCE,
-        dice=[8, 10, 1, 2], combatants=(ALDA, quick, shaman),
+        dice=[1, 8, 1, 10, 1, 2], combatants=(ALDA, quick, shaman),  # Quick stands by the orc: a d2 picks the orc for flask and torch
     )
     magic = [e for e in played.log if e.kind in ("phase", "oil", "attack", "spell", "damage")]
     at = next(i for i, e in enumerate(magic) if e.text == "Magic phase.")
@@ -199,3 +199,39 @@ def test_oil_fight_folds_to_the_same_bytes_twice():
 
     played = run(OIL, ADVANCE, declare("orc", {"type": "stop_drop_roll"}), ADVANCE, dice=[8, 10, 4, 2])
     assert canonical(fold(played.events)) == canonical(played.state)
+
+
+
+BRAN = fighter("bran", "party", ac=10, x=25, y=0)  # beside the orc: an ongoing melee
+
+
+def test_oil_into_a_melee_picks_who_the_flask_and_the_torch_fly_at():
+    # 003: 'Burning oil is a subset of ranged combat' and 'Any character attacking into an ongoing
+    # melee must randomly determine which combatant will be hit, and then roll to attack that
+    # character as normal': the orc and Bran beside it; d2 2 picks Bran, and the flask hits him
+    # (d20 15 + 2 size M + AC 9 = 26). The torch is a missile too: d2 2 flies at the orc, who has no
+    # oil on him: it hits (d20 12 + AC 9 = 21) and lights nothing.
+    played = run(OIL, ADVANCE, dice=[2, 15, 2, 12], combatants=(ALDA, ORC, BRAN))
+    assert texts(played, "attack", "oil") == [
+        "Alda throws a flask into the melee around Orc (1 Orc, 2 Bran): d2 2, at Bran.",
+        "Alda throws a flask of oil at Bran: d20 15 + 0 combat bonus + 2 size M + 0 medium range + AC 9 = 26 ≥ 19: hit.",
+        "Oil splashes over Bran.",
+        "Alda throws the torch into the melee around Bran (1 Bran, 2 Orc): d2 2, at Orc.",
+        "Alda throws a lit torch at Orc: d20 12 + 0 combat bonus + 0 medium range + AC 9 = 21 ≥ 19: hit.",
+        "The torch strikes Orc, but there is no unlit oil on Orc to catch.",
+    ]
+    assert orc(played) == {"hp": 10, "conditions": [], "burning": 0}
+    assert next(c for c in played.state.combatants if c.id == "bran").conditions == ["oiled"]
+    assert played.state.forced == []
+
+
+def test_oil_a_torch_thrown_into_a_melee_is_randomised_too():
+    # The orc, oiled earlier, fights Cole; Bran's torch (d2 1) flies at the orc and lights it.
+    cole = fighter("cole", "party", x=25, y=0)
+    played = run(declare("bran", {"type": "throw_torch", "target": "orc"}), ADVANCE, dice=[1, 12, 5],
+                 combatants=(ALDA, {**ORC, "conditions": ["oiled"]}, {**BRAN, "x": 0, "y": 5}, cole))
+    assert texts(played, "attack", "oil")[:3] == [
+        "Bran throws the torch into the melee around Orc (1 Orc, 2 Cole): d2 1, at Orc.",
+        "Bran throws a lit torch at the oil on Orc: d20 12 + 0 combat bonus + 0 medium range + AC 9 = 21 ≥ 19: hit.",
+        "The oil on Orc catches fire.",
+    ]

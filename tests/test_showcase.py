@@ -21,7 +21,7 @@ PLAYED = play(SCENARIO)
 
 
 def test_showcase_uses_every_forced_die_and_nothing_else():
-    assert len(SCENARIO["dice"]) == 24 and all_forced(PLAYED, SCENARIO["dice"])
+    assert len(SCENARIO["dice"]) == 26 and all_forced(PLAYED, SCENARIO["dice"])
     assert not rejected(PLAYED)
 
 
@@ -47,7 +47,7 @@ def test_showcase_surprise_gives_the_party_a_free_round_at_plus_two():
     assert "Grul is caught gawping and drops what was in hand (d6 1 ≤ 2)." in texts(PLAYED)
     assert texts(PLAYED)[texts(PLAYED).index("Round 2: declarations are open.") + 1:][:7] == [
         f"{name} declares: {what}." for name, what in (
-            ("Bran", "parry"), ("Alda", "charge Ukk"), ("Cora", "cast magic missile at Mog"),
+            ("Bran", "parry with the dagger"), ("Alda", "charge Ukk"), ("Cora", "cast magic missile at Mog"),
             ("Ukk", "set a spear against a charge"), ("Snag", "attack Bran"),
             ("Grul", "pick up a dropped weapon"), ("Mog", "approach Alda cautiously"),
         )

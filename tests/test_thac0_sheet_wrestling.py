@@ -112,3 +112,15 @@ def test_wrestling_refuses_a_vessel():
     ship = fighter("ship", "foes", vessel=True, hp=20, hp_max=20, x=40, y=40)
     played = fight(declare("alda", {"type": "wrestle", "target": "ship"}), extra=[ship])
     assert [e.code for e in played.log if e.kind == "rejected"] == ["wrestle/vessel"]
+
+
+def test_wrestling_a_pinned_wrestler_killed_does_not_break_free():
+    # 002 'Pinned: SvDR or take 1 + δS hp damage': the pin's save d20 5 < 12 takes the ogre's last 2 HP.
+    # A fallen wrestler breaks free of nothing: when its holder turns to something else, the hold just ends.
+    played = fight(WRESTLE, ADVANCE, WRESTLE, ADVANCE, WRESTLE, ADVANCE, declare("alda", {"type": "hold"}), ADVANCE,
+                   dice=[12, 8, 10, 4, 9, 6, 5], ogre={"hp": 2})
+    assert "Ogre fails to save (d20 5 < 12) and takes 2 damage (1 + 1 δS), 0 HP left." in texts(played)
+    assert texts(played, "wrestle")[-1] == "Alda lets go of Ogre."
+    assert not any("breaks free" in line for line in texts(played))
+    ogre = who(played, "ogre")
+    assert (ogre.down, ogre.hold, ogre.held_by) == (True, "", "")

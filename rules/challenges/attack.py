@@ -16,11 +16,11 @@ from fray_table.rules.combat import in_melee, parried
 from fray_table.rules.context import Context, lookup, reckoned, said
 from fray_table.rules.damage import damage_dice, extra_dice, gawper_struck, lose_hp
 from fray_table.rules.model import Combatant, Step, Weapon
-from fray_table.rules.terms import call_shots, declaration, modifiers, parry_term, parrying
+from fray_table.rules.terms import call_shots, called_in, declaration, modifiers, parry_term, parrying
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
 VERB = {
-    "double": "attacks (twice)", "charge": "charges", "counter": "counter-attacks", "set": "meets the charge of",
+    "double": "attacks (twice)", "routine": "attacks (routine)", "charge": "charges", "counter": "counter-attacks", "set": "meets the charge of",
     "riposte": "counter-attacks after parrying", "extra": "makes an extra attack on",
 }
 
@@ -87,7 +87,7 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
     terms = attack_terms(ctx, attacker, mods)
     weapon = attacker.weapons[index]
     d20 = ctx.dice.roll(20, f"{attacker.name} shoots at {target.name}")
-    blow = Blow(attacker.id, target.id, index, "shot", d20 + sum(v for _, v in terms) - target.ac)
+    blow = Blow(attacker.id, target.id, index, "shot", d20 + sum(v for _, v in terms) - target.ac, called_in(mods, target))
     roll(ctx, blow, d20, f"{attacker.name} shoots at {target.name} ({weapon.name})", sum_text(d20, terms, target.ac), terms)
 
 
@@ -117,7 +117,7 @@ def settle(ctx: Context, blow: Blow, g: Grade) -> None:
     weapon = attacker.weapons[blow.weapon]
     action, _, _ = declaration(state, attacker, blow.mode)
     if g.damage != "none":
-        points, how = chart.points(ctx, g, target, damage_dice(ctx, weapon), extra_dice(blow.called, blow.mode))
+        points, how = chart.points(ctx, g, target, damage_dice(ctx, weapon, blow.mode), extra_dice(blow.called, blow.mode))
         if getattr(action, "subdue", False):
             subdual.take(ctx, attacker, target, points, how)  # 003: tracked apart, and wounds no one
         else:

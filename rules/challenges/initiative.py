@@ -14,6 +14,9 @@ from fray_table.rules.context import Context
 from fray_table.rules.model import Combatant, Encounter
 
 FORFEIT = "forfeits next attack"
+# 001's -9 drop, read as the ruling does: the next attack is lost to drawing another weapon, or to the
+# round spent picking the dropped one up (then this lapses at the end of that round, costing nothing more).
+DRAW_FORFEIT = "forfeits next attack unless it picks up its weapon"
 _ROUND = re.compile(r"^(?:loses initiative|initiative (-\d+)) in round (\d+)$")
 
 
@@ -37,6 +40,11 @@ def forfeit(ctx: Context, c: Combatant) -> None:
 
 def forfeited(ctx: Context, c: Combatant, target: Combatant) -> bool:
     """Spend a forfeit on this attack, if `c` owes one."""
+    if DRAW_FORFEIT in c.conditions:
+        c.conditions.remove(DRAW_FORFEIT)
+        ctx.log("attack", f"{c.name} forfeits this attack on {target.name} (drawing another weapon after dropping one).",
+                actor=c.id, target=target.id)
+        return True
     if FORFEIT not in c.conditions:
         return False
     c.conditions.remove(FORFEIT)
@@ -58,7 +66,7 @@ def standing(state: Encounter, c: Combatant) -> tuple[bool, int]:
 
 
 def order(state: Encounter) -> list[Combatant]:
-    """rules.round.ORDER: Dexterity order, initiative lost and penalties counted; ties
+    """Hook `order` of 001's initiative: Dexterity order, initiative lost and penalties counted; ties
     keep the order combatants were added (as 003's dex_order)."""
     def key(c: Combatant) -> tuple[bool, int]:
         lost, dex = standing(state, c)
@@ -73,3 +81,5 @@ def end_of_round(ctx: Context) -> None:
         spent = [x for x in c.conditions if (m := _ROUND.match(x)) and int(m.group(2)) <= ctx.state.round]
         for x in spent:
             c.conditions.remove(x)
+        if DRAW_FORFEIT in c.conditions and not any(w.dropped for w in c.weapons):
+            c.conditions.remove(DRAW_FORFEIT)  # picking it up was the lost attack

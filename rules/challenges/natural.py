@@ -100,6 +100,11 @@ def save_or_drop(ctx: Context, attacker: Combatant, index: int) -> None:
     attacker.weapons[index] = msgspec.structs.replace(weapon, dropped=True)
     if DISARMED not in attacker.conditions:
         attacker.conditions.append(DISARMED)
-    ctx.log("weapon", f"{attacker.name} drops the {weapon.name}, forfeiting the next attack to pick it up.", actor=attacker.id)
     if ctx.option("drop_forfeits"):
+        ctx.log("weapon", f"{attacker.name} drops the {weapon.name}, and forfeits the next attack made.", actor=attacker.id)
         initiative.forfeit(ctx, attacker)
+        return
+    ctx.log("weapon", f"{attacker.name} drops the {weapon.name}, forfeiting the next attack to pick it up or draw another weapon.",
+            actor=attacker.id)
+    if initiative.DRAW_FORFEIT not in attacker.conditions:
+        attacker.conditions.append(initiative.DRAW_FORFEIT)

@@ -6,7 +6,7 @@ grapple, morale...), which every profile keeps; this record names the ones a
 module of another profile may replace.
 """
 
-from fray_table.rules import combat, damage, extras, fighters, oil, ranged, round, tohit
+from fray_table.rules import combat, damage, extras, fighters, oil, ranged, round, tohit, traits
 from fray_table.rules.profiles import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
 
@@ -25,7 +25,7 @@ PROFILE = Profile(
             "003: 'd20 + combat bonus + the target's AC' reaching 19 hits, natural 20 an extra d6 and a weapon's save; "
             "missiles, oil and torches alike.",
             hooks={"melee_roll": combat.roll, "shot": ranged.shot, "bare_roll": tohit.d20_against_19,
-                   "combat_bonus": fighters.hit_table_bonus},
+                   "combat_bonus": fighters.hit_table_bonus, "armor_class": traits.armor_as_given},
             prompts={"riposte": combat.riposte},  # 003: a parrier's counter-attack at +3
         ),
         Module("routine", "003: one strike, or two for a shorter, lighter weapon against a longer one.",

@@ -9,7 +9,7 @@ everyone.
 from fray_table.rules import round
 from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.profiles import COMMON_FIGURES, LL_HOUSE, LL_HOUSE_FIGURES
+from fray_table.rules.profiles import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
 
 TO_HIT = "000's own attack roll"
@@ -21,7 +21,7 @@ PROFILE = Profile(
     ac_style="ascending",
     options=LL_HOUSE,
     figures=LL_HOUSE_FIGURES,
-    common_figures=COMMON_FIGURES,
+    common_figures=LL_HOUSE_COMMON_FIGURES,
     base="holmes-phases",
     modules=(
         Module(
@@ -29,7 +29,7 @@ PROFILE = Profile(
             "000: d20 + Attack Value against ascending AC; a natural 20 rolls on the critical hit chart (and the limb "
             "table), a natural 1 on the fumble table; armor damage.",
             hooks={"melee_roll": attack.roll, "shot": missiles.shot, "bare_roll": missiles.to_hit,
-                   "combat_bonus": figures.combat_bonus},
+                   "combat_bonus": figures.combat_bonus, "armor_class": figures.armor_class},
             stops_acting=(*round.CANNOT_ACT, KNOCKED_DOWN),  # 000: 'loses 1 round to stand'
             check_figures=(figures.check_figures,),
             check_declaration=(manoeuvres.check,),  # a hurt limb cannot wield; a stuck weapon

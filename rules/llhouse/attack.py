@@ -17,18 +17,19 @@ from fray_table.rules.charts.ll_house import (
 from fray_table.rules import combat, subdual
 from fray_table.rules.combat import distance, double_refused, in_melee, queue
 from fray_table.rules.context import Context, lookup, reckoned
-from fray_table.rules.fighters import declared, usable
+from fray_table.rules.fighters import declared, gone, usable
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import damage_roll, kill, land
 from fray_table.rules.llhouse.figures import may_wield, rank, special_rolls, widening
 from fray_table.rules.llhouse.improved import parry_bonus
 from fray_table.rules.model import Combatant, Encounter, Step, Weapon
-from fray_table.rules.terms import allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
+from fray_table.rules.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 
-DECLARED = ("attack", "double", "charge", "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
+DECLARED = ("attack", "double", "charge", ROUTINE, "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {
     "double": "attacks (twice)",
+    ROUTINE: "attacks (routine)",
     "charge": "charges",
     "counter": "counter-attacks",
     "set": "meets the charge of",
@@ -89,7 +90,7 @@ def extra_strike(ctx: Context, step: Step) -> None:
     if target is None or target.down:
         weapon = attacker.weapons[step.weapon]
         reach = weapon.range or weapon.reach
-        foes = [c for c in state.combatants if c.side != attacker.side and not c.down and distance(attacker, c) <= reach]
+        foes = [c for c in state.combatants if c.side != attacker.side and not c.down and not gone(state, c) and distance(attacker, c) <= reach]
         if not foes:
             ctx.log("attack", f"{attacker.name}'s further attack finds no one in reach.", actor=attacker.id)
             return
@@ -200,7 +201,7 @@ def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode:
         index = action.weapon if die % 2 == 0 else action.off_hand
         ctx.log("attack", f"Which weapon: d{WHICH_HAND} {die}, {'even: the main hand' if die % 2 == 0 else 'odd: the off hand'} ({attacker.weapons[index].name}).", **who)
     weapon = attacker.weapons[index]
-    points, shown = damage_roll(ctx, attacker, target, weapon, times, called + (1 if mode == "set" else 0))
+    points, shown = damage_roll(ctx, attacker, target, weapon, times, called + (1 if mode == "set" else 0), mode)
     if subdue:
         subdual.take(ctx, attacker, target, points, shown)
         return

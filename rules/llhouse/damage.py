@@ -13,11 +13,11 @@ from fray_table.rules.llhouse.improved import cleave
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Weapon
 
 
-def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon, times, extra_d6: int) -> tuple[int, str]:
+def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon, times, extra_d6: int, mode: str = "") -> tuple[int, str]:
     """'Dam + Bonus, then X3': the weapon's dice (option weapon_damage; else 003's 1-6), 003's
     extra d6s (called shots, set spear), the weapon's bonus and WEAPON EXPERTISE's +2 a rank;
     'Maximum Damage ... (plus all bonuses)' takes every die at its highest."""
-    dice = damage_dice(ctx, weapon)
+    dice = damage_dice(ctx, weapon, mode)  # a routine's strike rolls its own (rules.damage)
     count, sides, plus = parse(dice)
     if times == "max":
         rolled = count * sides + plus + 6 * extra_d6

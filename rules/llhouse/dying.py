@@ -32,7 +32,7 @@ def add(c: Combatant, *conditions: str) -> None:
 
 
 def fall(ctx: Context, c: Combatant) -> None:
-    """rules.damage.FALLS['ll-house']: at 0 HP or less."""
+    """Hook `fall` of 000's dying: at 0 HP or less."""
     c.down = True
     if not uses_chart(ctx.state, c):
         add(c, DEAD)

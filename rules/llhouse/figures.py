@@ -1,7 +1,7 @@
 """The figures 000's rules read off a combatant: its Attack Value, its armor, its
 improved combat options, and the limbs it can still use; and their checks."""
 
-from fray_table.rules.charts.ll_house import ARMOR, ATTACK_VALUE, CLASS_GROUP, IMPROVEMENTS
+from fray_table.rules.charts.ll_house import ARMOR, ATTACK_VALUE, CLASS_GROUP, IMPROVEMENTS, SHIELD
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import hit_table_bonus
 from fray_table.rules.model import Combatant, Encounter, Weapon
@@ -24,10 +24,28 @@ def attack_value(klass: str, level: int) -> int | None:
 
 
 def combat_bonus(state: Encounter, c: Combatant) -> int:
-    """fighters.COMBAT_BONUS['ll-house']: an explicit `attack_bonus`, else 000's Attack Value,
+    """Hook `combat_bonus` of 000's to_hit: an explicit `attack_bonus`, else 000's Attack Value,
     else (a class 000 has no column for) 003's, by 002's hit table."""
     own = attack_value(c.klass, c.level) if c.attack_bonus is None else None
     return own if own is not None else hit_table_bonus(state, c)
+
+
+def chart_ac(c: Combatant) -> int:
+    """000, ARMOR CLASS: the armor's AC, 'Shield +1', and 1 less a point of ARMOR DAMAGE
+    ('Armor DOES still offer protection until it is reduced to 0')."""
+    return ARMOR[c.armor][0] + (SHIELD if c.shield else 0) - c.armor_damage
+
+
+def armor_class(c: Combatant, before: Combatant | None) -> int | None:
+    """Hook `armor_class` of 000's to_hit: the AC 000's armor chart gives a combatant wearing
+    armor, added (`before` None) or edited from `before`; None for one whose armor is not tracked
+    (''), whose `ac` is the GM's. Edited from armor to armor, AC moves by the chart's difference,
+    so an AC given by hand with the armor (magic, a ruling of the table) keeps its adjustment."""
+    if not c.armor:
+        return None
+    if before is not None and before.armor:
+        return c.ac + chart_ac(c) - chart_ac(before)
+    return chart_ac(c)
 
 
 def rank(c: Combatant, improvement: str) -> int:
@@ -86,7 +104,7 @@ def widening(state: Encounter, c: Combatant) -> int:
 
 
 def check_figures(c: Combatant, code: str) -> None:
-    """rules.traits.FIGURE_CHECKS: 000's figures are well formed."""
+    """000's to_hit check_figures: 000's figures are well formed."""
     if c.armor and c.armor not in ARMOR:
         raise Rejected(code, f"armor {c.armor!r} must be one of {', '.join(ARMOR)} (000's armor chart)")
     most = ARMOR[c.armor][1] if c.armor else 20

@@ -129,7 +129,7 @@ def describe(state: Encounter, action) -> str:
 
 
 def choices(state: Encounter, c: Combatant, listed: list) -> list:
-    """view.CHOICES['ll-house']: 003's list with the 000 declarations open to `c` now,
+    """000's maneuvers' choices: 003's list with the 000 declarations open to `c` now,
     each with its `delay`, after 003's melee and footing ones (before its missiles and oil)."""
     from fray_table.rules.view import (
         Choice,  # rules.view imports the round's modules: import at use

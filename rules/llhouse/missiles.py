@@ -9,6 +9,7 @@ from fray_table.rules.llhouse.attack import blow, log_roll, outcome
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.model import Combatant, Step
+from fray_table.rules.terms import called_in
 
 
 def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -19,7 +20,7 @@ def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, i
 
 
 def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
-    """rules.tohit.BARE_ROLLS['ll-house']: 003's sum against 19 is the d20 and the terms against
+    """Hook `bare_roll` of 000's to_hit: 003's sum against 19 is the d20 and the terms against
     the ascending AC (19 - descending), which is what the log shows."""
     ac = 19 - descending
     mods = terms(attacker, mods)
@@ -33,7 +34,7 @@ def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: 
 
 
 def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
-    """rules.ranged.SHOTS['ll-house']: a missile at `target` (already picked out of a melee)."""
+    """Hook `shot` of 000's to_hit: a missile at `target` (already picked out of a melee)."""
     weapon = attacker.weapons[index]
     mods = terms(attacker, mods)
     d20 = ctx.dice.roll(20, f"{attacker.name} shoots at {target.name}")
@@ -41,6 +42,6 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
     log_roll(ctx, attacker, target, f"shoots the {weapon.name} at", d20, mods, target.ac, "", 0, hit, crit, fumbled)
     step = Step(phase=ctx.state.phase, actor=attacker.id, kind="shoot", target=target.id, weapon=index, mode="shoot")
     if hit:
-        blow(ctx, step, attacker, target, "shoot", crit, 0, False)
+        blow(ctx, step, attacker, target, "shoot", crit, called_in(mods, target), False)
     elif fumbled:
         criticals.fumble(ctx, attacker, index)

@@ -76,7 +76,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         return
     natural = d20 == 20 and melee
     extra = extra_dice(called, step.mode, natural)
-    dice = with_bonus(damage_dice(ctx, weapon), reckoning.bonus)
+    dice = with_bonus(damage_dice(ctx, weapon, step.mode), reckoning.bonus)
     if target.vessel:
         naval.hull_damage(ctx, attacker, target, dice, extra)
     elif getattr(action, "subdue", False):

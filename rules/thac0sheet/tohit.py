@@ -18,6 +18,7 @@ from fray_table.rules.charts.thac0_sheet import (
 from fray_table.rules.context import Context, reckoned
 from fray_table.rules.fighters import combat_bonus
 from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.terms import MULTIPLE
 
 CEILING = 20  # 003: a parry or called shots may not make the number needed more than 20 (or reach it)
 
@@ -105,8 +106,11 @@ def judge(ctx: Context, attacker: Combatant, what: str, reckoning: Reckoning, ta
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
     """rules.tohit's missiles, oil and torches under 002: THAC0 against AC, range and
     cover on the roll (the 003 'combat bonus' term is the THAC0 now)."""
-    mods = [(n, v) for n, v in mods if n != "combat bonus"]
-    reckoning = Reckoning(ctx.state, thac0_of(ctx.state, attacker), ac, mods)
+    # Two shots in a round take 003's multiple-attack bonus: a THAC0 of 19 less that bonus, as a double blow's.
+    multiple = next((v for n, v in mods if n == MULTIPLE), None)
+    thac0 = thac0_of(ctx.state, attacker) if multiple is None else 19 - multiple
+    mods = [(n, v) for n, v in mods if n not in ("combat bonus", MULTIPLE)]
+    reckoning = Reckoning(ctx.state, thac0, ac, mods)
     hit, _ = judge(ctx, attacker, what, reckoning, target)
     if hit and reckoning.bonus and target is not None:
         ctx.owed[target] = reckoning.bonus  # rules.tohit.hurt adds it to the damage

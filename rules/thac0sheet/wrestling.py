@@ -152,7 +152,16 @@ def release(ctx: Context, c: Combatant) -> None:
             c.conditions.remove(HOLD_CONDITION[s])
     holder = lookup(ctx.state, c.held_by)
     c.hold, c.held_by = "", ""
-    ctx.log("wrestle", f"{c.name} breaks free of {holder.name if holder else 'the hold'}.", target=c.id)
+    ctx.log("wrestle", released(c, holder), target=c.id)
+
+
+def released(c: Combatant, holder: Combatant | None) -> str:
+    # Only one who is up breaks free; a hold on a fallen wrestler, or by a fallen holder, just ends.
+    if c.down:
+        return f"{holder.name} lets go of {c.name}." if holder else f"The hold on {c.name} ends."
+    if holder is not None and holder.down:
+        return f"{holder.name}'s hold on {c.name} ends."
+    return f"{c.name} breaks free of {holder.name if holder else 'the hold'}."
 
 
 def pinned(ctx: Context, holder: Combatant, target: Combatant) -> None:

@@ -11,7 +11,7 @@ import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
 from fray_table.rules.actions import Action
-from fray_table.rules.model import Awaiting, Combatant, Declaration, Step, Weapon
+from fray_table.rules.model import Awaiting, Combatant, Declaration, Step
 
 GM = frozenset({"gm"})
 TABLE = frozenset({"gm", "player"})
@@ -38,66 +38,22 @@ class AddCombatant(CommandBase, tag="add_combatant"):
     combatant: Combatant  # an empty id gets a fresh one ('c1', 'c2', ...)
 
 
-class EditCombatant(CommandBase, tag="edit_combatant"):
-    id: str
-    name: str | UnsetType = UNSET
-    side: str | UnsetType = UNSET
-    ac: int | UnsetType = UNSET
-    hp: int | UnsetType = UNSET
-    hp_max: int | UnsetType = UNSET
-    attack_bonus: int | None | UnsetType = UNSET  # None: derive from klass/level/hd (002)
-    klass: str | UnsetType = UNSET
-    level: int | UnsetType = UNSET
-    hd: int | UnsetType = UNSET
-    hd_plus: int | UnsetType = UNSET
-    rank: str | UnsetType = UNSET
-    human: bool | UnsetType = UNSET
-    helmet: bool | UnsetType = UNSET
-    shield: bool | UnsetType = UNSET
-    weapons: list[Weapon] | UnsetType = UNSET
-    dex: int | UnsetType = UNSET
-    int_: int | UnsetType = msgspec.field(default=UNSET, name="int")
-    x: int | UnsetType = UNSET
-    y: int | UnsetType = UNSET
-    move: int | UnsetType = UNSET
-    hidden: bool | UnsetType = UNSET
-    notes: str | UnsetType = UNSET
-    down: bool | UnsetType = UNSET
-    conditions: list[str] | UnsetType = UNSET
-    # 003: oil, subdual, grappling, morale
-    size: str | UnsetType = UNSET
-    pc: bool | UnsetType = UNSET
-    mindless: bool | UnsetType = UNSET
-    loyalty: int | UnsetType = UNSET
-    leader: bool | UnsetType = UNSET
-    caster: bool | UnsetType = UNSET
-    subdual: int | UnsetType = UNSET
-    morale: str | UnsetType = UNSET
-    man_type: bool | UnsetType = UNSET  # 003: only man-types grapple (option grapple_man_types)
-    # 000 (ll-house): armor damage, improved combat options, dying
-    armor: str | UnsetType = UNSET
-    armor_damage: int | UnsetType = UNSET
-    improvements: dict[str, int] | UnsetType = UNSET
-    expertise: dict[str, int] | UnsetType = UNSET
-    con_bonus: int | UnsetType = UNSET
-    until: dict[str, int] | UnsetType = UNSET
-    # 002: thac0-sheet figures (rules.thac0sheet)
-    str_adj: int | UnsetType = UNSET
-    dex_adj: int | UnsetType = UNSET
-    con: int | UnsetType = UNSET
-    basic_ac: int | UnsetType = UNSET
-    save_death: int | UnsetType = UNSET
-    vessel: bool | UnsetType = UNSET
-    rowers: int | UnsetType = UNSET
-    rowers_max: int | UnsetType = UNSET
-    crew: int | UnsetType = UNSET
-    lashed_to: str | UnsetType = UNSET
-    aboard: str | UnsetType = UNSET
-    hold: str | UnsetType = UNSET  # the GM parts wrestlers: hold "" and held_by ""
-    held_by: str | UnsetType = UNSET
-    out_until: int | UnsetType = UNSET
-    repaired: int | UnsetType = UNSET
-    repair_work: int | UnsetType = UNSET
+def _edit_fields() -> list[tuple]:
+    """Every figure of Combatant but its id, each unset unless the edit gives it: a
+    figure is declared once (rules.model.Combatant; its bounds with the profile's
+    figures, rules.profiles), and the edit, its check and the schema follow."""
+    fields: list[tuple] = [("id", str)]
+    for f in msgspec.structs.fields(Combatant):
+        if f.name != "id":
+            default = msgspec.field(default=UNSET, name=f.encode_name) if f.encode_name != f.name else UNSET
+            fields.append((f.name, f.type | UnsetType, default))
+    return fields
+
+
+# The GM sets any figures of a combatant; a stored edit names only those it changes.
+EditCombatant = msgspec.defstruct(
+    "EditCombatant", _edit_fields(), bases=(CommandBase,), tag="edit_combatant", frozen=True, module=__name__,
+)
 
 
 class RemoveCombatant(CommandBase, tag="remove_combatant"):

@@ -11,7 +11,7 @@ from fray_table.rules.commands import Declare
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
-from fray_table.rules.model import Combatant, Declaration, Encounter, Step
+from fray_table.rules.model import Combatant, Declaration, Encounter
 from fray_table.rules.round import declaration_order, may_act, why_idle
 from fray_table.rules.terms import CALLED_SHOTS_MAX
 

@@ -7,7 +7,6 @@ from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
 from fray_table.rules.charts import thac0
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.profiles import Figure
 
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
 OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
@@ -89,16 +88,3 @@ def check_not_gone(state: Encounter, target: Combatant) -> None:
 def able(c: Combatant) -> bool:
     """May still strike a blow: not down, not helpless, not out of the fight (003 morale)."""
     return not c.down and not helpless(c) and not any(x in c.conditions for x in OUT_OF_FIGHT)
-
-
-def check_class(c: Combatant, code: str, figures: tuple[Figure, ...]) -> None:
-    """Figures the combat bonus is read from, within the bounds the profile's `figures` give them
-    (the level: as far as the table its profile reads goes; rules.profiles)."""
-    if c.klass not in thac0.CLASSES:
-        raise Rejected(code, f"klass {c.klass!r} must be one of {', '.join(thac0.CLASSES)}")
-    bounds = {f.name: (f.low, f.high) for f in figures if f.name in ("level", "hd", "hd_plus")}
-    for name, (low, high) in bounds.items():
-        if not low <= getattr(c, name) <= high:
-            raise Rejected(code, f"{name} {getattr(c, name)} is outside {low}..{high}")
-    if c.rank and (len(c.rank) != 1 or c.rank not in thac0.RANKS):
-        raise Rejected(code, f"rank {c.rank!r} must be one letter A..M")

@@ -6,7 +6,7 @@ in what order, and queues the strikes.
 """
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from fray_table.rules.combat import distance, double_refused, queue, routine_refused, routine_weapons
+from fray_table.rules.combat import distance, double_refused, queue, routine_refused
 from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.context import Context, lookup, standing
 from fray_table.rules.errors import Rejected

@@ -16,6 +16,7 @@ from fray_table.rules.charts.ll_house import ARMOR, IMPROVEMENTS
 from fray_table.rules.charts.oil import FLASK_SIZE
 from fray_table.rules.charts.thac0_sheet import HOLDS, PINNED_WR
 from fray_table.rules import ruleset
+from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
 
 
@@ -44,6 +45,31 @@ _DEFAULTS = {
     for f in msgspec.structs.fields(Combatant)
     if f.default is not msgspec.NODEFAULT or f.default_factory is not msgspec.NODEFAULT
 }
+
+
+def check_declared(c: Combatant, figures: tuple[Figure, ...], code: str) -> None:
+    """Each figure within the bounds and choices its declaration gives (the one place they
+    are written); a profile's own checks add only what relates one figure to another."""
+    for f in figures:
+        value = getattr(c, f.name)
+        if f.kind == "int" and not ((f.low is None or f.low <= value) and (f.high is None or value <= f.high)):
+            raise Rejected(code, f"{f.name} {value}{_label(f)} is outside {_bounds(f)}")
+        if f.kind == "str" and f.choices and value not in f.choices:
+            raise Rejected(code, f"{f.name} {value!r}{_label(f)} must be one of {', '.join(repr(x) for x in f.choices)}")
+        if f.kind == "dict":
+            for key, n in value.items():
+                if f.choices and key not in f.choices:
+                    raise Rejected(code, f"{f.name}: {key!r} must be one of {', '.join(f.choices)}")
+                if not (f.low is None or f.low <= n) or not (f.high is None or n <= f.high):
+                    raise Rejected(code, f"{f.name}: {key} {n} is outside {_bounds(f)}")
+
+
+def _label(f: Figure) -> str:
+    return "" if f.label == f.name else f" ({f.label})"
+
+
+def _bounds(f: Figure) -> str:
+    return f"{'' if f.low is None else f.low}..{'' if f.high is None else f.high}"
 
 
 def figure(name: str, label: str, kind: str, help: str, **more) -> Figure:

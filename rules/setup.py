@@ -9,10 +9,9 @@ from fray_table.rules.context import Context, lookup
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.profiles import naming_figures, validate_options
+from fray_table.rules.profiles import check_declared, naming_figures, validate_options
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.traits import check_traits
-from fray_table.rules.fighters import check_class
 
 MAX_COMBATANTS = 200
 MAX_FORCED = 100
@@ -66,7 +65,8 @@ def check_figures(state: Encounter, c: Combatant, code: str) -> None:
         raise Rejected(code, f"HP {c.hp}/{c.hp_max}: need 1 <= max HP <= 10000 and HP <= max HP")
     if c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
-    check_class(c, code, rules_of(state).profile.common_figures)
+    profile = rules_of(state).profile
+    check_declared(c, (*profile.common_figures, *profile.figures), code)  # each figure's bounds, as declared
     if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
     if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:

@@ -1,11 +1,9 @@
 """Checks on the combatant figures that 003's oil, subdual, grappling and morale read."""
 
 from fray_table.rules.charts.morale import MORALE_TEXT
-from fray_table.rules.charts.oil import FLASK_SIZE
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant
 
-MAX_LOYALTY = 10
 
 def armor_as_given(c: Combatant, before: Combatant | None) -> None:
     """003's hook `armor_class`: AC is the figure given (003 reads no armor chart)."""
@@ -13,10 +11,6 @@ def armor_as_given(c: Combatant, before: Combatant | None) -> None:
 
 
 def check_traits(c: Combatant, code: str) -> None:
-    if c.size not in FLASK_SIZE:
-        raise Rejected(code, f"size {c.size!r} must be one of {', '.join(FLASK_SIZE)}")
-    if not -MAX_LOYALTY <= c.loyalty <= MAX_LOYALTY:
-        raise Rejected(code, f"loyalty {c.loyalty} is outside -{MAX_LOYALTY}..{MAX_LOYALTY}")
     if not 0 <= c.subdual <= 10_000:
         raise Rejected(code, f"subdual damage {c.subdual} is outside 0..10000")
     if c.morale and c.morale not in MORALE_TEXT:

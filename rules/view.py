@@ -15,7 +15,6 @@ from fray_table.rules import footing  # stand up, pick up a dropped weapon
 from fray_table.rules.actions import tag
 from fray_table.rules import melee
 from fray_table.rules.combat import routine_weapons
-from fray_table.rules.context import lookup
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from fray_table.rules.fighters import combat_bonus, gone
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon

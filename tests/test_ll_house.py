@@ -417,7 +417,7 @@ def test_000_maneuvers_are_refused_under_another_profile():
 def test_bad_000_figures_are_refused():
     from fray_table.rules.scenario import play
     for figures, words in [({"armor": "mithril"}, "armor 'mithril'"), ({"improvements": {"extra_attack": 4}}, "extra_attack ranks 4"),
-                           ({"improvements": {"backstab": 1}}, "improvement 'backstab'"), ({"con_bonus": 5}, "Con bonus 5")]:
+                           ({"improvements": {"backstab": 1}}, "improvements: 'backstab'"), ({"con_bonus": 5}, "con_bonus 5 (Con bonus)")]:
         played = play({"profile": "ll-house", "combatants": [alda(**figures)]})
         assert [e.code for e in played.log if e.kind == "rejected"] == ["combatant/invalid"]
         assert words in played.log[-1].text and not played.state.combatants

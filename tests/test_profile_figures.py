@@ -112,3 +112,10 @@ def test_profile_figures_none_when_none_of_its_own_is_set(profile: str, other: d
     state = Encounter(id="e", profile=profile, options={}, seed=b"s", seed_hash="h", rules_version=1,
                       combatants=[Combatant(id="c1", name="Ukk", side="orcs", **other)])
     assert view(state, Viewer("gm")).combatants[0].figures is None  # another profile's figure is not shown
+
+
+def test_an_edit_takes_every_figure_of_a_combatant_declared_once():
+    """EditCombatant is made from Combatant's fields (rules.commands): every figure the
+    rules read can be edited, each with its own type, none written twice."""
+    assert EDIT.keys() == COMBATANT.keys()
+    assert all(EDIT[name] == kind | msgspec.UnsetType for name, kind in COMBATANT.items() if name != "id")

@@ -8,10 +8,9 @@ from fray_table.rules.actions import Flee, UseDevice
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.morale import OUT
+from fray_table.rules.conditions import FLED
 
 MAX_DEVICE = 60
-FLED = OUT["flee"]  # the condition morale's 'Flee' gives: out of the fight (rules.round.CANNOT_ACT)
 
 
 def check(state: Encounter, actor: Combatant, a: UseDevice) -> None:

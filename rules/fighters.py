@@ -2,6 +2,7 @@
 and whether a combatant can still strike or be struck down without a roll (003)."""
 
 
+from fray_table.rules.conditions import FLED, OUT_OF_FIGHT
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
 from fray_table.rules.charts import thac0
@@ -9,7 +10,6 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
 
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
-OUT_OF_FIGHT = ("fled", "surrendered")  # 003 morale results that end a combatant's fighting
 
 
 def hit_table_bonus(state: Encounter, c: Combatant) -> int:
@@ -64,7 +64,6 @@ def helpless(c: Combatant) -> bool:
     return any(x in c.conditions for x in HELPLESS)
 
 
-FLED = "fled"  # the condition of morale's 'Flee' (rules.morale) and of a declared flight (rules.devices)
 FLED_CODE = "declare/target-fled"
 
 

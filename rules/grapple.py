@@ -11,6 +11,7 @@ Everyone grappling one target in the same phase joins one brawl, resolved at the
 first of their turns (DEX order).
 """
 
+from fray_table.rules.conditions import PINNED
 from fray_table.rules.actions import Grapple
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup, standing
@@ -24,7 +25,7 @@ from fray_table.rules.tohit import base_mods, roll_to_hit
 MAX_GRAPPLERS = 6  # 003: 'only six men may grapple one man-sized creature at once'
 THROWN_BACK = 10  # feet: 003's 1" (a ruling: an inch is 10 ft, as for movement)
 REACH = 5  # feet: a grappler must stand beside the target
-PINNED, HELPLESS = "pinned", "helpless"
+HELPLESS = "helpless"
 
 
 def may_grapple(state: Encounter, c: Combatant) -> bool:

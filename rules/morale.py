@@ -9,13 +9,14 @@ a round: the first death on a side, half a side out of the fight, a leader down.
 `morale` field for the round they govern and read by the referee.
 """
 
+from fray_table.rules.conditions import FLED, SURRENDERED
 from fray_table.rules.charts.morale import MORALE_TEXT, morale_result
 from fray_table.rules.commands import CallMorale
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
 
-OUT = {"surrender": "surrendered", "flee": "fled"}  # results that end a creature's fight, as conditions
+OUT = {"surrender": SURRENDERED, "flee": FLED}  # results that end a creature's fight, as conditions
 MAX_MODIFIER = 10
 ROUND_BOUND = ("hold", "press", "redouble")  # results that govern one round only
 

@@ -9,6 +9,7 @@ combatant will be hit, and then roll to attack that character as normal.'
 """
 
 
+from fray_table.rules.conditions import OUT_OF_FIGHT
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
@@ -24,7 +25,6 @@ from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
 MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
-OUT = ("fled", "surrendered")
 
 
 
@@ -161,7 +161,7 @@ def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant, verb: str = "
     near = [aimed] + [
         c for c in ctx.state.combatants
         if c.id not in (aimed.id, shooter.id) and not c.down
-        and not any(x in c.conditions for x in OUT) and distance(c, aimed) <= MELEE_REACH
+        and not any(x in c.conditions for x in OUT_OF_FIGHT) and distance(c, aimed) <= MELEE_REACH
     ]
     if not any(c.side != aimed.side for c in near):
         return aimed

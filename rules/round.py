@@ -41,7 +41,6 @@ PHASE_OF = {
 
 # 003's conditions that stop a combatant acting: out of the fight (morale, subdual),
 # or pinned and helpless (grappling).
-CANNOT_ACT = ("fled", "surrendered", "pinned")
 
 
 def steps_of(action) -> list[tuple[str, str]]:

@@ -4,11 +4,11 @@ the subduee's hit point maximum. ... a roll below that number on percentile dice
 indicates the creature so victimised will surrender.'
 """
 
+from fray_table.rules.conditions import SURRENDERED
 from fray_table.rules.context import Context, said
 from fray_table.rules.damage import roll_damage
 from fray_table.rules.model import Combatant
 
-SURRENDERED = "surrendered"
 
 
 def strike(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:

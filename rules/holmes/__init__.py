@@ -6,6 +6,7 @@ grapple, morale...), which every profile keeps; this record names the ones a
 module of another profile may replace.
 """
 
+from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules import combat, damage, extras, fighters, oil, ranged, round, tohit, traits
 from fray_table.rules.profiles import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
@@ -36,7 +37,7 @@ PROFILE = Profile(
             "round",
             "003's round: strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
             steps={"strike": combat.strike, "burn": oil.burn},
-            stops_acting=round.CANNOT_ACT,
+            stops_acting=CANNOT_ACT,
             round_end=(extras.end_of_round,),
         ),
     ),

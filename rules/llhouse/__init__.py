@@ -6,7 +6,7 @@ happens at 0 HP (the death and dying chart), and adds the maneuvers open to
 everyone.
 """
 
-from fray_table.rules import round
+from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.profiles import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
@@ -30,7 +30,7 @@ PROFILE = Profile(
             "table), a natural 1 on the fumble table; armor damage.",
             hooks={"melee_roll": attack.roll, "shot": missiles.shot, "bare_roll": missiles.to_hit,
                    "combat_bonus": figures.combat_bonus, "armor_class": figures.armor_class},
-            stops_acting=(*round.CANNOT_ACT, KNOCKED_DOWN),  # 000: 'loses 1 round to stand'
+            stops_acting=(*CANNOT_ACT, KNOCKED_DOWN),  # 000: 'loses 1 round to stand'
             check_figures=(figures.check_figures,),
             check_declaration=(manoeuvres.check,),  # a hurt limb cannot wield; a stuck weapon
             options=("natural_20_hits", "special_rolls", "crit_range_ranks", "hit_location"),

@@ -3,7 +3,7 @@ striking, wrestling, range and cover, naval combat. Over holmes-phases it replac
 the attack roll, and adds striking, wrestling (in place of 003's grappling) and
 naval combat."""
 
-from fray_table.rules import round
+from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.profiles import COMMON_FIGURES, THAC0_SHEET, COMMON, THAC0_SHEET_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
 from fray_table.rules.thac0sheet import figures, melee, naval, profile, striking, tohit, wrestling
@@ -37,7 +37,7 @@ PROFILE = Profile(
             "002 'Striking': unarmed blows of 1 + δS, pulled blows, haymakers, stun and knock-out.",
             actions=added("strike"),
             steps={"haymaker": striking.last_in_phase},  # 002: a haymaker loses initiative
-            stops_acting=(*round.CANNOT_ACT, striking.STUNNED, striking.KNOCKED_OUT),  # by a blow
+            stops_acting=(*CANNOT_ACT, striking.STUNNED, striking.KNOCKED_OUT),  # by a blow
             check_declaration=(profile.check_striking,),
             choices=(profile.choices_striking,),
             round_end=(striking.end_of_round,),

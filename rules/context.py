@@ -34,11 +34,9 @@ class Context:
         return entry
 
     def _veiled(self, fields: dict) -> bool:
-        for cid in (fields.get("actor"), fields.get("target")):
-            c = lookup(self.state, cid) if cid else None
-            if c is not None and c.hidden:
-                return True
-        return False
+        """Does the line name (as actor or target) a combatant hidden now?"""
+        named = (fields.get("actor"), fields.get("target"))
+        return any(c.hidden and c.id in named for c in self.state.combatants) if named != (None, None) else False
 
     def option(self, name: str):
         from fray_table.rules.profiles import option

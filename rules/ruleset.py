@@ -200,6 +200,7 @@ def rules_of(state: Encounter) -> Rules:
     return compose(state.profile, tuple(sorted(state.modules.items())))
 
 
+@functools.cache
 def owner_of_action(kind: str) -> str | None:
     """The installed profile whose module adds the action `kind`, if any."""
     return next((p.name for p in installed().values() for m in p.modules if kind in m.actions), None)

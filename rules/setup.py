@@ -52,7 +52,7 @@ def check_weapons(weapons: list[Weapon], code: str) -> None:
             raise Rejected(code, f"weapon {w.name!r}: reach, range, length and weight cannot be negative")
 
 
-def check_figures(state: Encounter, c: Combatant, code: str) -> None:
+def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] | None = None) -> None:
     """Figures a combatant must have, whether added or edited: 003's, then each check
     of the encounter's rules (rules.ruleset.Module.check_figures)."""
     if not c.name.strip() or len(c.name) > 60:
@@ -66,7 +66,8 @@ def check_figures(state: Encounter, c: Combatant, code: str) -> None:
     if c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
     profile = rules_of(state).profile
-    check_declared(c, (*profile.common_figures, *profile.figures), code)  # each figure's bounds, as declared
+    figures = (*profile.common_figures, *profile.figures)
+    check_declared(c, figures if changed is None else [f for f in figures if f.name in changed], code)  # as declared
     if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
     if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:
@@ -143,7 +144,8 @@ def check_edit(state: Encounter, cmd: EditCombatant) -> None:
         raise Rejected("combatant/no-change", "an edit must change at least one field")
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
-    check_figures(state, edited(state, c, edits), "combatant/invalid")
+    after = edited(state, c, edits)
+    check_figures(state, after, "combatant/invalid", changed={*edits, "ac"})  # the others were checked when set
 
 
 def edit(ctx: Context, cmd: EditCombatant) -> None:

@@ -88,9 +88,11 @@ def torch(ctx: Context, actor: Combatant, target: Combatant, band: str, cover: s
     # 003: 'always made as if against Armour Class 9, modified by range etc. as normal'
     mods = base_mods(ctx, actor) + aim_mods(cover, kind, band)
     if roll_to_hit(ctx, actor, f"throws a lit torch at the oil on {target.name}", TORCH_AC, mods, target.id):
-        target.conditions.remove(OILED)
-        target.conditions.append(BURNING)
-        target.burning = 0
+        if OILED in target.conditions:  # a flask thrown at one already burning only feeds that fire
+            target.conditions.remove(OILED)
+        if BURNING not in target.conditions:
+            target.conditions.append(BURNING)
+            target.burning = 0
         ctx.log("oil", f"The oil on {target.name} catches fire.", actor=actor.id, target=target.id)
         schedule(ctx.state)
 

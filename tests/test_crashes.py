@@ -71,3 +71,13 @@ def test_oil_and_a_torch_at_one_already_burning_feeds_the_fire():
     assert bugs(played) == []
     assert "The oil on Gob catches fire." in texts(played, "oil")
     assert who(played, "gob").conditions.count("burning") == 1
+
+
+def test_a_combatant_of_two_max_hp_wakes_with_at_most_two():
+    """The random ll-house fight that ended 4 HP of 2: 000's 'wakes up ... with 1d4HP' rolled
+    4 for a combatant whose maximum is 2. It wakes at its maximum."""
+    knocked_out = {"type": "edit_combatant", "id": "alda", "hp": 0, "down": True, "conditions": ["unconscious"], "until": {"unconscious": 1}}
+    played = started([fighter("alda", "party", hp_max=2, hp=2), fighter("gob", "goblins")], knocked_out, ADVANCE, dice=[4], profile="ll-house")
+    assert bugs(played) == []
+    assert "Alda wakes up with 2 HP." in texts(played, "wake")
+    assert (who(played, "alda").hp, who(played, "alda").down) == (2, False)

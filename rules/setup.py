@@ -4,8 +4,9 @@ import hashlib
 
 import msgspec
 
-from fray_table.rules.commands import AddCombatant, CreateEncounter, EditCombatant, End, ForceRolls, RemoveCombatant
+from fray_table.rules.commands import AddCombatant, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
 from fray_table.rules.context import Context, lookup
+from fray_table.rules.declare import check_action, describe
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
@@ -162,6 +163,50 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
         c.down = c.hp <= 0
     shown = ", ".join(f"{k} {_named(ctx.state, k, v)}" for k, v in edits.items() if k not in ("weapons", "notes"))
     ctx.log("gm", f"GM edits {c.name}: {shown or 'details'}.", actor=c.id, audience="gm" if c.hidden else "all")
+    if "weapons" in edits:
+        _unarm(ctx, c)
+    _withdraw_unfit(ctx, c)
+
+
+def _weapons_named(action) -> list[int]:
+    """The weapon indices a declared action names (a weapon, an off hand)."""
+    return [getattr(action, name) for name in ("weapon", "off_hand") if isinstance(getattr(action, name, None), int)]
+
+
+def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
+    """A declaration the edited figures no longer allow is withdrawn, saying why, rather
+    than resolved against figures it does not fit (issue 11: a weapon the GM took away
+    crashed the round). While declarations are open it is checked as a new one would
+    be, so the player may declare again; once the round resolves, only a weapon that is
+    gone withdraws it (other checks read positions the round has already moved)."""
+    state = ctx.state
+    mine = next((d for d in state.declarations if d.actor == c.id), None)
+    if mine is None:
+        return
+    why = None
+    if state.phase == "declaration":
+        try:
+            check_action(state, c, Declare(actor=c.id, action=mine.action))
+        except Rejected as r:
+            why = r.message
+    elif any(not 0 <= i < len(c.weapons) for i in _weapons_named(mine.action)):
+        why = f"{c.name} has no weapon number {max(_weapons_named(mine.action))}"
+    if why is None:
+        return
+    state.declarations = [d for d in state.declarations if d is not mine]
+    sealed = state.options.get("sealed_declarations") and state.phase == "declaration"
+    ctx.log("declare", f"{c.name}'s declaration ({describe(state, mine.action)}) is withdrawn: {why}.", actor=c.id,
+            audience=f"side:{c.side}" if sealed else "all")
+
+
+def _unarm(ctx: Context, c: Combatant) -> None:
+    """Strikes already queued with a weapon the edit took away are dropped, saying so."""
+    state = ctx.state
+    gone = [s for s in state.steps if s.actor == c.id and s.kind != "act" and s.weapon >= len(c.weapons)]
+    if gone:
+        state.steps = [s for s in state.steps if s not in gone]
+        ctx.log("attack", f"{c.name}'s queued {'strike is' if len(gone) == 1 else 'strikes are'} dropped: "
+                f"the weapon was taken away.", actor=c.id)
 
 
 def _named(state: Encounter, name: str, value):
@@ -182,7 +227,19 @@ def remove(ctx: Context, cmd: RemoveCombatant) -> None:
     c = ctx.combatant(cmd.id)
     state.combatants = [x for x in state.combatants if x.id != cmd.id]
     state.declarations = [d for d in state.declarations if d.actor != cmd.id]
+    state.steps = [s for s in state.steps if s.actor != cmd.id]  # it acts no more this round
     ctx.log("setup", f"{c.name} leaves the fight.", actor=c.id)
+    waiting = state.awaiting
+    if waiting is not None and (waiting.who == cmd.id or cmd.id in waiting.id.split(":")):
+        # A question to or about the leaver cannot be answered (issue 11: the answer
+        # looked it up and failed): it is dropped, and the round goes on without it.
+        from fray_table.rules.resolve import run  # resolve imports the rules this module's checks use
+
+        state.awaiting = None
+        state.entered = []
+        ctx.log("setup", f"No answer is awaited any more ({waiting.prompt}): {c.name} left the fight.",
+                audience="gm" if c.hidden else "all")
+        run(ctx)
 
 
 def check_force(state: Encounter, cmd: ForceRolls) -> None:

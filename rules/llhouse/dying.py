@@ -108,7 +108,7 @@ def lapse(ctx: Context, c: Combatant, key: str) -> None:
     if condition == UNCONSCIOUS and UNCONSCIOUS in c.conditions and DEAD not in c.conditions:
         c.conditions = [x for x in c.conditions if x != UNCONSCIOUS]
         if c.hp <= 0:
-            c.hp = ctx.dice.roll_dice(WAKE_HP, f"{c.name} wakes with HP")
+            c.hp = min(ctx.dice.roll_dice(WAKE_HP, f"{c.name} wakes with HP"), c.hp_max)  # never above its maximum
         c.down = False
         ctx.log("wake", **said(f"{c.name} wakes up", (f" with {c.hp} HP", ""), "."), **who)
     elif condition == BLEEDING and BLEEDING in c.conditions:

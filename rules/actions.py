@@ -166,10 +166,6 @@ class Recover(ActionBase, tag="recover"):
     weapon: int = 0
 
 
-Action = Attack | Move | Hold | Shoot | ThrowOil | ThrowTorch | Grapple | StopDropRoll | Cast
-Action = Action | Charge | Approach | SetSpear | Parry | Kill  # rules.melee
-Action = Action | Stand | Recover  # rules.footing
-Action = Action | UseDevice | Flee  # rules.devices
 
 
 # --- 000 (ll-house): maneuvers open to everyone, staunching the dying (resolved in rules.llhouse)
@@ -195,7 +191,6 @@ class Staunch(ActionBase, tag="staunch"):
     target: str
 
 
-Action = Action | ShieldBash | TwoWeapons | Staunch  # rules.llhouse
 
 
 # --- the actions of a table's own profile package (rules.ruleset: docs/profiles.md)
@@ -214,7 +209,6 @@ class House(ActionBase, tag="house"):
         return [(self.phase, "act")]
 
 
-Action = Action | House
 
 
 def tag(action: ActionBase) -> str:
@@ -273,4 +267,13 @@ class Repair(ActionBase, tag="repair"):
         return [("movement", "act")]
 
 
-Action = Action | Strike | Wrestle | GrappleShip | Board | Repair  # rules.thac0sheet (002)
+# Every action a declaration may carry: the stream's decoder is this one union.
+Action = (
+    Attack | Move | Hold | Shoot | ThrowOil | ThrowTorch | Grapple | StopDropRoll | Cast  # 003
+    | Charge | Approach | SetSpear | Parry | Kill  # 003 melee (rules.melee)
+    | Stand | Recover  # footing (rules.footing)
+    | UseDevice | Flee  # 003 devices and fleeing (rules.devices)
+    | ShieldBash | TwoWeapons | Staunch  # 000 (rules.llhouse)
+    | Strike | Wrestle | GrappleShip | Board | Repair  # 002 (rules.thac0sheet)
+    | House  # a table's own package's (rules.ruleset)
+)

@@ -7,7 +7,7 @@ import re
 
 import httpx
 import pytest
-from conftest import ARTIFACTS, Pages
+from conftest import ARTIFACTS, Pages, overflowing
 from playwright.sync_api import expect
 from support import TIMEOUT, token_of
 
@@ -58,9 +58,11 @@ def test_home_creates_a_fight_with_modules_from_three_documents(fray_server, tab
 
 
 def test_a_mix_that_cannot_work_shows_the_servers_sentence(fray_server, table: Pages) -> None:
-    home = table.open(fray_server.url + "/", "home", live=False)
+    home = table.open(fray_server.url + "/", "home", width=390, live=False)  # a phone
     home.get_by_test_id("profile").select_option("ll-house")
     home.get_by_test_id("home-modules-toggle").click()
+    expect(home.get_by_test_id("home-mod-naval")).to_be_visible()
+    assert overflowing(home) == []  # the help texts wrap: nothing scrolls sideways
     expect(home.get_by_test_id("home-mod-to_hit-ll-house")).to_be_checked()
     home.get_by_test_id("home-mod-to_hit-challenges").check()
     home.get_by_test_id("create").click()

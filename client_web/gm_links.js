@@ -1,8 +1,10 @@
 // GM console, over HTTP: invite links (list, copy, issue, revoke: docs/protocol.md
-// "HTTP") and a new encounter with a chosen profile and options, its form built
-// from GET /api/profiles (rules/profiles.py) so a new option needs no client change.
+// "HTTP") and a new encounter with a chosen profile, its rule modules (modules.js) and
+// options, its form built from GET /api/profiles (rules/profiles.py) so a new option or
+// module needs no client change.
 
 import { h, replace } from "./dom.js";
+import { ModulePicker } from "./modules.js";
 import { nameOf, setProfiles } from "./render.js";
 
 const FETCH_TIMEOUT_MS = 10000;
@@ -206,15 +208,19 @@ export class NewEncounter {
       h("option", { value: "none" }, "nobody yet (add them in the console)"),
     );
     this.result = h("div", { testid: "new-result", "aria-live": "polite" });
-    this.profile.addEventListener("change", () => this.showOptions());
+    this.error = h("p", { class: "error", role: "alert", testid: "new-error", hidden: true });
+    this.modules = new ModulePicker("new", () => this.showOptions(true));
+    this.profile.addEventListener("change", () => this.showModules());
     const form = h(
       "form",
       { class: "gm-form", testid: "new-form" },
       h("div", { class: "row" },
         h("div", { class: "field" }, h("label", { for: "new-profile" }, "Profile"), this.profile),
         h("div", { class: "field" }, h("label", { for: "new-combatants" }, "Combatants"), this.who)),
+      this.modules.el,
       this.options,
       h("button", { type: "submit", testid: "new-submit" }, "Create the encounter"),
+      this.error,
       this.result,
     );
     form.addEventListener("submit", (ev) => {
@@ -234,18 +240,35 @@ export class NewEncounter {
       return;
     }
     replace(this.profile, Object.values(this.profiles).map((p) => h("option", { value: p.name }, p.title)));
-    if (this.view && this.profiles[this.view.profile]) this.profile.value = this.view.profile;
-    this.showOptions();
+    const same = this.view && this.profiles[this.view.profile];
+    if (same) this.profile.value = this.view.profile;
+    this.showModules(same ? this.view.modules ?? {} : {});
   }
 
-  showOptions() {
+  /** The profile's modules, any taken from another profile kept where it still applies. */
+  showModules(picked = this.modules.chosen()) {
+    if (!this.profiles?.[this.profile.value]) return;
+    this.modules.show(this.profiles, this.profile.value, picked);
+    this.showOptions(false);
+  }
+
+  /** The profile's options and those its taken modules bring; `keep` what the GM set (a module changed). */
+  showOptions(keep) {
     const p = this.profiles?.[this.profile.value];
     if (!p) return;
-    const current = this.view?.profile === p.name ? this.view.options : {};
+    const set = keep ? Object.fromEntries((this.readers ?? []).map(([k, read]) => [k, read()])) : {};
+    const current = { ...(this.view?.profile === p.name ? this.view.options : {}), ...set };
+    const listed = new Set(p.options.map((o) => o.name));
+    const brought = [];
+    for (const o of this.modules.brought()) {
+      if (listed.has(o.name)) continue;
+      listed.add(o.name);
+      brought.push(o);
+    }
     this.readers = [];
     replace(
       this.options,
-      p.options.map((o) => {
+      [...p.options, ...brought].map((o) => {
         const id = `new-opt-${o.name}`;
         const value = o.name in current ? current[o.name] : o.default;
         let input;
@@ -274,7 +297,7 @@ export class NewEncounter {
 
   async create() {
     const options = Object.fromEntries((this.readers ?? []).map(([k, read]) => [k, read()]));
-    const body = { profile: this.profile.value, options };
+    const body = { profile: this.profile.value, modules: this.modules.chosen(), options };
     if (this.who.value === "copy" && this.view) {
       body.combatants = restart(this.view);
       const first = body.combatants[0]?.side;
@@ -282,6 +305,7 @@ export class NewEncounter {
     } else if (this.who.value === "none") {
       body.combatants = [];
     }
+    this.error.hidden = true;
     try {
       const made = await call("/api/encounters", body);
       replace(
@@ -292,7 +316,10 @@ export class NewEncounter {
           Object.entries(made.links.players).map(([name, link]) => h("li", {}, `${name}: `, h("code", {}, link)))),
       );
     } catch (err) {
-      this.complain(`Cannot create the encounter: ${err.message}`);
+      // Beside the form: a refused mix of modules is a sentence the GM acts on here.
+      replace(this.error, `Cannot create the encounter: ${err.message}`);
+      this.error.hidden = false;
+      this.result.replaceChildren();
     }
   }
 

@@ -1,6 +1,10 @@
 // The home page: asks the server whether creating a fight needs the admin key,
-// fills the rules choice from /api/profiles, and creates a demo fight.
+// fills the rules choice and its modules (modules.js) from /api/profiles, and creates
+// a demo fight.
 
+import { ModulePicker } from "./modules.js";
+
+const picker = new ModulePicker("home");
 const $ = (sel) => document.querySelector(sel);
 
 async function getJson(path) {
@@ -38,6 +42,10 @@ async function start() {
     option.textContent = profile.title;
     select.append(option);
   }
+  select.closest("label").after(picker.el);
+  const pick = () => picker.show(profiles, select.value, picker.chosen());
+  select.addEventListener("change", pick);
+  pick();
   const note = $("[data-testid=creation-note]");
   if (about.creation === "admin-key") {
     $("[data-testid=admin-key-field]").hidden = false;
@@ -59,7 +67,7 @@ async function create(ev) {
   const key = form.elements.key.value.trim();
   if (key) headers.authorization = `Bearer ${key}`;
   const response = await fetch("/api/encounters", {
-    method: "POST", headers, body: JSON.stringify({ profile: form.elements.profile.value }),
+    method: "POST", headers, body: JSON.stringify({ profile: form.elements.profile.value, modules: picker.chosen() }),
   });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {

@@ -3,6 +3,7 @@
 // Everything is rebuilt from the current view except the log, which grows.
 
 import { $, h, replace } from "./dom.js";
+import { modulesInWords } from "./modules.js";
 
 const TOAST_MS = 8000;
 
@@ -32,6 +33,9 @@ export function renderHeader(view) {
   document.body.dataset.role = you.role;
   document.body.dataset.status = view.status;
   document.title = `Fray · round ${view.round || 0} · ${view.phase}`;
+  // The rules are fixed at creation: the profile, and any module taken from another one.
+  const taken = modulesInWords(view.modules);
+  $("[data-testid=rules]").textContent = `Rules: ${view.profile}${taken ? `, with ${taken}` : ""}.`;
   const seed = $("[data-testid=seed]");
   if (view.seed && view.status === "ended") {
     replace(seed, "Seed revealed: ", h("code", {}, view.seed), " (sha256 ", h("code", {}, view.seed_hash), ")");

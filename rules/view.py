@@ -88,6 +88,9 @@ class View(Struct):
     seed: str | None = None  # revealed at the end (the GM sees it throughout)
     forced: list[int] | None = None  # the GM's queue
     undone: list[int] = []  # events the GM has undone (rules/undo.py): not secret, the log says so
+    # The modules taken from other profiles (module -> profile), fixed at creation. Left out
+    # when there are none, so a fight without them has the same view bytes as before modules.
+    modules: dict[str, str] | msgspec.UnsetType = msgspec.UNSET
 
 
 def condition(c: Combatant) -> str:
@@ -249,6 +252,7 @@ def view(
         seed=state.seed.hex() if gm or state.status == "ended" else None,
         forced=list(state.forced) if gm else None,
         undone=list(state.undone),
+        modules=dict(state.modules) if state.modules else msgspec.UNSET,
     )
 
 

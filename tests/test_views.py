@@ -51,3 +51,13 @@ def test_patches_turn_each_held_view_into_the_next():
             held[viewer] = apply_patch(held[viewer], wire(ops))
             assert held[viewer] == wire(view(state, viewer)), (state.seq, viewer)
     assert len(sizes) == (len(events) - 1) * len(viewers)
+
+
+def test_an_encounters_modules_are_in_its_fixed_part_and_only_when_it_has_some():
+    mixed = {"to_hit": "thac0-sheet", "dying": "ll-house"}
+    for modules in (mixed, {}):
+        played = play({"modules": modules, "combatants": [{"id": "alda", "name": "Alda", "side": "party", "hp": 5, "hp_max": 5}]})
+        for viewer in (Viewer("gm"), Viewer("spectator"), Viewer("player", ("alda",))):
+            served = wire(Views().of(played.state, viewer))
+            assert served == wire(view(played.state, viewer))
+            assert served.get("modules") == (mixed if modules else None), viewer

@@ -12,6 +12,7 @@ import tempfile
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import run as bench  # noqa: E402
+
 from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 
 FRACTIONS = (0.1, 0.25, 0.5, 0.75, 0.9)

@@ -23,7 +23,8 @@ import uuid
 import msgspec
 import uvloop
 from websockets.client import ClientProtocol
-from websockets.frames import Frame as WireFrame, Opcode
+from websockets.frames import Frame as WireFrame
+from websockets.frames import Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 

@@ -75,7 +75,14 @@ async def main(redis_url: str, n: int) -> dict:
         client = store._client()
         await client.delete(f"fray:{{{encounter}}}:events", f"fray:{{{encounter}}}:cmds", f"fray:{{{encounter}}}:snapshot")
         await store.close()
-    return {"events": n, "rounds": state.round, "pure_events_per_s": n / pure, "from_stream_s": from_stream, "from_snapshot_s": from_snapshot, "state_bytes": len(canonical(state))}
+    return {
+        "events": n,
+        "rounds": state.round,
+        "pure_events_per_s": n / pure,
+        "from_stream_s": from_stream,
+        "from_snapshot_s": from_snapshot,
+        "state_bytes": len(canonical(state)),
+    }
 
 
 if __name__ == "__main__":

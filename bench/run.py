@@ -24,8 +24,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 from support import free_port  # noqa: E402
+
+from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 
 PYTHON = sys.executable
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -117,7 +118,8 @@ def start_fray(redis_url: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen(
         [PYTHON, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo"],
-        cwd=ROOT, env={**os.environ, "FRAY_SECRET": "bench-secret-0123456789abcdef", "FRAY_RATE": "100000", "FRAY_BURST": "100000"},
+        cwd=ROOT,
+        env={**os.environ, "FRAY_SECRET": "bench-secret-0123456789abcdef", "FRAY_RATE": "100000", "FRAY_BURST": "100000"},
     )
     wait_port(port, proc)
     return proc, f"127.0.0.1:{port}"
@@ -257,7 +259,9 @@ def main() -> int:
         row("commands/s per process", fray["per_s"], raw["per_s"], ">= 0.75 x raw", ratio["per_s"] >= 0.75, ratio=ratio["per_s"]),
         row("server CPU per command (us)", fray["cpu_us"], raw["cpu_us"], "<= 1.35 x raw", ratio["cpu_us"] <= 1.35, ratio=ratio["cpu_us"]),
         row("  one command in flight: commands/s", fray["single_per_s"], raw["single_per_s"], "(for reference)", None, ratio=ratio["single_per_s"]),
-        row("  one command in flight: CPU per command (us)", fray["single_cpu_us"], raw["single_cpu_us"], "(for reference)", None, ratio=ratio["single_cpu_us"]),
+        row(
+            "  one command in flight: CPU per command (us)", fray["single_cpu_us"], raw["single_cpu_us"], "(for reference)", None, ratio=ratio["single_cpu_us"]
+        ),
         row("command -> last of 8, low load, p50 (ms)", fray["p50"], raw["p50"], "<= 1.5 ms", fray["p50"] <= 1.5),
         row("command -> last of 8, low load, p99 (ms)", fray["p99"], raw["p99"], "<= 3 ms", fray["p99"] <= 3),
         row("same at 50% of max load, p99 (ms)", fray["half_p99"], raw["half_p99"], "<= 10 ms", fray["half_p99"] <= 10),
@@ -270,11 +274,18 @@ def main() -> int:
         row("rebuild 10,000 events from a snapshot (ms)", rebuild["from_snapshot_s"] * 1000, None, "<= 50 ms", rebuild["from_snapshot_s"] <= 0.05),
         row("two processes over one (x)", two, None, ">= 1.6 x", two >= 1.6),
         row("pure reducer, events/s", rebuild["pure_events_per_s"], None, ">= 20,000/s", rebuild["pure_events_per_s"] >= 20_000),
-        row("p99 with a stalled 9th client (ms)", stalled["p99_ms"][1], stalled["p99_ms"][0], "unaffected, dropped",
-            stalled["stalled_client_dropped"] and stalled["p99_ms"][1] <= 1.5 * stalled["p99_ms"][0]),
+        row(
+            "p99 with a stalled 9th client (ms)",
+            stalled["p99_ms"][1],
+            stalled["p99_ms"][0],
+            "unaffected, dropped",
+            stalled["stalled_client_dropped"] and stalled["p99_ms"][1] <= 1.5 * stalled["p99_ms"][0],
+        ),
     ]
     print("\n".join(lines))
-    print(f"errors: fray {fray['errors']}, raw {raw['errors']}; updates per command at peak load (one update can carry several): fray {fray['updates_per_command']:.2f}, raw {raw['updates_per_command']:.2f}")
+    print(
+        f"errors: fray {fray['errors']}, raw {raw['errors']}; updates per command at peak load (one update can carry several): fray {fray['updates_per_command']:.2f}, raw {raw['updates_per_command']:.2f}"
+    )
     print(f"rounds: {rounds}; per round, commands/s raw {[round(r['per_s']) for r, _ in pairs]}, Fray {[round(f['per_s']) for _, f in pairs]}")
     print(json.dumps({"rounds": [{"raw": r, "fray": f} for r, f in pairs], "memory": memory, "two": two, "rebuild": rebuild, "stalled": stalled}))
     if args.plot:

@@ -8,8 +8,8 @@ import secrets
 import time
 
 import msgspec
-from starlette.requests import Request
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
 from fray_table.rules import RULES_VERSION
@@ -21,7 +21,6 @@ from fray_table.rules.reducer import apply, canonical, check
 from fray_table.server import demo
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import ROLES, BadToken
-
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
@@ -97,9 +96,16 @@ async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
     encounter = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
     combatants = demo.combatants() if body.combatants is None else body.combatants
     system = Actor("system", "server")
-    events = [Event("create", system, CreateEncounter(
-        id=encounter, profile=body.profile, seed=secrets.token_bytes(32), rules_version=RULES_VERSION, options=body.options,
-        modules=body.modules), at=int(time.time() * 1000))]
+    events = [
+        Event(
+            "create",
+            system,
+            CreateEncounter(
+                id=encounter, profile=body.profile, seed=secrets.token_bytes(32), rules_version=RULES_VERSION, options=body.options, modules=body.modules
+            ),
+            at=int(time.time() * 1000),
+        )
+    ]
     events += [Event(f"add-{i}", Actor("gm", "setup"), AddCombatant(c)) for i, c in enumerate(combatants)]
     state = None  # fold the setup here first: nothing is stored unless all of it is valid
     for event in events:
@@ -207,8 +213,11 @@ async def links(request: Request) -> Response:
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
     made = access.signer.verify(token, encounter)
-    return JSONResponse({"token_id": made.i, "role": made.r, "name": made.n, "combatants": list(made.c),
-                         "expires": made.x, "revoked": False, "link": link(token)}, status_code=201, headers=SECURITY_HEADERS)
+    return JSONResponse(
+        {"token_id": made.i, "role": made.r, "name": made.n, "combatants": list(made.c), "expires": made.x, "revoked": False, "link": link(token)},
+        status_code=201,
+        headers=SECURITY_HEADERS,
+    )
 
 
 async def revoke(request: Request) -> Response:
@@ -250,8 +259,11 @@ async def export_stream(request: Request) -> Response:
             yield line
 
     safe = "".join(c for c in encounter if c.isalnum() or c in "-_")[:40] or "encounter"
-    return StreamingResponse(body(), media_type="application/x-ndjson", headers={
-        **SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="fray-{safe}.jsonl"', "Cache-Control": "no-store"})
+    return StreamingResponse(
+        body(),
+        media_type="application/x-ndjson",
+        headers={**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="fray-{safe}.jsonl"', "Cache-Control": "no-store"},
+    )
 
 
 async def delete_encounter(request: Request) -> Response:

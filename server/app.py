@@ -29,9 +29,10 @@ from fray_table.server.security import Access, SecurityHeaders
 from fray_table.server.store import RedisStore, StoreUnavailable, connect
 from fray_table.server.tokens import Signer
 
-
 CLIENT_DIR = pathlib.Path(client_web.__file__).parent
 SOCKET_PATH = re.compile(r"/ws/encounters/([^/]+)")
+
+DEFAULT_LIMITS = Limits()  # frozen: one shared default
 
 
 class Fray(Starlette):
@@ -62,9 +63,20 @@ async def load_secret(redis_url: str, cluster: bool = False) -> bytes:
         await client.aclose()
 
 
-def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits = Limits(), admin_key: str = "",
-                loopback: bool = True, origins: tuple[str, ...] = (), cluster: bool | None = None,
-                retain_ended: float | None = None, archive_dir: pathlib.Path | None = None, public_url: str = "") -> Fray:
+def create_app(
+    redis_url: str,
+    *,
+    on_ready=None,
+    on_stopped=None,
+    limits: Limits = DEFAULT_LIMITS,
+    admin_key: str = "",
+    loopback: bool = True,
+    origins: tuple[str, ...] = (),
+    cluster: bool | None = None,
+    retain_ended: float | None = None,
+    archive_dir: pathlib.Path | None = None,
+    public_url: str = "",
+) -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
     `cluster`: Redis Cluster or not (None: ask the Redis; server.store.RedisStore).
     `public_url`: the base of every generated link (else each request's own address).
@@ -80,8 +92,9 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         app.state.store = store
         app.state.signer = Signer(await load_secret(redis_url, bool(store.cluster)))
         app.state.limits = limits
-        app.state.access = Access(redis_url, app.state.signer, limits=limits, admin_key=admin_key, loopback=loopback, origins=origins,
-                                  cluster=bool(store.cluster))
+        app.state.access = Access(
+            redis_url, app.state.signer, limits=limits, admin_key=admin_key, loopback=loopback, origins=origins, cluster=bool(store.cluster)
+        )
         await app.state.access.start()
         app.state.hub = Hub(store)
         await app.state.hub.start()
@@ -123,8 +136,12 @@ def create_app(redis_url: str, *, on_ready=None, on_stopped=None, limits: Limits
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
     ]
-    app = Fray(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)],
-               exception_handlers={HTTPException: api.http_error, Exception: api.server_error})
+    app = Fray(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)],
+        exception_handlers={HTTPException: api.http_error, Exception: api.server_error},
+    )
     app.state.public_url = public_url
     return app
 
@@ -148,8 +165,10 @@ async def about(request: Request) -> Response:
     """What the home page needs to know: the version, and whether creating a fight asks for the admin key."""
     access = request.app.state.access
     creation = "open" if access.creation_refused("") is None else ("admin-key" if access.admin_key else "closed")
-    return JSONResponse({"fray": "combat encounter server", "version": version(), "create": "POST /api/encounters",
-                         "creation": creation, "docs": "README.md"}, headers=SECURITY_HEADERS)
+    return JSONResponse(
+        {"fray": "combat encounter server", "version": version(), "create": "POST /api/encounters", "creation": creation, "docs": "README.md"},
+        headers=SECURITY_HEADERS,
+    )
 
 
 async def profiles(request: Request) -> Response:

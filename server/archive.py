@@ -154,8 +154,7 @@ def parse(lines: Iterable[bytes], source: str = "the file") -> Fight:
             if not isinstance(command, CreateEncounter):
                 raise ArchiveError(f"{where}: the first event must create the encounter, not {type(command).__name__}")
             if command.id != header.encounter or command.rules_version != header.rules_version:
-                raise ArchiveError(f"{where}: the create event (encounter {command.id!r}, rules version "
-                                   f"{command.rules_version}) does not match the header")
+                raise ArchiveError(f"{where}: the create event (encounter {command.id!r}, rules version {command.rules_version}) does not match the header")
         elif isinstance(command, CreateEncounter):
             raise ArchiveError(f"{where}: a second create event")
         try:

@@ -32,8 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_serve(sub) -> None:
-    serve = sub.add_parser("serve", help="run the server (embedded Redis unless REDIS_URL is set)",
-                           description="Run the server. Every setting is a flag and an environment variable (docs/operations.md).")
+    serve = sub.add_parser(
+        "serve",
+        help="run the server (embedded Redis unless REDIS_URL is set)",
+        description="Run the server. Every setting is a flag and an environment variable (docs/operations.md).",
+    )
     add_settings(serve, SERVE)
     serve.set_defaults(handler=serve_command)
 
@@ -70,8 +73,10 @@ def schema_command(args) -> int:
 
 def add_data_commands(sub) -> None:
     """`fray export` and `fray import` (server/fight_data.py)."""
-    for name, text in (("export", "write a fight's raw stream as JSON lines to stdout"),
-                       ("import", "add a fight exported by `fray export` to this server's Redis")):
+    for name, text in (
+        ("export", "write a fight's raw stream as JSON lines to stdout"),
+        ("import", "add a fight exported by `fray export` to this server's Redis"),
+    ):
         command = sub.add_parser(name, help=text)
         if name == "export":
             command.add_argument("id", help="the encounter id")

@@ -159,8 +159,14 @@ class ClusterTail:
         host, _, port = name.rpartition(":")
         parts = urllib.parse.urlsplit(self._store.url)
         timeout = self._store._timeout
-        return aioredis.Connection(host=host, port=int(port), username=parts.username, password=parts.password,
-                                   socket_connect_timeout=timeout, socket_timeout=self._block_ms / 1000 + 2 * timeout)
+        return aioredis.Connection(
+            host=host,
+            port=int(port),
+            username=parts.username,
+            password=parts.password,
+            socket_connect_timeout=timeout,
+            socket_timeout=self._block_ms / 1000 + 2 * timeout,
+        )
 
     async def _read_node(self, name: str) -> None:
         conn = self._connect(name)

@@ -26,6 +26,7 @@ from fray_table.server.tokens import BadToken
 
 log = logging.getLogger("fray.connection")
 
+
 def error_text(code: str, message: str) -> str:
     return protocol.encoder.encode(protocol.Error(code=code, message=message)).decode()
 
@@ -103,7 +104,9 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
                 if guard.exhausted:
                     await close_with("rate/limited", f"too many messages (over {app.state.limits.rate:g} a second); closing", 1008)
                     break
-                replies.answer(protocol.Error(code="rate/limited", message=f"too many messages: at most {app.state.limits.rate:g} a second; this one was dropped"))
+                replies.answer(
+                    protocol.Error(code="rate/limited", message=f"too many messages: at most {app.state.limits.rate:g} a second; this one was dropped")
+                )
                 continue
             text = message.get("text")
             if text is None:

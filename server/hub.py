@@ -146,8 +146,7 @@ class Room:
                 self.log.append((position, entry))
                 new.append(entry)
                 if entry.code == BUG:
-                    log.error("Rule bug in encounter %s at event %d (%s, command %s): %s",
-                              self.id, entry.seq, position, event.id, entry.text)
+                    log.error("Rule bug in encounter %s at event %d (%s, command %s): %s", self.id, entry.seq, position, event.id, entry.text)
         self._folded.set()
         self._folded = asyncio.Event()
         return new
@@ -177,9 +176,7 @@ class Room:
         self.views.forget(lambda v: v in audiences)
         for viewer, clients in audiences.items():
             ops = self.views.patch(self.state, viewer)
-            text = protocol.encoder.encode(
-                protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))
-            ).decode()
+            text = protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))).decode()
             for client in clients:
                 client.push(text)
 

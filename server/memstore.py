@@ -50,9 +50,7 @@ class MemoryStore:
             tail._kick.set()
         return position, True
 
-    async def read(
-        self, encounter: str, after: str = "0-0", count: int | None = None
-    ) -> list[Event]:
+    async def read(self, encounter: str, after: str = "0-0", count: int | None = None) -> list[Event]:
         events = self._streams.get(encounter, [])
         start = bisect.bisect_right(events, position_key(after), key=lambda e: position_key(e[0]))
         return events[start:] if count is None else events[start : start + count]

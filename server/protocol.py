@@ -72,9 +72,7 @@ server_decoder = msgspec.json.Decoder(ServerMessage)
 
 
 def schema() -> dict:
-    (client, server), components = msgspec.json.schema_components(
-        [ClientMessage, ServerMessage], ref_template="#/$defs/{name}"
-    )
+    (client, server), components = msgspec.json.schema_components([ClientMessage, ServerMessage], ref_template="#/$defs/{name}")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"Fray wire protocol v{PROTOCOL_VERSION}",

@@ -57,8 +57,17 @@ class Seat:
 
 
 class Access:
-    def __init__(self, redis_url: str, signer: Signer, *, limits: Limits, admin_key: str = "",
-                 loopback: bool = True, origins: tuple[str, ...] = (), cluster: bool = False) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        signer: Signer,
+        *,
+        limits: Limits,
+        admin_key: str = "",
+        loopback: bool = True,
+        origins: tuple[str, ...] = (),
+        cluster: bool = False,
+    ) -> None:
         self.signer = signer
         self.limits = limits
         self.admin_key = admin_key
@@ -157,10 +166,17 @@ class Access:
         out = []
         for raw in stored.values():
             claims = _claims.decode(raw)
-            out.append({
-                "token_id": claims.i, "role": claims.r, "name": claims.n, "combatants": list(claims.c),
-                "expires": claims.x, "revoked": claims.i in revoked, "token": self.signer.sign(claims),
-            })
+            out.append(
+                {
+                    "token_id": claims.i,
+                    "role": claims.r,
+                    "name": claims.n,
+                    "combatants": list(claims.c),
+                    "expires": claims.x,
+                    "revoked": claims.i in revoked,
+                    "token": self.signer.sign(claims),
+                }
+            )
         return sorted(out, key=lambda link: ("gm", "player", "spectator").index(link["role"]))
 
     async def revoke(self, encounter: str, token_id: str) -> Claims | None:
@@ -243,7 +259,7 @@ class Access:
             except Exception:
                 log.exception("checking revoked tokens failed")
                 continue
-            for (encounter, ids), flags in zip(by_encounter.items(), replies):
+            for ids, flags in zip(by_encounter.values(), replies):
                 await self._close_revoked({i for i, f in zip(ids, flags) if f})
 
 

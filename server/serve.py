@@ -100,8 +100,7 @@ def serve_command(args) -> int:
         print(f"fray serve: {e}", file=sys.stderr)
         return 2
     base = start_url(args.host, args.port, args.public_url)
-    limits = Limits(frame_bytes=args.max_frame, body_bytes=args.max_body, rate=args.rate, burst=args.burst,
-                    sockets_per_token=args.sockets_per_token)
+    limits = Limits(frame_bytes=args.max_frame, body_bytes=args.max_body, rate=args.rate, burst=args.burst, sockets_per_token=args.sockets_per_token)
 
     async def on_ready(app) -> None:
         print(f"fray: serving on {base}" + (f" (listening on {args.host}:{args.port})" if args.host in ANY else ""), flush=True)
@@ -114,10 +113,19 @@ def serve_command(args) -> int:
             for name, link in made["links"]["players"].items():
                 print(f"  {name + ':':<10} {link}", flush=True)
 
-    app = create_app(url, on_ready=on_ready, on_stopped=embedded.stop if embedded else None, limits=limits,
-                     admin_key=args.admin_key, loopback=is_loopback(args.host), origins=tuple(args.origin),
-                     public_url=args.public_url, cluster=args.redis_cluster, retain_ended=args.retain_ended,
-                     archive_dir=args.archive_dir)
+    app = create_app(
+        url,
+        on_ready=on_ready,
+        on_stopped=embedded.stop if embedded else None,
+        limits=limits,
+        admin_key=args.admin_key,
+        loopback=is_loopback(args.host),
+        origins=tuple(args.origin),
+        public_url=args.public_url,
+        cluster=args.redis_cluster,
+        retain_ended=args.retain_ended,
+        archive_dir=args.archive_dir,
+    )
     trusted = Trusted(args.forwarded_allow_ips)
     config = uvicorn.Config(
         ForwardedHeaders(app, trusted) if trusted else app,

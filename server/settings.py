@@ -50,6 +50,7 @@ def bad(setting: Setting, raw: str, why: str) -> str:
 
 # -- checks: each turns text into a value or raises ValueError with a sentence --
 
+
 def port(text: str) -> int:
     value = integer(text)
     if not 0 < value < 65536:
@@ -105,6 +106,7 @@ def choice(*options: str) -> Callable[[str], str]:
         if text.lower() not in options:
             raise ValueError(f"one of {', '.join(options)}")
         return text.lower()
+
     return parse
 
 
@@ -170,10 +172,24 @@ _limits = Limits()
 SERVE: tuple[Setting, ...] = (
     Setting("--host", "FRAY_HOST", "127.0.0.1", text, "address to listen on; 0.0.0.0 for every interface (phones on the same Wi-Fi)"),
     Setting("--port", "FRAY_PORT", 8000, port, "port to listen on"),
-    Setting("--public-url", "FRAY_PUBLIC_URL", "", public_url, "the address players use, in every printed and generated link (default: the request's own address; at start, the LAN address when bound to 0.0.0.0)"),
-    Setting("--forwarded-allow-ips", "FRAY_FORWARDED_ALLOW_IPS", "", networks, "proxies (addresses, networks or '*') whose X-Forwarded-Proto/Host/For are believed"),
+    Setting(
+        "--public-url",
+        "FRAY_PUBLIC_URL",
+        "",
+        public_url,
+        "the address players use, in every printed and generated link (default: the request's own address; at start, the LAN address when bound to 0.0.0.0)",
+    ),
+    Setting(
+        "--forwarded-allow-ips", "FRAY_FORWARDED_ALLOW_IPS", "", networks, "proxies (addresses, networks or '*') whose X-Forwarded-Proto/Host/For are believed"
+    ),
     Setting("--redis-url", "REDIS_URL", "", redis_url, "an external Redis instead of the embedded one"),
-    Setting("--redis-cluster", "FRAY_REDIS_CLUSTER", None, tristate, "REDIS_URL names a node of a Redis Cluster: 1, or 0 for one Redis (default: asked of the Redis with INFO cluster)"),
+    Setting(
+        "--redis-cluster",
+        "FRAY_REDIS_CLUSTER",
+        None,
+        tristate,
+        "REDIS_URL names a node of a Redis Cluster: 1, or 0 for one Redis (default: asked of the Redis with INFO cluster)",
+    ),
     Setting("--redis-wait", "FRAY_REDIS_WAIT", 30.0, seconds, "at start, seconds to keep retrying a Redis that does not answer yet"),
     Setting("--data", "FRAY_DATA", None, folder, "folder for the embedded Redis (default: the user data folder)"),
     Setting("--appendfsync", "FRAY_APPENDFSYNC", "everysec", choice("always", "everysec", "no"), "embedded Redis durability: always, everysec or no"),
@@ -191,7 +207,9 @@ SERVE: tuple[Setting, ...] = (
     Setting("--access-log", "FRAY_ACCESS_LOG", False, flag, "log every HTTP request and websocket opened"),
     Setting("--shutdown-timeout", "FRAY_SHUTDOWN_TIMEOUT", 10.0, seconds, "on SIGTERM, seconds to drain outboxes and close sockets (1012) before giving up"),
     Setting("", "FRAY_ADMIN_KEY", "", text, "key to create encounters (Authorization: Bearer KEY); without it creation is open on loopback only", secret=True),
-    Setting("", "FRAY_SECRET", "", secret, "signs invite links, 16 bytes or more, the same on every replica (default: generated once, kept in Redis)", secret=True),
+    Setting(
+        "", "FRAY_SECRET", "", secret, "signs invite links, 16 bytes or more, the same on every replica (default: generated once, kept in Redis)", secret=True
+    ),
     Setting("", "FRAY_SNAPSHOT_EVERY", 500, positive_int, "events between snapshots of a fight's state (a cache)"),
 )
 
@@ -226,13 +244,16 @@ def add_settings(parser: argparse.ArgumentParser, settings: tuple[Setting, ...],
         if s.parse is flag:
             parser.add_argument(s.flag, action="store_true", default=default, help=label)
         elif s.multi:
-            parser.add_argument(s.flag, action="append", type=check, default=list(default), metavar="ORIGIN", help=label + "; repeatable, comma-separated in the variable")
+            parser.add_argument(
+                s.flag, action="append", type=check, default=list(default), metavar="ORIGIN", help=label + "; repeatable, comma-separated in the variable"
+            )
         else:
             parser.add_argument(s.flag, type=check, default=default, metavar=s.env.removeprefix("FRAY_"), help=label)
     parser.set_defaults(**dict(env_only))
     if env_only:
-        parser.epilog = "Read from the environment only: " + "; ".join(
-            f"{s.env}: {s.help}" for s in settings if not s.flag) + ". Every setting: docs/operations.md."
+        parser.epilog = (
+            "Read from the environment only: " + "; ".join(f"{s.env}: {s.help}" for s in settings if not s.flag) + ". Every setting: docs/operations.md."
+        )
 
 
 def _shown(value: Any) -> str:

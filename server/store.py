@@ -20,9 +20,8 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import ClusterDownError, SlotNotCoveredError
+from redis.exceptions import ClusterDownError, NoScriptError, ResponseError, SlotNotCoveredError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from fray_table.server import metrics
@@ -114,10 +113,10 @@ def connect(url: str, *, cluster: bool, max_connections: int, timeout: float, **
     """A client of one Redis, or of the cluster `url` names a node of; a burst waits
     for a free connection (up to `timeout`) rather than failing."""
     if cluster:
-        return RedisCluster.from_url(url, max_connections=max_connections, socket_timeout=timeout,
-                                     socket_connect_timeout=timeout, **options)
-    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=timeout,
-                                                    socket_timeout=timeout, socket_connect_timeout=timeout, **options)
+        return RedisCluster.from_url(url, max_connections=max_connections, socket_timeout=timeout, socket_connect_timeout=timeout, **options)
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=max_connections, timeout=timeout, socket_timeout=timeout, socket_connect_timeout=timeout, **options
+    )
     return aioredis.Redis.from_pool(pool)
 
 
@@ -147,8 +146,9 @@ class RedisStore:
                 self.cluster = await is_cluster(self.url, self._timeout)
         # A retry replaces a pooled connection that died with a restarted
         # Redis; retrying an append is safe because the script is idempotent.
-        self._redis = connect(self.url, cluster=self.cluster, max_connections=MAX_CONNECTIONS, timeout=self._timeout,
-                              retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2))
+        self._redis = connect(
+            self.url, cluster=self.cluster, max_connections=MAX_CONNECTIONS, timeout=self._timeout, retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2)
+        )
         if self.cluster:
             from fray_table.server.cluster import Bells
 
@@ -163,8 +163,11 @@ class RedisStore:
         # The writer's own connection: an append is one round trip, without the
         # pool's checkout and retry wrappers (about 100 us of CPU each, measured).
         # Its socket timeout is only a backstop, longer than the `asyncio.timeout` that bounds each round trip.
-        self._appender = None if self.cluster else bare_connection(self.url, self._timeout, Retry(ExponentialBackoff(cap=0.1, base=0.01), 2),
-                                         socket_timeout=2 * self._timeout)
+        self._appender = (
+            None
+            if self.cluster
+            else bare_connection(self.url, self._timeout, Retry(ExponentialBackoff(cap=0.1, base=0.01), 2), socket_timeout=2 * self._timeout)
+        )
         try:
             with self._translate():
                 self._sha = await self._redis.script_load(APPEND)
@@ -201,14 +204,10 @@ class RedisStore:
         self._queue.put_nowait(_Append(encounter, command_id, payload, future))
         return future
 
-    async def read(
-        self, encounter: str, after: str = "0-0", count: int | None = None
-    ) -> list[Event]:
+    async def read(self, encounter: str, after: str = "0-0", count: int | None = None) -> list[Event]:
         position_key(after)  # ValueError for a malformed position, as in MemoryStore
         with self._translate():
-            entries = await self._client().xrange(
-                events_key(encounter), f"({after}", "+", count=count
-            )
+            entries = await self._client().xrange(events_key(encounter), f"({after}", "+", count=count)
         return [(pos.decode(), fields[b"e"]) for pos, fields in entries]
 
     async def exists(self, encounter: str) -> bool:
@@ -433,5 +432,4 @@ def bare_connection(url: str, connect_timeout: float, retry: Retry, *, socket_ti
     timers. Its user bounds each round trip with one `asyncio.timeout`; the socket
     timeout is explicit because redis-py's default (5 s) would cut a blocking read
     of the same length (docs/operations.md)."""
-    return aioredis.ConnectionPool.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=socket_timeout,
-                                            retry=retry).make_connection()
+    return aioredis.ConnectionPool.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=socket_timeout, retry=retry).make_connection()

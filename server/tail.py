@@ -68,8 +68,12 @@ class Tail:
         # A bare connection: one blocking XREAD at a time, its reply read as
         # Redis sends it, without a client's locks and reply callbacks.
         # Its socket timeout outlasts the block and the round trip: a quiet Redis is not a lost one.
-        self._conn = bare_connection(store.url, store._timeout, Retry(NoBackoff(), 0),  # the loop below retries, with backoff
-                                     socket_timeout=self._block_ms / 1000 + 2 * store._timeout)
+        self._conn = bare_connection(
+            store.url,
+            store._timeout,
+            Retry(NoBackoff(), 0),  # the loop below retries, with backoff
+            socket_timeout=self._block_ms / 1000 + 2 * store._timeout,
+        )
         self._task = asyncio.create_task(self._run(), name="fray-store-tail")
 
     async def stop(self) -> None:

@@ -33,8 +33,14 @@ async def compensate(store, encounter: str, event: Event) -> Event:
     made = await asyncio.to_thread(resolve, history, event)
     restore = made.command
     assert isinstance(restore, Restore)
-    log.info("%s: %s undid event #%d (%s), restoring %s", encounter, event.by.name or event.by.role, restore.undoes,
-             "and every later one" if restore.rewind else "alone", ", ".join(changed(restore)) or "no field")
+    log.info(
+        "%s: %s undid event #%d (%s), restoring %s",
+        encounter,
+        event.by.name or event.by.role,
+        restore.undoes,
+        "and every later one" if restore.rewind else "alone",
+        ", ".join(changed(restore)) or "no field",
+    )
     return made
 
 

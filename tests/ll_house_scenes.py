@@ -1,7 +1,8 @@
 """Building blocks of the ll-house (000) rules tests: a fight played headless with forced dice."""
 
-from fray_table.rules.scenario import play
 from scenes import NO_SURPRISE
+
+from fray_table.rules.scenario import play
 
 SWORD = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}
 DAGGER = {"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}
@@ -10,14 +11,40 @@ AXE = {"name": "great axe", "damage": "1d10", "length": 4, "weight": 5, "hands":
 
 def alda(**figures) -> dict:
     """A 4th-level cleric (000: Attack Value +1) with a sword, 9 HP, in chain mail (AC 15)."""
-    return {"id": "alda", "name": "Alda", "side": "party", "klass": "cleric", "level": 4, "ac": 15, "armor": "chain mail",
-            "hp": 9, "hp_max": 9, "dex": 14, "x": 10, "y": 10, "weapons": [SWORD], **figures}
+    return {
+        "id": "alda",
+        "name": "Alda",
+        "side": "party",
+        "klass": "cleric",
+        "level": 4,
+        "ac": 15,
+        "armor": "chain mail",
+        "hp": 9,
+        "hp_max": 9,
+        "dex": 14,
+        "x": 10,
+        "y": 10,
+        "weapons": [SWORD],
+        **figures,
+    }
 
 
 def orc(cid: str = "orc", **figures) -> dict:
     """000's example: 'an Orc in Chain Mail Armor': AC 15. A 1 HD monster, 8 HP."""
-    return {"id": cid, "name": cid.capitalize(), "side": "orcs", "ac": 15, "armor": "chain mail", "hp": 8, "hp_max": 8,
-            "dex": 9, "x": 15, "y": 10, "weapons": [SWORD], **figures}
+    return {
+        "id": cid,
+        "name": cid.capitalize(),
+        "side": "orcs",
+        "ac": 15,
+        "armor": "chain mail",
+        "hp": 8,
+        "hp_max": 8,
+        "dex": 9,
+        "x": 15,
+        "y": 10,
+        "weapons": [SWORD],
+        **figures,
+    }
 
 
 def fight(*commands, dice=(), options=None, combatants=None, rounds=1, profile="ll-house", answers=()):

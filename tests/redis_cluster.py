@@ -55,17 +55,38 @@ class LocalCluster:
             node = folder / str(port)
             node.mkdir()
             log = (node / "redis.log").open("ab")
-            self.procs.append(subprocess.Popen(
-                [self.server, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
-                 "--cluster-config-file", str(node / "nodes.conf"), "--dir", str(node),
-                 "--save", "", "--appendonly", "no", "--cluster-node-timeout", "5000"],
-                stdout=log, stderr=subprocess.STDOUT))
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        self.server,
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        str(node / "nodes.conf"),
+                        "--dir",
+                        str(node),
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--cluster-node-timeout",
+                        "5000",
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
             log.close()
         try:
             for port in self.ports:
-                self._wait(lambda: self.client(port).ping(), f"node {port} did not answer")
-            subprocess.run([self.cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports), "--cluster-yes"],
-                           check=True, capture_output=True, timeout=60)
+                self._wait(lambda port=port: self.client(port).ping(), f"node {port} did not answer")
+            subprocess.run(
+                [self.cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports), "--cluster-yes"], check=True, capture_output=True, timeout=60
+            )
             self._wait(self._ready, "the cluster did not reach state ok")
         except BaseException:
             self.stop()

@@ -30,13 +30,15 @@ def scenario(name: str) -> dict:
 def started(combatants, *commands: dict, dice=(), options=None, profile: str = "holmes-phases", surprise=NO_SURPRISE):
     """A fight started (nobody surprised, unless `surprise` gives other d6s), `dice`
     forced after the surprise d6s."""
-    return play({
-        "profile": profile,
-        "options": options or {},
-        "dice": [*surprise, *dice],
-        "combatants": list(combatants),
-        "commands": [{"type": "start"}, *commands],
-    })
+    return play(
+        {
+            "profile": profile,
+            "options": options or {},
+            "dice": [*surprise, *dice],
+            "combatants": list(combatants),
+            "commands": [{"type": "start"}, *commands],
+        }
+    )
 
 
 def texts(played, *kinds: str) -> list[str]:

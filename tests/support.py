@@ -44,8 +44,7 @@ class FrayServer:
         self.log_path = log_dir / f"fray-{self.port}.log"
         self._log = self.log_path.open("a")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "fray_table.server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--redis-url", redis_url, "--no-demo"],
+            [sys.executable, "-m", "fray_table.server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port), "--redis-url", redis_url, "--no-demo"],
             cwd=ROOT,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -215,8 +214,10 @@ def raw_websocket(server: FrayServer, link: str) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(10)
     sock.connect(("127.0.0.1", server.port))
-    handshake = (f"GET {url.path}?{url.query} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    handshake = (
+        f"GET {url.path}?{url.query} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
     sock.sendall(handshake.encode())
     head = b""
     while b"\r\n\r\n" not in head:

@@ -16,9 +16,9 @@ import time
 import httpx
 import pytest
 import websockets
+from support import ROOT, FrayServer, Table, digest, free_port, stream
 
 from fray_table.rules.reducer import canonical, fold
-from support import ROOT, FrayServer, Table, digest, free_port, stream
 
 pytestmark = [pytest.mark.redis, pytest.mark.balancer]
 
@@ -39,12 +39,12 @@ class Balancer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.names = {"fray-1": replicas[0], "fray-2": replicas[1]}
-        env = {**os.environ, "FRAY_LB_BIND": f"127.0.0.1:{self.port}",
-               **{f"FRAY_REPLICA_{i}": f"127.0.0.1:{r.port}" for i, r in enumerate(replicas, 1)}}
+        env = {**os.environ, "FRAY_LB_BIND": f"127.0.0.1:{self.port}", **{f"FRAY_REPLICA_{i}": f"127.0.0.1:{r.port}" for i, r in enumerate(replicas, 1)}}
         self.log_path = log_dir / "haproxy.log"
         with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen([shutil.which("haproxy"), "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
-                                         env=env, stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                [shutil.which("haproxy"), "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env, stdout=log, stderr=subprocess.STDOUT
+            )
         try:
             self.wait_for({"fray-1", "fray-2"})
         except BaseException:

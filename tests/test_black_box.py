@@ -16,9 +16,9 @@ import time
 import httpx
 import pytest
 import websockets
+from support import FAST, ROOT, TIMEOUT, FrayServer, Table, free_port, raw_websocket, read_until_closed, stream, token_of
 
 from fray_table.server.embedded import EmbeddedRedis, ping
-from support import FAST, ROOT, TIMEOUT, FrayServer, Table, free_port, raw_websocket, read_until_closed, stream, token_of
 
 pytestmark = pytest.mark.redis
 
@@ -44,8 +44,12 @@ async def closed_with(table: Table, limit: int = 400) -> tuple[list[dict], int]:
 async def test_a_link_that_expires_closes_its_open_socket(fray_server):
     made = fray_server.create(FIGHT)
     gm = token_of(made["links"]["gm"])
-    issued = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links", params={"token": gm},
-                        json={"role": "player", "name": "brief", "combatants": ["alda"], "ttl": 2}, timeout=TIMEOUT)
+    issued = httpx.post(
+        f"{fray_server.url}/api/encounters/{made['id']}/links",
+        params={"token": gm},
+        json={"role": "player", "name": "brief", "combatants": ["alda"], "ttl": 2},
+        timeout=TIMEOUT,
+    )
     assert issued.status_code == 201, issued.text
     player = await Table.join(fray_server, issued.json()["link"])
     ack = await player.send({"type": "declare", "actor": "alda", "action": {"type": "hold"}})
@@ -129,8 +133,13 @@ def serve_embedded(data: pathlib.Path, log: pathlib.Path) -> tuple[subprocess.Po
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     with log.open("a") as out:  # the child has its own copy
-        proc = subprocess.Popen([sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--data", str(data), "--no-demo"],
-                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**env, "FRAY_SECRET": "test-secret-0123456789abcdef"})
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--data", str(data), "--no-demo"],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**env, "FRAY_SECRET": "test-secret-0123456789abcdef"},
+        )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         assert proc.poll() is None, log.read_text()
@@ -195,12 +204,15 @@ def test_an_adopted_redis_is_shut_down_when_the_adopting_server_is_killed(tmp_pa
             orphan.wait(5)
 
 
-@pytest.mark.parametrize(("method", "path", "status", "code"), [
-    ("GET", "/api/nothing-here", 404, "api/not-found"),
-    ("GET", "/api/encounters", 405, "api/method-not-allowed"),
-    ("PUT", "/api/encounters/abc/links", 405, "api/method-not-allowed"),
-    ("DELETE", "/api/profiles", 405, "api/method-not-allowed"),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("GET", "/api/nothing-here", 404, "api/not-found"),
+        ("GET", "/api/encounters", 405, "api/method-not-allowed"),
+        ("PUT", "/api/encounters/abc/links", 405, "api/method-not-allowed"),
+        ("DELETE", "/api/profiles", 405, "api/method-not-allowed"),
+    ],
+)
 def test_every_refusal_under_api_is_code_and_message_json(fray_server, method, path, status, code):
     got = httpx.request(method, f"{fray_server.url}{path}", timeout=TIMEOUT)
     assert got.status_code == status and got.headers["content-type"] == "application/json"

@@ -181,17 +181,28 @@ def combatant(cid: str, name: str, side: str, x: int, **more) -> dict:
 
 def scripted_view(**more) -> dict:
     view = dict(
-        id="scripted", profile="holmes-phases", options={}, status="running", round=3, phase="declaration", seq=40,
-        seed_hash="ab" * 32, declarations=[], awaited=["hero"], surprised=[],
+        id="scripted",
+        profile="holmes-phases",
+        options={},
+        status="running",
+        round=3,
+        phase="declaration",
+        seq=40,
+        seed_hash="ab" * 32,
+        declarations=[],
+        awaited=["hero"],
+        surprised=[],
         you=dict(role="player", combatants=["hero"]),
         combatants=[
             combatant("hero", "Hero", "party", 10, hp=7, hp_max=9, ac_shown=4, weapons=[dict(name="sword", damage="1d8")]),
             combatant("foe", HOSTILE, "monsters", 15, condition="wounded", hidden=True, conditions=["burning"]),
         ],
-        actions={"hero": [
-            dict(type="attack", targets=["foe"], options={"weapon": [0], "called_shots": [0, 1, 2, 3]}),
-            dict(type="juggle", targets=["", "foe"], options={"balls": [3, 5, 7], "style": ["", "fancy"], "blindfold": [False, True], "chant": []}),
-        ]},
+        actions={
+            "hero": [
+                dict(type="attack", targets=["foe"], options={"weapon": [0], "called_shots": [0, 1, 2, 3]}),
+                dict(type="juggle", targets=["", "foe"], options={"balls": [3, 5, 7], "style": ["", "fancy"], "blindfold": [False, True], "chant": []}),
+            ]
+        },
     )
     return view | more
 
@@ -205,8 +216,18 @@ def test_browser_controls_follow_unknown_choices_and_prompts(fray_server, table:
         sockets.append(ws)
         ws.on_message(lambda text: sent.append(json.loads(text)))
         log = [dict(seq=39, kind="attack", text=f"{HOSTILE} burns.", rolls=[dict(sides=6, value=2, purpose="burn")])]
-        ws.send(scripted(dict(type="welcome", encounter="scripted", viewer=dict(role="player", combatants=["hero"]),
-                              position="100-0", view=views.whole(scripted_view()), log=log)))
+        ws.send(
+            scripted(
+                dict(
+                    type="welcome",
+                    encounter="scripted",
+                    viewer=dict(role="player", combatants=["hero"]),
+                    position="100-0",
+                    view=views.whole(scripted_view()),
+                    log=log,
+                )
+            )
+        )
 
     page = table.open(f"{fray_server.url}/e/scripted?token=scripted", "scripted", width=390, route=server)
 
@@ -231,7 +252,8 @@ def test_browser_controls_follow_unknown_choices_and_prompts(fray_server, table:
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", declared["id"])
     assert declared["type"] == "command"
     assert declared["command"] == {
-        "type": "declare", "actor": "hero",
+        "type": "declare",
+        "actor": "hero",
         "action": {"type": "juggle", "target": "foe", "balls": 5, "style": "", "blindfold": True, "chant": "hup hup"},
     }
 
@@ -255,8 +277,7 @@ def test_browser_controls_follow_unknown_choices_and_prompts(fray_server, table:
     expect(toast).to_have_attribute("data-code", "answer/not-yours")
 
     # An answer that is a combatant's id (001's extra attack: on whom?) is shown by name, as text.
-    extra = dict(id="41:extra-attack:1", who="hero", kind="extra-attack", prompt="Hero gains an immediate extra attack: on whom?",
-                 options=["foe", "decline"])
+    extra = dict(id="41:extra-attack:1", who="hero", kind="extra-attack", prompt="Hero gains an immediate extra attack: on whom?", options=["foe", "decline"])
     ws.send(views.update("102-1", scripted_view(phase="attack", actions={}, awaited=[], awaiting=extra)))
     expect(page.get_by_test_id("answer-foe")).to_have_text(HOSTILE)
     expect(page.get_by_test_id("answer-decline")).to_have_text("decline")

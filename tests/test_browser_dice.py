@@ -36,13 +36,17 @@ def gm_commands(server, link: str, commands: list[dict]) -> None:
 def test_browser_player_enters_the_real_dice(fray_server, table: Pages) -> None:
     made = fray_server.create(FIGHT)
     player = table.open(made["links"]["players"]["alda"], "player", width=390)
-    gm_commands(fray_server, made["links"]["gm"], [
-        {"type": "force_rolls", "values": [5, 5]},  # surprise: nobody (003: 1-2 on a d6)
-        {"type": "start"},
-        {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
-        {"type": "declare", "actor": "gob", "action": {"type": "hold"}},
-        {"type": "advance"},
-    ])
+    gm_commands(
+        fray_server,
+        made["links"]["gm"],
+        [
+            {"type": "force_rolls", "values": [5, 5]},  # surprise: nobody (003: 1-2 on a d6)
+            {"type": "start"},
+            {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+            {"type": "declare", "actor": "gob", "action": {"type": "hold"}},
+            {"type": "advance"},
+        ],
+    )
     prompt = player.get_by_test_id("awaiting")
     expect(prompt).to_contain_text("Roll a d20 at the table")
     player.get_by_test_id("die-input").fill("25")  # no d20 shows 25: refused in the page, nothing sent

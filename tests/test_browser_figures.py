@@ -44,10 +44,16 @@ def refused(gm: Page, server, link: str, message: str) -> None:
 
 
 def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
-    made, link, gm = gm_with_form(fray_server, table, "ll-house", [
-        {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "klass": "fighter", "x": 10, "y": 10},
-        {"id": "ukk", "name": "Ukk", "side": "orcs", "ac": 14, "hp": 8, "hp_max": 8, "hidden": True, "x": 15, "y": 10},
-    ], "alda")
+    made, link, gm = gm_with_form(
+        fray_server,
+        table,
+        "ll-house",
+        [
+            {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "klass": "fighter", "x": 10, "y": 10},
+            {"id": "ukk", "name": "Ukk", "side": "orcs", "ac": 14, "hp": 8, "hp_max": 8, "hidden": True, "x": 15, "y": 10},
+        ],
+        "alda",
+    )
     player = table.open(made["links"]["players"]["alda"], "player")
     expect(gm.get_by_test_id("fig-armor")).to_have_value("")  # the defaults, as nothing is set yet
     expect(gm.get_by_test_id("fig-con_bonus")).to_have_value("0")
@@ -61,13 +67,19 @@ def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
     gm.get_by_test_id("fig-con_bonus").fill("2")
     gm.get_by_test_id("fig-submit").click()
     expect(gm.get_by_test_id("figures-alda")).to_contain_text("armor chain mail")
-    expected = {"armor": "chain mail", "armor_damage": 1, "improvements": {"cleave": 1, "extra_attack": 2},
-                "expertise": {"sword": 2, "silver dagger": 1}, "con_bonus": 2}
+    expected = {
+        "armor": "chain mail",
+        "armor_damage": 1,
+        "improvements": {"cleave": 1, "extra_attack": 2},
+        "expertise": {"sword": 2, "silver dagger": 1},
+        "con_bonus": 2,
+    }
     assert folded(fray_server, link)["combatants"]["alda"]["figures"] == expected
     edits = gm.get_by_test_id("log-entry").filter(has_text="GM edits Alda")
     expect(edits).to_have_count(1)  # one edit_combatant for all six
     expect(gm.get_by_test_id("figures-alda")).to_have_text(
-        "klass fighter · armor chain mail · armor damage 1 · improvements cleave 1, extra attack 2 · expertise silver dagger 1, sword 2 · con bonus 2")
+        "klass fighter · armor chain mail · armor damage 1 · improvements cleave 1, extra attack 2 · expertise silver dagger 1, sword 2 · con bonus 2"
+    )
     expect(player.get_by_test_id("figures-alda")).to_have_count(0)  # the GM's card only
     # The form follows the figures the server folded.
     expect(gm.get_by_test_id("fig-armor")).to_have_value("chain mail")
@@ -85,7 +97,7 @@ def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
     refused(gm, fray_server, link, 'Con bonus (con_bonus) must be a whole number, not "two".')
     gm.get_by_test_id("fig-con_bonus").fill("-1")
     gm.get_by_test_id("fig-expertise").fill("sword 2")
-    refused(gm, fray_server, link, 'weapon expertise (expertise): write name=number')
+    refused(gm, fray_server, link, "weapon expertise (expertise): write name=number")
     gm.get_by_test_id("fig-expertise").fill("sword=2, silver dagger=1")
     gm.get_by_test_id("fig-improvements-cleave").fill("1.5")
     refused(gm, fray_server, link, 'improved combat options (improvements): cleave must be a whole number, not "1.5".')
@@ -106,10 +118,16 @@ def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
 
 
 def test_browser_figures_thac0_sheet(fray_server, table: Pages) -> None:
-    _, link, gm = gm_with_form(fray_server, table, "thac0-sheet", [
-        {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-        {"id": "ship", "name": "Sea Wolf", "side": "party", "ac": 12, "hp": 40, "hp_max": 40, "x": 20, "y": 20},
-    ], "ship")
+    _, link, gm = gm_with_form(
+        fray_server,
+        table,
+        "thac0-sheet",
+        [
+            {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+            {"id": "ship", "name": "Sea Wolf", "side": "party", "ac": 12, "hp": 40, "hp_max": 40, "x": 20, "y": 20},
+        ],
+        "ship",
+    )
     expect(gm.get_by_test_id("fig-save_death")).to_have_value("14")  # 002's figures, at their defaults
     expect(gm.get_by_test_id("fig-armor")).to_have_count(0)  # 000's, not 002's
     gm.get_by_test_id("fig-vessel").check()
@@ -146,11 +164,17 @@ def test_browser_figures_combatant_by_name(fray_server, table: Pages) -> None:
     """A figure of kind 'combatant' (002's `aboard`) is picked from the encounter's combatants
     by name; the server holds the id, the GM's card shows the name, or the id once that
     combatant has left the fight. The empty choice sets it back to none."""
-    _, link, gm = gm_with_form(fray_server, table, "thac0-sheet", [
-        {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-        {"id": "ship", "name": "Sea Wolf", "side": "party", "ac": 12, "hp": 40, "hp_max": 40, "vessel": True, "x": 20, "y": 20},
-        {"id": "kraken", "name": "Kraken", "side": "deep", "ac": 15, "hp": 30, "hp_max": 30, "x": 40, "y": 20},
-    ], "bran")
+    _, link, gm = gm_with_form(
+        fray_server,
+        table,
+        "thac0-sheet",
+        [
+            {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+            {"id": "ship", "name": "Sea Wolf", "side": "party", "ac": 12, "hp": 40, "hp_max": 40, "vessel": True, "x": 20, "y": 20},
+            {"id": "kraken", "name": "Kraken", "side": "deep", "ac": 15, "hp": 30, "hp_max": 30, "x": 40, "y": 20},
+        ],
+        "bran",
+    )
     aboard = gm.get_by_label("aboard", exact=True)  # labelled as every field is
     expect(aboard).to_have_attribute("data-testid", "fig-aboard")
     options = "el => [...el.options].map(o => [o.value, o.textContent])"
@@ -189,10 +213,16 @@ def test_browser_figures_common(fray_server, table: Pages) -> None:
     """003's figures, which every profile reads, come first in the form, even under
     holmes-phases, which reads no figures of its own: PC, class and level move the
     combat bonus the server derives from 002's hit table."""
-    _, link, gm = gm_with_form(fray_server, table, "holmes-phases", [
-        {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-        {"id": "grul", "name": "Grul", "side": "orcs", "ac": 13, "hp": 6, "hp_max": 6, "x": 15, "y": 10},
-    ], "bran")
+    _, link, gm = gm_with_form(
+        fray_server,
+        table,
+        "holmes-phases",
+        [
+            {"id": "bran", "name": "Bran", "side": "party", "ac": 14, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+            {"id": "grul", "name": "Grul", "side": "orcs", "ac": 13, "hp": 6, "hp_max": 6, "x": 15, "y": 10},
+        ],
+        "bran",
+    )
     expect(gm.get_by_test_id("fig-common").locator("legend")).to_have_text("003's figures, read by every profile")
     expect(gm.get_by_test_id("fig-own")).to_contain_text("The holmes-phases profile reads no figures beyond 003's.")
     expect(gm.get_by_test_id("fig-klass")).to_have_value("monster")  # the defaults, as nothing is set yet

@@ -4,7 +4,6 @@ admin key when the server has one, and gets links that open the table."""
 import pytest
 from conftest import Pages
 from playwright.sync_api import expect
-
 from support import FrayServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]

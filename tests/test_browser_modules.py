@@ -40,8 +40,11 @@ def test_home_creates_a_fight_with_modules_from_three_documents(fray_server, tab
     expect(home.get_by_test_id("home-modules-summary")).to_have_text("Rule modules: 3 taken from other profiles")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     box = home.get_by_test_id("create-form").bounding_box()  # its top: the profile, to hit, initiative, routine, dying
-    home.screenshot(path=str(ARTIFACTS / "modules-form.png"), full_page=True,
-                    clip={"x": box["x"], "y": box["y"] + home.evaluate("window.scrollY"), "width": box["width"], "height": min(box["height"], 1450)})
+    home.screenshot(
+        path=str(ARTIFACTS / "modules-form.png"),
+        full_page=True,
+        clip={"x": box["x"], "y": box["y"] + home.evaluate("window.scrollY"), "width": box["width"], "height": min(box["height"], 1450)},
+    )
 
     home.get_by_test_id("create").click()
     links = home.get_by_test_id("links").locator("a")

@@ -38,10 +38,11 @@ def play_showcase(server, hidden: tuple[str, ...] = ()) -> dict:
     combatants = copy.deepcopy(SCENARIO["combatants"])
     for c in combatants:
         c["hidden"] = c["id"] in hidden
-    made = server.create({"combatants": combatants, "options": SCENARIO["options"],
-                          "players": {"party": ["alda", "bran", "cora"]}})
-    with connect(server.ws_url(made["links"]["gm"]), open_timeout=10) as gm, \
-            connect(server.ws_url(made["links"]["players"]["party"]), open_timeout=10) as party:
+    made = server.create({"combatants": combatants, "options": SCENARIO["options"], "players": {"party": ["alda", "bran", "cora"]}})
+    with (
+        connect(server.ws_url(made["links"]["gm"]), open_timeout=10) as gm,
+        connect(server.ws_url(made["links"]["players"]["party"]), open_timeout=10) as party,
+    ):
         for ws in (gm, party):
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
         send(gm, {"type": "force_rolls", "values": SCENARIO["dice"]})
@@ -138,6 +139,5 @@ def test_browser_replay_for_the_gm_shows_the_gm_view(fray_server, table: Pages) 
     expect(page.get_by_test_id("hp-mog")).to_have_text("4/4")
     expect(page.get_by_test_id("gm-console")).to_be_hidden()  # read-only
     expect(page.get_by_test_id("seed")).to_contain_text("sha256")
-    assert httpx.get(fray_server.url + "/api/encounters/" + made["id"] + "/replay",
-                     params={"token": token_of(made["links"]["gm"])}).json()["view"]["seed"]
+    assert httpx.get(fray_server.url + "/api/encounters/" + made["id"] + "/replay", params={"token": token_of(made["links"]["gm"])}).json()["view"]["seed"]
     table.check()

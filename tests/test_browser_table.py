@@ -37,14 +37,15 @@ ROUND_1 = [
 ]
 ROUND_2 = [
     14,  # Snag clubs Bran, who parries: d20 14 - 4 parry + AC 6 = 16: miss, but the club
-         #   (weight 4) is heavier than the dagger (1): Bran is disarmed
+    #   (weight 4) is heavier than the dagger (1): Bran is disarmed
     16,  # Ukk's set spear meets Alda's charge first (spear 6 ft > sword 3 ft): d20 16 + AC 4 = 20: hit
     3,  # damage d6 3
     2,  # set spear d6 2 ('an additional 1-6 points of damage'): Alda 12 -> 7 HP
     12,  # Alda's charge: d20 12 + 2 charge + AC 7 = 21: hit
     5,  # damage d6 5: Ukk 5 -> 0 HP, falls
     3,  # Snag burns, round 2: d6 3 ('1-4 ... applied and rolled again'): 4 -> 1 HP
-    3, 4,  # Ukk's death calls the orcs' morale: 2d6 = 7, '6-8 Stand off or hold ground'
+    3,
+    4,  # Ukk's death calls the orcs' morale: 2d6 = 7, '6-8 Stand off or hold ground'
 ]
 assert SURPRISE + ROUND_1 + ROUND_2 == SCENARIO["dice"][: len(SURPRISE + ROUND_1 + ROUND_2)]
 
@@ -345,11 +346,27 @@ def test_browser_monster_attack_routine_is_built_from_the_choice_data(fray_serve
     choice lists `routine` [false, true] and the client builds a checkbox for it with no code of its own;
     003: 'monsters ... must attack with a combat bonus of 0' when attacking multiple times."""
     weapons = [{"name": "claw", "damage": "1d3"}, {"name": "claw", "damage": "1d3"}, {"name": "bite", "damage": "1d6"}]
-    made = fray_server.create({"combatants": [
-        {"id": "alda", "name": "Alda", "side": "party", "ac": 10, "hp": 20, "hp_max": 20, "attack_bonus": 0, "dex": 10, "x": 10, "y": 10},
-        {"id": "bear", "name": "Bear", "side": "beasts", "klass": "monster", "hd": 5, "ac": 12, "hp": 30, "hp_max": 30,
-         "dex": 12, "x": 15, "y": 10, "weapons": weapons},
-    ]})
+    made = fray_server.create(
+        {
+            "combatants": [
+                {"id": "alda", "name": "Alda", "side": "party", "ac": 10, "hp": 20, "hp_max": 20, "attack_bonus": 0, "dex": 10, "x": 10, "y": 10},
+                {
+                    "id": "bear",
+                    "name": "Bear",
+                    "side": "beasts",
+                    "klass": "monster",
+                    "hd": 5,
+                    "ac": 12,
+                    "hp": 30,
+                    "hp_max": 30,
+                    "dex": 12,
+                    "x": 15,
+                    "y": 10,
+                    "weapons": weapons,
+                },
+            ]
+        }
+    )
     gm = table.open(made["links"]["gm"], "gm")
     gm_force(gm, [5, 6, 10, 2, 10, 3, 10, 5])  # nobody surprised; three hits at d20 10 (+ 0 + AC 9 = 19): 2, 3, 5
     gm.get_by_test_id("start").click()

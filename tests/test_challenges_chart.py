@@ -16,18 +16,20 @@ D20 = 10
 
 def fight(*commands, dice=(), options=None, result=None, alda=None, gob=None, others=()):
     bonus = {} if result is None else {"attack_bonus": result + AC - D20}
-    return play({
-        "profile": "challenges",
-        "seed": "challenges",
-        "options": options or {},
-        "dice": [*NO_SURPRISE, *dice],
-        "combatants": [
-            fighter("alda", "party", **{"dex": 14, "x": 10, "y": 10, **bonus, **(alda or {})}),
-            fighter("gob", "goblins", **{"ac": AC, "hp": 30, "hp_max": 30, "dex": 9, "x": 15, "y": 10, **(gob or {})}),
-            *others,
-        ],
-        "commands": [{"type": "start"}, *commands],
-    })
+    return play(
+        {
+            "profile": "challenges",
+            "seed": "challenges",
+            "options": options or {},
+            "dice": [*NO_SURPRISE, *dice],
+            "combatants": [
+                fighter("alda", "party", **{"dex": 14, "x": 10, "y": 10, **bonus, **(alda or {})}),
+                fighter("gob", "goblins", **{"ac": AC, "hp": 30, "hp_max": 30, "dex": 9, "x": 15, "y": 10, **(gob or {})}),
+                *others,
+            ],
+            "commands": [{"type": "start"}, *commands],
+        }
+    )
 
 
 def alda_attacks(**action):
@@ -107,8 +109,14 @@ def test_extra_attack_with_two_foes_in_reach_is_the_attackers_choice():
     played = fight(alda_attacks(), ADVANCE, dice=[D20, 4], result=10, others=[other])
     waiting = played.state.awaiting
     assert waiting.kind == "extra-attack" and waiting.who == "alda" and waiting.options == ["gob", "orc", "decline"]
-    on_orc = fight(alda_attacks(), ADVANCE, {"type": "answer", "awaiting": waiting.id, "choice": "orc", "as": "player:alda"},
-                   dice=[D20, 4, 15, 5], result=10, others=[other])
+    on_orc = fight(
+        alda_attacks(),
+        ADVANCE,
+        {"type": "answer", "awaiting": waiting.id, "choice": "orc", "as": "player:alda"},
+        dice=[D20, 4, 15, 5],
+        result=10,
+        others=[other],
+    )
     # the orc: d20 15 + 15 - AC 10 = +20, '+10 or higher': d6 5 doubled = 10; it falls
     assert "Orc takes 10 damage (1d6 rolled 5 doubled), -5 HP left." in texts(on_orc, "damage")
     assert who(on_orc, "orc").down and on_orc.state.awaiting is None
@@ -118,10 +126,15 @@ def test_extra_attack_choice_rejects_another_player_and_a_bad_choice():
     other = fighter("orc", "goblins", ac=10, hp=5, hp_max=5, x=15, y=15)
     first = fight(alda_attacks(), ADVANCE, dice=[D20, 4], result=10, others=[other])
     wid = first.state.awaiting.id
-    played = fight(alda_attacks(), ADVANCE,
-                   {"type": "answer", "awaiting": wid, "choice": "gob", "as": "player:gob"},
-                   {"type": "answer", "awaiting": wid, "choice": "alda", "as": "player:alda"},
-                   dice=[D20, 4], result=10, others=[other])
+    played = fight(
+        alda_attacks(),
+        ADVANCE,
+        {"type": "answer", "awaiting": wid, "choice": "gob", "as": "player:gob"},
+        {"type": "answer", "awaiting": wid, "choice": "alda", "as": "player:alda"},
+        dice=[D20, 4],
+        result=10,
+        others=[other],
+    )
     assert [code for code, _ in rejected(played)] == ["answer/not-yours", "answer/bad-choice"]
     assert played.state.awaiting.id == wid and who(played, "gob").hp == 22
 
@@ -199,8 +212,7 @@ def test_minus_9_drop_forfeits_the_next_attack_made_with_another_weapon():
 def test_minus_9_drop_then_picking_it_up_is_the_forfeit():
     # The round spent picking the sword up is the lost attack: in round 3 the sword attacks at once (d20 12).
     recover = declare("alda", {"type": "recover", "weapon": 0})
-    played = fight(alda_attacks(), ADVANCE, recover, ADVANCE, alda_attacks(), ADVANCE, dice=[D20, 2, 12], result=-9,
-                   alda=TWO_WEAPONS)
+    played = fight(alda_attacks(), ADVANCE, recover, ADVANCE, alda_attacks(), ADVANCE, dice=[D20, 2, 12], result=-9, alda=TWO_WEAPONS)
     assert "Alda picks up the sword." in texts(played, "move")
     attacks = texts(played, "attack")
     assert len(attacks) == 2 and attacks[1].startswith("Alda attacks Gob: d20 12 - 4 attack bonus - AC 15 = Attack Result -7")
@@ -235,15 +247,16 @@ def test_minus_10_forfeits_the_next_attack():
 def order(played, round_):
     """Who struck, in order, in round `round_`."""
     log = texts(played)
-    body = log[log.index(f"Round {round_}: declarations close."):log.index(f"Round {round_ + 1}: declarations are open.")]
+    body = log[log.index(f"Round {round_}: declarations close.") : log.index(f"Round {round_ + 1}: declarations are open.")]
     return [t.split(" attacks ")[0] for t in body if " attacks " in t and ": d20" in t]
 
 
 def test_minus_8_loses_initiative_next_round():
     # '-8: Miss and automatically lose initiative next round': Alda DEX 18 goes after the Gob's DEX 3.
     gob_attacks = declare("gob", {"type": "attack", "target": "alda"})
-    played = fight(alda_attacks(), gob_attacks, ADVANCE, alda_attacks(), gob_attacks, ADVANCE,
-                   dice=[D20, 5, 5, 5, 5], result=-8, alda={"dex": 18}, gob={"dex": 3})
+    played = fight(
+        alda_attacks(), gob_attacks, ADVANCE, alda_attacks(), gob_attacks, ADVANCE, dice=[D20, 5, 5, 5, 5], result=-8, alda={"dex": 18}, gob={"dex": 3}
+    )
     assert order(played, 1) == ["Alda", "Gob"] and order(played, 2) == ["Gob", "Alda"]
     assert "Alda automatically loses initiative in round 2: last in each phase." in texts(played, "initiative")
     assert not [x for x in who(played, "alda").conditions if "initiative" in x]  # spent at the end of round 2
@@ -253,8 +266,7 @@ def test_minus_8_loses_initiative_next_round():
 def test_minus_7_and_minus_6_take_an_initiative_penalty_next_round(result, points, after):
     # '-7: ... -2 penalty to initiative next round', '-6: ... -1': Alda DEX 14 counts as 12 or 13 against the Gob's 13.
     gob_attacks = declare("gob", {"type": "attack", "target": "alda"})
-    played = fight(alda_attacks(), gob_attacks, ADVANCE, alda_attacks(), gob_attacks, ADVANCE,
-                   dice=[D20, 5, 5, 5, 5], result=result, gob={"dex": 13})
+    played = fight(alda_attacks(), gob_attacks, ADVANCE, alda_attacks(), gob_attacks, ADVANCE, dice=[D20, 5, 5, 5, 5], result=result, gob={"dex": 13})
     assert order(played, 1) == ["Alda", "Gob"] and order(played, 2) == after
     assert f"Alda takes {points} to initiative in round 2: DEX 14 counts as {14 + points} for the order." in texts(played, "initiative")
     assert not [x for x in who(played, "alda").conditions if "initiative" in x]
@@ -270,8 +282,9 @@ def test_wounds_stack_on_the_attack_bonus():
 
 
 def test_option_worst_wound_counts_only_the_worst():
-    played = fight(alda_attacks(), ADVANCE, dice=[15, 4], options={"wound_penalties": "worst"},
-                   alda={"attack_bonus": 4, "conditions": ["light wound", "serious wound"]})
+    played = fight(
+        alda_attacks(), ADVANCE, dice=[15, 4], options={"wound_penalties": "worst"}, alda={"attack_bonus": 4, "conditions": ["light wound", "serious wound"]}
+    )
     assert "d20 15 + 4 attack bonus - 3 serious wound - AC 15 = Attack Result +1" in texts(played, "attack")[0]
 
 
@@ -295,8 +308,7 @@ def test_attack_bonus_starts_at_plus_1_for_all_characters():
     # 'It starts at +1 for all characters.' A fighter 4 with no figure attacks at +1, not 002's +2.
     played = fight(alda_attacks(), ADVANCE, dice=[14, 4], alda={"attack_bonus": None, "klass": "fighter", "level": 4})
     assert "d20 14 + 1 attack bonus - AC 15 = Attack Result 0" in texts(played, "attack")[0]
-    table = fight(alda_attacks(), ADVANCE, dice=[14, 4], options={"attack_bonus": "hit-table"},
-                  alda={"attack_bonus": None, "klass": "fighter", "level": 4})
+    table = fight(alda_attacks(), ADVANCE, dice=[14, 4], options={"attack_bonus": "hit-table"}, alda={"attack_bonus": None, "klass": "fighter", "level": 4})
     assert "d20 14 + 2 attack bonus - AC 15 = Attack Result +1" in texts(table, "attack")[0]
 
 
@@ -334,7 +346,10 @@ def test_missile_reads_the_chart_too():
     dagger = {"name": "dagger", "damage": "1d4-1", "range": 30, "missile": "dagger"}
     shoot = declare("alda", {"type": "shoot", "target": "gob", "range_band": "medium"})
     played = fight(shoot, ADVANCE, dice=[14, 2], alda={"attack_bonus": 1, "weapons": [dagger], "x": 0})
-    assert texts(played, "attack")[0] == "Alda shoots at Gob (dagger): d20 14 + 1 attack bonus + 0 medium range - AC 15 = Attack Result 0: A normal Hit, no other effect."
+    assert (
+        texts(played, "attack")[0]
+        == "Alda shoots at Gob (dagger): d20 14 + 1 attack bonus + 0 medium range - AC 15 = Attack Result 0: A normal Hit, no other effect."
+    )
     assert who(played, "gob").hp == 29
 
 
@@ -383,8 +398,7 @@ def test_parried_miss_that_would_have_struck_disarms_a_lighter_parrier():
     # heavier, the defender is disarmed.' d20 9 + 3 - 4 parry - 15 = -7 (a miss); without the parry -3, a glancing blow.
     club = {"name": "club", "weight": 5}
     dagger = {"name": "dagger", "weight": 1, "length": 1}
-    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[9],
-                   alda={"attack_bonus": 3, "weapons": [club]}, gob={"weapons": [dagger]})
+    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[9], alda={"attack_bonus": 3, "weapons": [club]}, gob={"weapons": [dagger]})
     assert "Attack Result -7: Miss and take -2 penalty to initiative next round." in texts(played, "attack")[0]
     assert "Gob's parry holds, but the heavier club knocks the dagger away: Gob is disarmed." in texts(played, "parry")
     assert who(played, "gob").weapons[0].dropped
@@ -394,22 +408,24 @@ def test_parried_miss_by_a_lighter_attacker_offers_the_counter_attack():
     # 003: a miss regardless, the parrier's weapon lighter: 'may counterattack once immediately, with +3'.
     club = {"name": "club", "weight": 5}
     dagger = {"name": "dagger", "weight": 1, "length": 1}
-    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[2],
-                   alda={"attack_bonus": 3, "weapons": [dagger]}, gob={"weapons": [club]})
+    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[2], alda={"attack_bonus": 3, "weapons": [dagger]}, gob={"weapons": [club]})
     assert played.state.awaiting is None  # the club is heavier than the dagger: no counter
-    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[2],
-                   alda={"attack_bonus": 3, "weapons": [club]}, gob={"weapons": [dagger]})
+    played = fight(alda_attacks(), declare("gob", {"type": "parry"}), ADVANCE, dice=[2], alda={"attack_bonus": 3, "weapons": [club]}, gob={"weapons": [dagger]})
     assert played.state.awaiting.kind == "riposte" and played.state.awaiting.who == "gob"
 
 
 def test_natural_20_prompt_names_the_result_it_would_give_up():
     played = fight(alda_attacks(), ADVANCE, dice=[20], alda={"attack_bonus": 2})  # 20 + 2 - 15 = +7
-    assert played.state.awaiting.prompt == ("Natural 20 against Gob: take the Attack Result +7, 'A strong Hit for +5 points of damage "
-                                            "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?")
+    assert played.state.awaiting.prompt == (
+        "Natural 20 against Gob: take the Attack Result +7, 'A strong Hit for +5 points of damage "
+        "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?"
+    )
     # A hidden Gob's AC would follow from the +7 (20 + 2 - AC): the effect is named without it.
     hidden = fight(alda_attacks(), ADVANCE, dice=[20], alda={"attack_bonus": 2}, gob={"hidden": True})
-    assert hidden.state.awaiting.prompt == ("Natural 20 against Gob: take the Attack Result, 'A strong Hit for +5 points of damage "
-                                            "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?")
+    assert hidden.state.awaiting.prompt == (
+        "Natural 20 against Gob: take the Attack Result, 'A strong Hit for +5 points of damage "
+        "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?"
+    )
 
 
 @pytest.mark.parametrize(("feet", "move"), [(0, 120), (10, 90)])

@@ -18,17 +18,21 @@ GM = Actor("gm", "gm")
 
 
 def setup(seed: str) -> list[Event]:
-    return events_of(load({
-        "profile": "challenges",
-        "seed": seed,
-        "combatants": [
-            fighter("alda", "party", attack_bonus=8, ac=12, hp=40, hp_max=40, x=10, y=10, dex=14),
-            fighter("bran", "party", attack_bonus=2, ac=14, hp=40, hp_max=40, x=10, y=15, dex=11),
-            fighter("gob", "goblins", attack_bonus=3, ac=13, hp=40, hp_max=40, x=15, y=10, dex=12),
-            fighter("orc", "goblins", attack_bonus=1, ac=15, hp=40, hp_max=40, x=15, y=15, dex=9),
-        ],
-        "commands": [{"type": "start"}],
-    }))
+    return events_of(
+        load(
+            {
+                "profile": "challenges",
+                "seed": seed,
+                "combatants": [
+                    fighter("alda", "party", attack_bonus=8, ac=12, hp=40, hp_max=40, x=10, y=10, dex=14),
+                    fighter("bran", "party", attack_bonus=2, ac=14, hp=40, hp_max=40, x=10, y=15, dex=11),
+                    fighter("gob", "goblins", attack_bonus=3, ac=13, hp=40, hp_max=40, x=15, y=10, dex=12),
+                    fighter("orc", "goblins", attack_bonus=1, ac=15, hp=40, hp_max=40, x=15, y=15, dex=9),
+                ],
+                "commands": [{"type": "start"}],
+            }
+        )
+    )
 
 
 FOE = {"alda": "gob", "bran": "orc", "gob": "alda", "orc": "bran"}

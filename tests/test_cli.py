@@ -49,10 +49,8 @@ def test_run_names_a_bad_scenario(tmp_path):
 def test_run_names_a_refused_creation_in_one_line(tmp_path):
     # An unknown profile or a bad option value is refused at creation: one line naming it, exit 2, no traceback.
     cases = {
-        "profile.json": ({"profile": "nope"}, "fray run: {path}: scenario: unknown profile 'nope'; installed: "
-                         + ", ".join(sorted(installed())) + "\n"),
-        "option.json": ({"options": {"parry_counter": "never"}},
-                        "fray run: {path}: scenario: option 'parry_counter' must be one of ['ask', 'auto']\n"),
+        "profile.json": ({"profile": "nope"}, "fray run: {path}: scenario: unknown profile 'nope'; installed: " + ", ".join(sorted(installed())) + "\n"),
+        "option.json": ({"options": {"parry_counter": "never"}}, "fray run: {path}: scenario: option 'parry_counter' must be one of ['ask', 'auto']\n"),
     }
     for name, (data, message) in cases.items():
         path = tmp_path / name
@@ -85,9 +83,14 @@ def test_serve_stops_its_embedded_redis_when_stopped(tmp_path, stop):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = (tmp_path / "serve.log").open("w")
-    serve = subprocess.Popen([sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--data", str(tmp_path / "data"), "--no-demo"],
-                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "REDIS_URL": ""},
-                             start_new_session=True)  # a group of its own, as in a terminal
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--data", str(tmp_path / "data"), "--no-demo"],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "REDIS_URL": ""},
+        start_new_session=True,
+    )  # a group of its own, as in a terminal
     try:
         pidfile = tmp_path / "data" / "redis.pid"
         deadline = time.monotonic() + 20

@@ -9,11 +9,11 @@ import json
 import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from support import FrayServer, Table, digest
 
 from fray_table.rules.events import decode_event
 from fray_table.rules.reducer import canonical, fold
 from fray_table.server.store import RedisStore, events_key
-from support import FrayServer, Table, digest
 
 pytestmark = [pytest.mark.redis, pytest.mark.cluster]
 

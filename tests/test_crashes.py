@@ -2,11 +2,12 @@
 sequence that showed it: the command now resolves without a `rules/bug` and says what
 happened instead."""
 
+from scenes import ADVANCE, declare, fighter, started, texts, who
+from test_safety import EDITED_AWAY
+
 from fray_table.rules.reducer import BUG
 from fray_table.rules.scenario import play
 from fray_table.rules.view import legal_actions
-from scenes import ADVANCE, declare, fighter, started, texts, who
-from test_safety import EDITED_AWAY
 
 
 def bugs(played) -> list[str]:
@@ -29,18 +30,22 @@ def test_a_withdrawn_declaration_may_be_made_again_and_the_view_offers_what_is_l
     reads the edited weapons (before: IndexError in melee.weapon_index on a charge with
     weapon 3 after an edit left one weapon)."""
     spear = {"name": "spear", "length": 8, "reach": 10, "polearm": True}
-    played = started([fighter("alda", "party", x=10, y=10, weapons=[{"name": "sword"}, {"name": "dagger"}, spear]),
-                      fighter("gob", "goblins", x=20, y=10)],
-                     declare("alda", {"type": "charge", "target": "gob", "weapon": 2}),
-                     {"type": "edit_combatant", "id": "alda", "weapons": [{"name": "sword"}]})
+    played = started(
+        [fighter("alda", "party", x=10, y=10, weapons=[{"name": "sword"}, {"name": "dagger"}, spear]), fighter("gob", "goblins", x=20, y=10)],
+        declare("alda", {"type": "charge", "target": "gob", "weapon": 2}),
+        {"type": "edit_combatant", "id": "alda", "weapons": [{"name": "sword"}]},
+    )
     assert bugs(played) == []
     assert [d.actor for d in played.state.declarations] == []
     offered = {ch.type: ch.options.get("weapon") for ch in legal_actions(played.state)["alda"]}
     assert offered["charge"] == [0]
-    again = started([fighter("alda", "party", x=10, y=10, weapons=[{"name": "sword"}, spear]), fighter("gob", "goblins", x=20, y=10)],
-                    declare("alda", {"type": "set_spear", "weapon": 1}),
-                    {"type": "edit_combatant", "id": "alda", "weapons": [{"name": "sword"}]},
-                    declare("alda", {"type": "hold"}), ADVANCE)
+    again = started(
+        [fighter("alda", "party", x=10, y=10, weapons=[{"name": "sword"}, spear]), fighter("gob", "goblins", x=20, y=10)],
+        declare("alda", {"type": "set_spear", "weapon": 1}),
+        {"type": "edit_combatant", "id": "alda", "weapons": [{"name": "sword"}]},
+        declare("alda", {"type": "hold"}),
+        ADVANCE,
+    )
     assert bugs(again) == []
     assert "Alda's declaration (set a spear against a charge) is withdrawn: Alda has no weapon number 1." in texts(again, "declare")
     assert "Alda declares: hold." in texts(again, "declare") and again.state.round == 2
@@ -50,8 +55,14 @@ def test_removing_the_combatant_a_prompt_waits_on_drops_the_prompt_and_the_round
     """A parry's counter-attack offer (Gob's light dagger against Alda's missed sword) waits on Gob; the GM removes Gob, then an answer
     comes (before: KeyError in context.find). The prompt is dropped with a line, the
     round ends, and the late answer is refused as not awaited."""
-    fight = {"dice": [5, 6, 3], "combatants": [fighter("alda", "party", x=10, y=10, dex=12), fighter("gob", "goblins", x=15, y=10, dex=8, weapons=[{"name": "dagger", "weight": 1, "length": 1}])],
-             "commands": [{"type": "start"}, declare("alda", {"type": "attack", "target": "gob"}), declare("gob", {"type": "parry"}), ADVANCE]}
+    fight = {
+        "dice": [5, 6, 3],
+        "combatants": [
+            fighter("alda", "party", x=10, y=10, dex=12),
+            fighter("gob", "goblins", x=15, y=10, dex=8, weapons=[{"name": "dagger", "weight": 1, "length": 1}]),
+        ],
+        "commands": [{"type": "start"}, declare("alda", {"type": "attack", "target": "gob"}), declare("gob", {"type": "parry"}), ADVANCE],
+    }
     waiting = play(fight).state.awaiting
     assert waiting is not None and waiting.who == "gob" and waiting.kind == "riposte"
     fight["commands"] += [{"type": "remove_combatant", "id": "gob"}, {"type": "answer", "awaiting": waiting.id, "choice": "counter"}]
@@ -67,8 +78,12 @@ def test_oil_and_a_torch_at_one_already_burning_feeds_the_fire():
     burning (before: ValueError in oil.torch, no oil to light: the flask does not splash
     one already burning). Main's rules/oil.py (branch docpoints) answers it its own way (the
     torch finds no unlit oil); either way no rule fails and the victim burns on, once."""
-    played = started([fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=20, y=10, conditions=["burning"])],
-                     declare("alda", {"type": "throw_oil", "target": "gob"}), ADVANCE, dice=[20, 20, 6, 6])
+    played = started(
+        [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=20, y=10, conditions=["burning"])],
+        declare("alda", {"type": "throw_oil", "target": "gob"}),
+        ADVANCE,
+        dice=[20, 20, 6, 6],
+    )
     assert bugs(played) == []
     assert any("Gob" in t for t in texts(played, "oil"))
     assert who(played, "gob").conditions.count("burning") == 1

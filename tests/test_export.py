@@ -11,11 +11,11 @@ import time
 import httpx
 import pytest
 import websockets
+from support import ROOT, TIMEOUT, FrayServer, Table, digest, folded, stream, token_of
 
 from fray_table.server import archive
 from fray_table.server.embedded import EmbeddedRedis
 from fray_table.server.store import RedisStore
-from support import ROOT, TIMEOUT, FrayServer, Table, digest, folded, stream, token_of
 
 pytestmark = pytest.mark.redis
 
@@ -29,18 +29,24 @@ SECRET = {"FRAY_SECRET": "test-secret-0123456789abcdef"}  # what support.FraySer
 
 
 def fray(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, timeout=60, env={**os.environ, **SECRET})
+    return subprocess.run(
+        [sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, input=stdin, capture_output=True, timeout=60, env={**os.environ, **SECRET}
+    )
 
 
 async def play(server: FrayServer, made: dict, *, end: bool) -> str:
     """A round of the fight (dice forced, a declaration, an advance), then `end` if asked; the last position."""
     gm = await Table.join(server, made["links"]["gm"])
     try:
-        for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"},
-                        {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
-                        {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
-                        {"type": "force_rolls", "values": [15, 3, 2]}, {"type": "advance"}, *([{"type": "end"}] if end else [])):
+        for command in (
+            {"type": "force_rolls", "values": [5, 6]},
+            {"type": "start"},
+            {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+            {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+            {"type": "force_rolls", "values": [15, 3, 2]},
+            {"type": "advance"},
+            *([{"type": "end"}] if end else []),
+        ):
             ack = await gm.send(command)
             assert ack["type"] == "ack", (command, ack)
         return ack["position"]
@@ -88,8 +94,7 @@ async def test_import_refuses_an_id_that_exists_unless_renamed(fray_server, redi
     path.write_bytes(fray("export", made["id"], "--redis-url", redis_url).stdout)
     again = fray("import", str(path), "--redis-url", redis_url)
     assert again.returncode == 2
-    assert again.stderr.decode().splitlines() == [
-        f"fray import: an encounter {made['id']!r} already exists here; import it under another id with --as NEW_ID"]
+    assert again.stderr.decode().splitlines() == [f"fray import: an encounter {made['id']!r} already exists here; import it under another id with --as NEW_ID"]
     new_id = f"copy{made['id']}"
     renamed = fray("import", str(path), "--as", new_id, "--redis-url", redis_url)
     assert renamed.returncode == 0, renamed.stderr
@@ -106,14 +111,17 @@ async def test_import_refuses_an_id_that_exists_unless_renamed(fray_server, redi
         await store.close()
 
 
-@pytest.mark.parametrize(("content", "fault"), [
-    (b"", "empty, not a Fray fight export"),
-    (b'{"hello": "world"}\n', "line 1: not a Fray fight export (the first line must be its header"),
-    (b'{"format": "tarball", "version": 1, "encounter": "x", "rules_version": 3}\n', "line 1: not a Fray fight export (format 'tarball'"),
-    (b'{"format": "fray-fight", "version": 9, "encounter": "x", "rules_version": 3}\n', "line 1: export format version 9"),
-    (b'{"format": "fray-fight", "version": 1, "encounter": "x", "rules_version": 3}\nnot json\n', "line 2: not an event line"),
-    (b'{"format": "fray-fight", "version": 1, "encounter": "x", "rules_version": 3}\n', "a header and no events"),
-])
+@pytest.mark.parametrize(
+    ("content", "fault"),
+    [
+        (b"", "empty, not a Fray fight export"),
+        (b'{"hello": "world"}\n', "line 1: not a Fray fight export (the first line must be its header"),
+        (b'{"format": "tarball", "version": 1, "encounter": "x", "rules_version": 3}\n', "line 1: not a Fray fight export (format 'tarball'"),
+        (b'{"format": "fray-fight", "version": 9, "encounter": "x", "rules_version": 3}\n', "line 1: export format version 9"),
+        (b'{"format": "fray-fight", "version": 1, "encounter": "x", "rules_version": 3}\nnot json\n', "line 2: not an event line"),
+        (b'{"format": "fray-fight", "version": 1, "encounter": "x", "rules_version": 3}\n', "a header and no events"),
+    ],
+)
 def test_import_refuses_a_file_that_is_not_a_fight(redis_url, tmp_path, content, fault):
     path = tmp_path / "not-a-fight.jsonl"
     path.write_bytes(content)
@@ -213,12 +221,18 @@ async def test_ended_fights_are_archived_then_deleted_after_the_retention_time(o
 
 
 def test_serve_refuses_a_bad_retention_time_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "fray_table.server.cli", "serve", "--redis-url", "redis://127.0.0.1:1", "--no-demo"],
-                          cwd=ROOT, capture_output=True, timeout=60, env={**os.environ, "FRAY_RETAIN_ENDED": "soon"})
+    done = subprocess.run(
+        [sys.executable, "-m", "fray_table.server.cli", "serve", "--redis-url", "redis://127.0.0.1:1", "--no-demo"],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "FRAY_RETAIN_ENDED": "soon"},
+    )
     assert done.returncode == 2
     assert done.stderr.decode().splitlines() == [
         "fray serve: --retain-ended or FRAY_RETAIN_ENDED 'soon': a retention time is a number and a unit, like 30d, "
-        "12h, 90m or 45s (or 'off'), not 'soon' (see fray serve --help)"]
+        "12h, 90m or 45s (or 'off'), not 'soon' (see fray serve --help)"
+    ]
 
 
 def test_parse_duration_units():

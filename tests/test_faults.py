@@ -9,9 +9,9 @@ import time
 import uuid
 
 import pytest
+from support import FAST, FrayServer, Table, digest, key, raw_websocket, read_until_closed, stream
 
 from fray_table.server.embedded import EmbeddedRedis
-from support import FAST, FrayServer, Table, digest, key, raw_websocket, read_until_closed, stream
 
 pytestmark = pytest.mark.redis
 
@@ -21,10 +21,6 @@ FIGHT = {
         {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 40, "hp_max": 40, "dex": 9, "x": 15, "y": 10},
     ]
 }
-
-
-
-
 
 
 async def test_retry_after_a_dropped_connection_is_applied_once(fast_server, redis_url, join):
@@ -50,8 +46,11 @@ async def test_resume_gets_exactly_what_was_missed(fast_server, join):
     await player.until(ack["position"])
     had, last = list(player.log), player.position
     await player.close()
-    for command in ({"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
-                    {"type": "edit_combatant", "id": "gob", "x": 20}, {"type": "declare", "actor": "alda", "action": {"type": "hold"}}):
+    for command in (
+        {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+        {"type": "edit_combatant", "id": "gob", "x": 20},
+        {"type": "declare", "actor": "alda", "action": {"type": "hold"}},
+    ):
         ack = await gm.send(command)
         assert ack["type"] == "ack", ack
     back = await join(fast_server, made["links"]["players"]["alda"], after=last)
@@ -68,8 +67,11 @@ async def test_replica_killed_mid_round_its_clients_carry_on_elsewhere(fray_repl
     player = await Table.join(one, made["links"]["players"]["alda"])
     watcher = await Table.join(two, made["links"]["spectator"])
     acked = []
-    for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"},
-                    {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}}):
+    for command in (
+        {"type": "force_rolls", "values": [5, 6]},
+        {"type": "start"},
+        {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+    ):
         ack = await gm.send(command)
         assert ack["type"] == "ack"
         acked.append(ack["position"])
@@ -118,8 +120,9 @@ async def test_redis_killed_and_restarted_loses_no_acknowledged_command(tmp_path
         player = await Table.join(server, made["links"]["players"]["alda"])
         tables += [gm, player]
         acked = {}
-        for i, command in enumerate(({"type": "force_rolls", "values": [5, 6]}, {"type": "start"},
-                                     {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}})):
+        for i, command in enumerate(
+            ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"}, {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}})
+        ):
             ack = await gm.send(command, command_id=f"before-{i}")
             assert ack["type"] == "ack"
             acked[f"before-{i}"] = ack["position"]
@@ -235,6 +238,7 @@ async def test_hundreds_of_concurrent_commands_all_get_acks(fast_server, redis_u
     sockets, per_socket = 150, 4
     tables = await asyncio.gather(*(Table.join(fast_server, made["links"]["gm"]) for _ in range(sockets)))
     try:
+
         async def burst(table: Table, n: int) -> list[dict]:
             ids = [uuid.uuid4().hex for _ in range(per_socket)]
             for j, cid in enumerate(ids):

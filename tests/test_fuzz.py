@@ -12,9 +12,8 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from websockets.sync.client import connect
-
 from support import FrayServer, token_of
+from websockets.sync.client import connect
 
 pytestmark = pytest.mark.redis
 
@@ -24,17 +23,36 @@ FIGHT = {
         {"id": "gob", "name": "Goblin", "side": "goblins", "dex": 9, "x": 15, "y": 10, "hidden": True},
     ]
 }
-TAGS = ["create", "add_combatant", "edit_combatant", "remove_combatant", "start", "declare", "advance",
-        "force_rolls", "answer", "call_morale", "end", "fireball", "", "command", "ping"]
+TAGS = [
+    "create",
+    "add_combatant",
+    "edit_combatant",
+    "remove_combatant",
+    "start",
+    "declare",
+    "advance",
+    "force_rolls",
+    "answer",
+    "call_morale",
+    "end",
+    "fireball",
+    "",
+    "command",
+    "ping",
+]
 ACTIONS = ["attack", "move", "hold", "charge", "parry", "shoot", "throw_oil", "grapple", "cast", "nope"]
 WAIT = 10.0
 
 # --- strategies -----------------------------------------------------------------------
 
 scalars = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70), st.sampled_from([0, -1, 1, 2**63, -(2**63) - 1, 2**64, 10**30]),
-    st.floats(allow_nan=False), st.text(max_size=30), st.sampled_from(["alda", "gob", "", "x" * 200, "💥", "\x00"]),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.sampled_from([0, -1, 1, 2**63, -(2**63) - 1, 2**64, 10**30]),
+    st.floats(allow_nan=False),
+    st.text(max_size=30),
+    st.sampled_from(["alda", "gob", "", "x" * 200, "💥", "\x00"]),
 )
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 ids = st.one_of(st.text(max_size=120), st.integers(), st.none())
@@ -44,28 +62,57 @@ ids = st.one_of(st.text(max_size=120), st.integers(), st.none())
 def absurd_commands(draw) -> dict:
     """Valid shapes (right field names) with absurd values."""
     tag = draw(st.sampled_from(TAGS))
-    fields = draw(st.dictionaries(
-        st.sampled_from(["id", "actor", "target", "values", "combatant", "hp", "ac", "x", "y", "awaiting", "choice",
-                         "side", "modifier", "notes", "weapons", "name", "conditions", "called_shots"]),
-        json_values, max_size=4))
+    fields = draw(
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "id",
+                    "actor",
+                    "target",
+                    "values",
+                    "combatant",
+                    "hp",
+                    "ac",
+                    "x",
+                    "y",
+                    "awaiting",
+                    "choice",
+                    "side",
+                    "modifier",
+                    "notes",
+                    "weapons",
+                    "name",
+                    "conditions",
+                    "called_shots",
+                ]
+            ),
+            json_values,
+            max_size=4,
+        )
+    )
     if draw(st.booleans()):
-        fields["action"] = {"type": draw(st.sampled_from(ACTIONS)), **draw(st.dictionaries(
-            st.sampled_from(["target", "x", "y", "weapon", "called_shots", "from_behind", "delay", "spell"]), json_values, max_size=3))}
+        fields["action"] = {
+            "type": draw(st.sampled_from(ACTIONS)),
+            **draw(st.dictionaries(st.sampled_from(["target", "x", "y", "weapon", "called_shots", "from_behind", "delay", "spell"]), json_values, max_size=3)),
+        }
     if tag == "add_combatant" and draw(st.booleans()):
-        fields["combatant"] = {"name": draw(st.text(max_size=70)), "side": draw(st.text(max_size=50)),
-                               **draw(st.dictionaries(st.sampled_from(["hp", "hp_max", "ac", "dex", "x", "y", "move", "id"]), json_values, max_size=4))}
+        fields["combatant"] = {
+            "name": draw(st.text(max_size=70)),
+            "side": draw(st.text(max_size=50)),
+            **draw(st.dictionaries(st.sampled_from(["hp", "hp_max", "ac", "dex", "x", "y", "move", "id"]), json_values, max_size=4)),
+        }
     return {"type": "command", "id": draw(ids), "command": {"type": tag, **fields}}
 
 
 def deep(depth: int, opener: str) -> str:
-    closer = {"[": "]", "{\"a\":": "}"}[opener]
+    closer = {"[": "]", '{"a":': "}"}[opener]
     return opener * depth + "1" + closer * depth
 
 
 frames = st.one_of(
     st.binary(max_size=200),
     st.text(max_size=200),
-    st.builds(lambda d, o: deep(d, o), st.integers(1, 3000), st.sampled_from(["[", "{\"a\":"])),
+    st.builds(lambda d, o: deep(d, o), st.integers(1, 3000), st.sampled_from(["[", '{"a":'])),
     st.builds(lambda d: '{"type": "command", "id": "d", "command": ' + deep(d, "[") + "}", st.integers(1, 3000)),
     json_values.map(json.dumps),
     st.dictionaries(st.sampled_from(["type", "id", "command"]), json_values, max_size=3).map(json.dumps),
@@ -162,17 +209,28 @@ http_paths = st.one_of(
     st.sampled_from(["/log", "/digest", "/links", "/links/abc/revoke", "/links/" + "é" * 5 + "/revoke"]),
     st.text(alphabet=string.ascii_letters + string.digits + "/-_.%", max_size=30).map(lambda s: "/" + s),
 )
-tokens = st.one_of(st.none(), st.text(max_size=60), st.sampled_from(["a.b", ".", "x" * 3000 + ".y"]),
-                   st.builds(lambda a, b: f"{a}.{b}", st.text(string.ascii_letters + "-_", max_size=40), st.text(string.ascii_letters + "-_", max_size=44)))
-bodies = st.one_of(st.binary(max_size=300), json_values.map(lambda v: json.dumps(v).encode()),
-                   absurd_commands().map(lambda c: json.dumps(c["command"]).encode()),
-                   st.fixed_dictionaries({"role": st.sampled_from(["player", "spectator", "gm", "x"]), "combatants": st.lists(st.text(max_size=5), max_size=3),
-                                          "ttl": st.integers(-(2**40), 2**40)}).map(lambda d: json.dumps(d).encode()))
+tokens = st.one_of(
+    st.none(),
+    st.text(max_size=60),
+    st.sampled_from(["a.b", ".", "x" * 3000 + ".y"]),
+    st.builds(lambda a, b: f"{a}.{b}", st.text(string.ascii_letters + "-_", max_size=40), st.text(string.ascii_letters + "-_", max_size=44)),
+)
+bodies = st.one_of(
+    st.binary(max_size=300),
+    json_values.map(lambda v: json.dumps(v).encode()),
+    absurd_commands().map(lambda c: json.dumps(c["command"]).encode()),
+    st.fixed_dictionaries(
+        {
+            "role": st.sampled_from(["player", "spectator", "gm", "x"]),
+            "combatants": st.lists(st.text(max_size=5), max_size=3),
+            "ttl": st.integers(-(2**40), 2**40),
+        }
+    ).map(lambda d: json.dumps(d).encode()),
+)
 
 
 @FUZZ
-@given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=http_paths, token=tokens, body=bodies,
-       gm=st.booleans(), create=st.booleans())
+@given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=http_paths, token=tokens, body=bodies, gm=st.booleans(), create=st.booleans())
 def test_http_garbage_never_gets_a_5xx(arena, method, path, token, body, gm, create):
     before = arena.digest()
     url = f"{arena.server.url}/api/encounters" if create else arena.base + path

@@ -5,7 +5,6 @@ the same log lines and views for every viewer."""
 import json
 
 import pytest
-
 from golden.record import FIGHTS, HERE, load, shown
 
 

@@ -8,15 +8,14 @@ import re
 import httpx
 import msgspec
 import pytest
+from scenes import SCENARIOS, scenario
+from support import key, token_of
 
 from fray_table.rules.commands import Command
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.scenario import play
 from fray_table.rules.view import Viewer, log_for
 from fray_table.server.store import RedisStore
-from scenes import SCENARIOS, scenario
-from support import key, token_of
-
 
 NOTE = "NOTE-MARKER-the-goblin-is-a-prince"
 HIDDEN_FIGURES = ("hp", "hp_max", "ac", "ac_shown", "attack_bonus", "weapons", "subdual", "morale", "morale_round", "notes")
@@ -24,8 +23,7 @@ FIGHT = {
     "options": {"sealed_declarations": True},
     "combatants": [
         {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 30, "hp_max": 30, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
-        {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 37, "hp_max": 37, "dex": 9, "x": 15, "y": 10,
-         "hidden": True, "notes": NOTE},
+        {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 37, "hp_max": 37, "dex": 9, "x": 15, "y": 10, "hidden": True, "notes": NOTE},
         {"id": "wolf", "name": "Wolf", "side": "goblins", "ac": 12, "hp": 5, "hp_max": 5, "dex": 12, "x": 15, "y": 15},
     ],
     "players": {"Ann": ["alda"]},
@@ -158,10 +156,12 @@ async def test_rejections_removals_and_reconnects_show_each_line_to_its_audience
     store = RedisStore(redis_url)
     await store.start()
     try:
-        for i, (by, command) in enumerate([
-            (Actor("player", "Ann", ("alda",)), {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "alda"}}),
-            (Actor("gm", "gm"), {"type": "edit_combatant", "id": "gob", "hp": 60}),
-        ]):
+        for i, (by, command) in enumerate(
+            [
+                (Actor("player", "Ann", ("alda",)), {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "alda"}}),
+                (Actor("gm", "gm"), {"type": "edit_combatant", "id": "gob", "hp": 60}),
+            ]
+        ):
             position, _ = await store.append(made["id"], f"raced-{i}", encode_event(Event(f"raced-{i}", by, msgspec.convert(command, Command))))
     finally:
         await store.close()
@@ -195,18 +195,31 @@ async def test_rejections_removals_and_reconnects_show_each_line_to_its_audience
 # death-ray save (SvDR), H and hull share; 000's armor points and lost INT. An
 # attacker's: 003's combat bonus, 002's THAC0 and wrestling rating w, 000's Attack
 # Value, 001's Attack Bonus. A figure is a number: '(victim's AC lowers by 1)' names none.
-FIGURES = re.compile("|".join((
-    r"\bAC -?\d",  # 'AC 6', 'basic AC 9', 'its AC 15 → 14'
-    r"-?\d+ is needed",
-    r"-?\d+ (?:combat bonus|attack value|attack bonus)",
-    r"Attack Result [+-]?\d",
-    r"THAC0 -?\d", r"\bH -?\d", r"negative H",
-    r"\bw -?\d",
-    r"C' -?\d", r"SvDR d20 -?\d+ [+-]", r"(?:death ray|to save)[^.]*[≥<] -?\d",
-    r"-?\d+ HP left", r"-?\d+ max HP", r"\bwith -?\d+ HP\b", r"subdual -?\d+ of",
-    r"\d+ of \d+ points", r"\d+% damage", r"d100 \d+ [≥<]",
-    r"INT is permanently reduced by \d+: ",
-)))
+FIGURES = re.compile(
+    "|".join(
+        (
+            r"\bAC -?\d",  # 'AC 6', 'basic AC 9', 'its AC 15 → 14'
+            r"-?\d+ is needed",
+            r"-?\d+ (?:combat bonus|attack value|attack bonus)",
+            r"Attack Result [+-]?\d",
+            r"THAC0 -?\d",
+            r"\bH -?\d",
+            r"negative H",
+            r"\bw -?\d",
+            r"C' -?\d",
+            r"SvDR d20 -?\d+ [+-]",
+            r"(?:death ray|to save)[^.]*[≥<] -?\d",
+            r"-?\d+ HP left",
+            r"-?\d+ max HP",
+            r"\bwith -?\d+ HP\b",
+            r"subdual -?\d+ of",
+            r"\d+ of \d+ points",
+            r"\d+% damage",
+            r"d100 \d+ [≥<]",
+            r"INT is permanently reduced by \d+: ",
+        )
+    )
+)
 SCENARIO_NAMES = sorted(p.stem for p in SCENARIOS.glob("*.toml"))
 
 
@@ -247,16 +260,20 @@ def test_a_line_is_read_as_it_was_made_whatever_happens_to_its_combatant_later()
     """The audience and public text are fixed where a line is made: a hidden goblin's
     lines stay public text for a player after the GM reveals or removes it, and a
     line made while it was not hidden stays whole after it is hidden."""
-    fight = {"combatants": FIGHT["combatants"], "dice": [5, 5, 20, 6, 20, 6], "commands": [
-        {"type": "start"},
-        {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
-        {"type": "advance"},
-        {"type": "edit_combatant", "id": "gob", "hidden": False},
-        {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
-        {"type": "advance"},
-        {"type": "edit_combatant", "id": "gob", "hidden": True},
-        {"type": "remove_combatant", "id": "gob"},
-    ]}
+    fight = {
+        "combatants": FIGHT["combatants"],
+        "dice": [5, 5, 20, 6, 20, 6],
+        "commands": [
+            {"type": "start"},
+            {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+            {"type": "advance"},
+            {"type": "edit_combatant", "id": "gob", "hidden": False},
+            {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+            {"type": "advance"},
+            {"type": "edit_combatant", "id": "gob", "hidden": True},
+            {"type": "remove_combatant", "id": "gob"},
+        ],
+    }
     played = play(fight)
     player = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "attack"]
     gm = [e.text for e in log_for(played.log, played.state, Viewer("gm")) if e.kind == "attack"]

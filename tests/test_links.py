@@ -12,9 +12,9 @@ import urllib.parse
 import httpx
 import pytest
 import websockets
+from support import ROOT, TIMEOUT, FrayServer, Table, free_port
 
 from fray_table.server import addresses
-from support import ROOT, TIMEOUT, FrayServer, Table, free_port
 
 pytestmark = pytest.mark.redis
 
@@ -29,9 +29,13 @@ def base_of(link: str) -> str:
 def test_public_url_is_in_generated_and_printed_links(redis_url, tmp_path):
     port = free_port()
     log = (tmp_path / "serve.log").open("w")
-    serve = subprocess.Popen([sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--redis-url", redis_url,
-                              "--public-url", "https://fray.example/table"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                             env={**os.environ, "FRAY_SECRET": "test-secret-0123456789abcdef"})
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--public-url", "https://fray.example/table"],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "FRAY_SECRET": "test-secret-0123456789abcdef"},
+    )
     try:
         deadline = time.monotonic() + 20
         while "  GM:" not in (tmp_path / "serve.log").read_text() and time.monotonic() < deadline and serve.poll() is None:
@@ -55,9 +59,12 @@ def test_links_follow_forwarded_headers_from_an_allowed_proxy_only(redis_url, tm
     try:
         made = httpx.post(f"{trusting.url}/api/encounters", json={}, headers=FORWARDED, timeout=TIMEOUT).json()
         assert base_of(made["links"]["gm"]) == "https://table.example"
-        listed = httpx.get(f"{trusting.url}/api/encounters/{made['id']}/links", headers=FORWARDED,
-                           params={"token": urllib.parse.parse_qs(urllib.parse.urlsplit(made["links"]["gm"]).query)["token"][0]},
-                           timeout=TIMEOUT).json()
+        listed = httpx.get(
+            f"{trusting.url}/api/encounters/{made['id']}/links",
+            headers=FORWARDED,
+            params={"token": urllib.parse.parse_qs(urllib.parse.urlsplit(made["links"]["gm"]).query)["token"][0]},
+            timeout=TIMEOUT,
+        ).json()
         assert {base_of(item["link"]) for item in listed["links"]} == {"https://table.example"}
         refused = httpx.post(f"{other.url}/api/encounters", json={}, headers=FORWARDED, timeout=TIMEOUT).json()
         assert base_of(refused["links"]["gm"]) == f"http://127.0.0.1:{other.port}"

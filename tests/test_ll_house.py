@@ -3,12 +3,12 @@ ascending AC, the critical hit chart (and limb table), the fumble table and the 
 body table. Every die is forced; the numbers are 000's."""
 
 import pytest
+from ll_house_scenes import AXE, SWORD, act, alda, fight, orc
+from scenes import rejected, texts, who
 
 from fray_table.rules.charts import ll_house as chart
 from fray_table.rules.llhouse.figures import attack_value
 from fray_table.rules.profiles import PROFILES, validate_options
-from ll_house_scenes import AXE, SWORD, act, alda, fight, orc
-from scenes import rejected, texts, who
 
 ATTACK = act("alda", type="attack", target="orc")
 
@@ -16,10 +16,21 @@ ATTACK = act("alda", type="attack", target="orc")
 # --- ARMOR CLASS ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("armor", "ac", "bonus"), [
-    ("unarmored", 10, 0), ("padded", 11, 1), ("leather", 12, 2), ("studded leather", 13, 3), ("scale", 14, 4),
-    ("chain mail", 15, 5), ("horse barding", 15, 5), ("banded mail", 16, 6), ("splint mail", 16, 6), ("plate mail", 17, 7),
-])
+@pytest.mark.parametrize(
+    ("armor", "ac", "bonus"),
+    [
+        ("unarmored", 10, 0),
+        ("padded", 11, 1),
+        ("leather", 12, 2),
+        ("studded leather", 13, 3),
+        ("scale", 14, 4),
+        ("chain mail", 15, 5),
+        ("horse barding", 15, 5),
+        ("banded mail", 16, 6),
+        ("splint mail", 16, 6),
+        ("plate mail", 17, 7),
+    ],
+)
 def test_armor_chart_gives_the_documents_armor_class(armor, ac, bonus):
     assert chart.ARMOR[armor] == (ac, bonus) and chart.SHIELD == 1
 
@@ -55,8 +66,7 @@ def test_armor_class_given_by_hand_stands():
     # tracked (''), `ac` is all there is, as in 003, and an edit of it is taken as given.
     played = fight(rounds=0, combatants=[alda(), orc(ac=16), orc("ogre", armor="", ac=14)])
     assert (who(played, "orc").ac, who(played, "ogre").ac) == (16, 14)
-    edited = fight({"type": "edit_combatant", "id": "ogre", "ac": 11, "shield": True}, rounds=0,
-                   combatants=[alda(), orc("ogre", armor="", ac=14)])
+    edited = fight({"type": "edit_combatant", "id": "ogre", "ac": 11, "shield": True}, rounds=0, combatants=[alda(), orc("ogre", armor="", ac=14)])
     assert who(edited, "ogre").ac == 11
     # Under 003 nobody reads the armor chart: armor and shield leave `ac` alone.
     holmes = fight(rounds=0, profile="holmes-phases", combatants=[alda(), {k: v for k, v in orc(shield=True).items() if k != "ac"}])
@@ -66,8 +76,17 @@ def test_armor_class_given_by_hand_stands():
 def test_armor_beyond_repair_at_half_its_points_rounded_up():
     # 000: 'upon taking 1/2 of these points, it is beyond repair': Padded/Leather 1, Studded/Scale 2,
     # Chain/Horse Barding/Banded/Splint 3, Plate 4 -- half the AC points, rounded up, every time.
-    assert chart.BEYOND_REPAIR == {"padded": 1, "leather": 1, "studded leather": 2, "scale": 2, "chain mail": 3,
-                                   "horse barding": 3, "banded mail": 3, "splint mail": 3, "plate mail": 4}
+    assert chart.BEYOND_REPAIR == {
+        "padded": 1,
+        "leather": 1,
+        "studded leather": 2,
+        "scale": 2,
+        "chain mail": 3,
+        "horse barding": 3,
+        "banded mail": 3,
+        "splint mail": 3,
+        "plate mail": 4,
+    }
     assert all(chart.BEYOND_REPAIR[a] == -(-chart.ARMOR[a][1] // 2) for a in chart.BEYOND_REPAIR)
 
 
@@ -99,11 +118,31 @@ def test_shield_is_one_more_point_and_ignored_from_behind():
 # --- ATTACK VALUE ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("klass", "level", "value"), [
-    ("cleric", 3, 0), ("cleric", 4, 1), ("thief", 8, 2), ("thief", 11, 4), ("cleric", 14, 6), ("thief", 20, 9), ("cleric", 30, 10),
-    ("fighter", 2, 0), ("fighter", 3, 1), ("dwarf", 6, 4), ("elf", 8, 5), ("halfling", 11, 7), ("fighter", 18, 14), ("fighter", 25, 15),
-    ("magic-user", 3, 0), ("magic-user", 7, 1), ("magic-user", 13, 4), ("magic-user", 18, 6), ("magic-user", 23, 8), ("magic-user", 36, 9),
-])
+@pytest.mark.parametrize(
+    ("klass", "level", "value"),
+    [
+        ("cleric", 3, 0),
+        ("cleric", 4, 1),
+        ("thief", 8, 2),
+        ("thief", 11, 4),
+        ("cleric", 14, 6),
+        ("thief", 20, 9),
+        ("cleric", 30, 10),
+        ("fighter", 2, 0),
+        ("fighter", 3, 1),
+        ("dwarf", 6, 4),
+        ("elf", 8, 5),
+        ("halfling", 11, 7),
+        ("fighter", 18, 14),
+        ("fighter", 25, 15),
+        ("magic-user", 3, 0),
+        ("magic-user", 7, 1),
+        ("magic-user", 13, 4),
+        ("magic-user", 18, 6),
+        ("magic-user", 23, 8),
+        ("magic-user", 36, 9),
+    ],
+)
 def test_attack_value_table(klass, level, value):
     assert attack_value(klass, level) == value
 
@@ -123,9 +162,7 @@ def test_attack_value_levels_are_open_ended_past_36():
     assert "Alda attacks Orc: d20 2 + 15 attack value = 17 ≥ AC 15: hit." in texts(played)
     assert who(played, "alda").level == 40
     cap = fight(rounds=0, combatants=[alda(level=100), orc(), alda(id="bran", name="Bran", level=101)])
-    assert [(e.code, e.text) for e in cap.log if e.kind == "rejected"] == [
-        ("combatant/invalid", "Rejected: level 101 is outside 0..100.")
-    ]
+    assert [(e.code, e.text) for e in cap.log if e.kind == "rejected"] == [("combatant/invalid", "Rejected: level 101 is outside 0..100.")]
     edited = fight({"type": "edit_combatant", "id": "alda", "level": 64}, rounds=0)
     assert rejected(edited) == [] and who(edited, "alda").level == 64
 
@@ -134,9 +171,7 @@ def test_level_bound_is_the_profiles_own_002s_table_ends_at_36():
     # 002's hit table (read by 003 and 002's profile) stops at level 36 in every column: 37 is refused there.
     for profile in ("holmes-phases", "thac0-sheet", "challenges"):
         played = fight(rounds=0, profile=profile, combatants=[alda(level=36), orc(), alda(id="bran", name="Bran", level=37)])
-        assert [(e.code, e.text) for e in played.log if e.kind == "rejected"] == [
-            ("combatant/invalid", "Rejected: level 37 is outside 0..36.")
-        ], profile
+        assert [(e.code, e.text) for e in played.log if e.kind == "rejected"] == [("combatant/invalid", "Rejected: level 37 is outside 0..36.")], profile
     assert {f.name: f.high for f in PROFILES["ll-house"].common_figures}["level"] == 100
     assert {f.name: f.high for f in PROFILES["holmes-phases"].common_figures}["level"] == 36
 
@@ -230,11 +265,17 @@ def test_crit_limb_rolls_the_limb_table():
     assert "left elbow" in orc_.conditions and not orc_.shield and orc_.ac == 15 and orc_.hp == 31
 
 
-@pytest.mark.parametrize(("d6", "limb", "cost"), [
-    (6, "left hand", "cannot wield weapon"), (5, "right hand", "cannot wield weapon"),
-    (4, "left elbow", "cannot use shield or weapon"), (3, "right elbow", "cannot use shield or weapon"),
-    (2, "left shoulder", "arm completely lost/ruined"), (1, "right shoulder", "arm completely lost/ruined"),
-])
+@pytest.mark.parametrize(
+    ("d6", "limb", "cost"),
+    [
+        (6, "left hand", "cannot wield weapon"),
+        (5, "right hand", "cannot wield weapon"),
+        (4, "left elbow", "cannot use shield or weapon"),
+        (3, "right elbow", "cannot use shield or weapon"),
+        (2, "left shoulder", "arm completely lost/ruined"),
+        (1, "right shoulder", "arm completely lost/ruined"),
+    ],
+)
 def test_limb_table(d6, limb, cost):
     assert chart.LIMB[d6] == (limb, cost)
 
@@ -268,13 +309,19 @@ def test_crit_knockdown_costs_the_victim_its_next_action():
 
 def test_crit_knockdown_after_acting_costs_the_next_round():
     # Alda strikes last (DEX 5): the orc has acted; it cannot declare in round 2.
-    played = fight(act("orc", type="attack", target="alda"), ATTACK, dice=[2, 20, 11, 1],
-                   combatants=[alda(dex=5), orc(hp=40, hp_max=40)])
+    played = fight(act("orc", type="attack", target="alda"), ATTACK, dice=[2, 20, 11, 1], combatants=[alda(dex=5), orc(hp=40, hp_max=40)])
     assert "Orc is knocked down (critical hit) and loses the next round to stand." in texts(played)
     orc_ = who(played, "orc")
     assert orc_.until == {"knocked down": 2} and "prone" in orc_.conditions
-    again = fight(act("orc", type="attack", target="alda"), ATTACK, {"type": "advance"}, act("orc", type="attack", target="alda"),
-                  dice=[2, 20, 11, 1], combatants=[alda(dex=5), orc(hp=40, hp_max=40)], rounds=0)
+    again = fight(
+        act("orc", type="attack", target="alda"),
+        ATTACK,
+        {"type": "advance"},
+        act("orc", type="attack", target="alda"),
+        dice=[2, 20, 11, 1],
+        combatants=[alda(dex=5), orc(hp=40, hp_max=40)],
+        rounds=0,
+    )
     assert rejected(again) == ["declare/cannot-act"]
 
 
@@ -308,14 +355,22 @@ def test_improved_crit_range_one_rank_crits_on_19_and_fumbles_on_2():
     assert "Alda attacks Orc: d20 2 + 1 attack value = 3 < AC 15: natural 2: a fumble." in texts(fumbled)
 
 
-@pytest.mark.parametrize(("option", "ranks", "lowest"), [
-    ("one-per-rank", 2, 18), ("as-written", 1, 19), ("as-written", 2, 19), ("as-written", 3, 18),
-])
+@pytest.mark.parametrize(
+    ("option", "ranks", "lowest"),
+    [
+        ("one-per-rank", 2, 18),
+        ("as-written", 1, 19),
+        ("as-written", 2, 19),
+        ("as-written", 3, 18),
+    ],
+)
 def test_improved_crit_range_readings(option, ranks, lowest):
     # 000: 'a Natural 19 or 20 ... The third time you select this option makes your Crit Range 18-20'
     def natural(n):
-        return fight(ATTACK, dice=[n, 15, 1], options={"crit_range_ranks": option},
-                     combatants=[alda(improvements={"improved_crit_range": ranks}), orc(hp=40, hp_max=40)])
+        return fight(
+            ATTACK, dice=[n, 15, 1], options={"crit_range_ranks": option}, combatants=[alda(improvements={"improved_crit_range": ranks}), orc(hp=40, hp_max=40)]
+        )
+
     assert texts(natural(lowest), "critical")
     assert not texts(natural(lowest - 1), "critical")
 
@@ -416,8 +471,13 @@ def test_000_maneuvers_are_refused_under_another_profile():
 
 def test_bad_000_figures_are_refused():
     from fray_table.rules.scenario import play
-    for figures, words in [({"armor": "mithril"}, "armor 'mithril'"), ({"improvements": {"extra_attack": 4}}, "extra_attack ranks 4"),
-                           ({"improvements": {"backstab": 1}}, "improvements: 'backstab'"), ({"con_bonus": 5}, "con_bonus 5 (Con bonus)")]:
+
+    for figures, words in [
+        ({"armor": "mithril"}, "armor 'mithril'"),
+        ({"improvements": {"extra_attack": 4}}, "extra_attack ranks 4"),
+        ({"improvements": {"backstab": 1}}, "improvements: 'backstab'"),
+        ({"con_bonus": 5}, "con_bonus 5 (Con bonus)"),
+    ]:
         played = play({"profile": "ll-house", "combatants": [alda(**figures)]})
         assert [e.code for e in played.log if e.kind == "rejected"] == ["combatant/invalid"]
         assert words in played.log[-1].text and not played.state.combatants
@@ -463,6 +523,7 @@ def test_an_oil_flask_reads_000s_arithmetic_without_special_rolls():
 
 def test_view_shows_ascending_ac_and_the_attack_value():
     from fray_table.rules.view import Viewer, view
+
     played = fight(rounds=0)
     cards = {c.id: c for c in view(played.state, Viewer("player", ("alda",))).combatants}
     assert (cards["alda"].ac_shown, cards["alda"].attack_bonus) == (15, 1)  # 000 speaks ascending AC
@@ -484,6 +545,7 @@ def test_weapon_damage_off_rolls_003s_1_to_6():
 
 def test_a_hidden_combatants_ac_stays_hidden_in_the_lines_a_player_reads():
     from fray_table.rules.view import Viewer, log_for
+
     played = crit(19, 1, target=orc(hp=40, hp_max=40, hidden=True))
     line = next(e for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "armor")
     assert line.text == "Orc's chain mail is damaged."  # its armor points are its figures too

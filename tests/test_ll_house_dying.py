@@ -2,10 +2,10 @@
 staunching the wound (DC11). Every die is forced; the numbers are 000's."""
 
 import pytest
-
-from fray_table.rules.charts import ll_house as chart
 from ll_house_scenes import act, alda, fight, orc
 from scenes import rejected, texts, who
+
+from fray_table.rules.charts import ll_house as chart
 
 ORC_ATTACKS = act("orc", type="attack", target="alda")
 ADVANCE = {"type": "advance"}
@@ -43,7 +43,10 @@ def test_scar_and_teeth():
 def test_12_to_17_wake_in_2d4_rounds():
     # 000: 'A roll of 12-17 means the character wakes up in 2d4 rounds with 1d4HP.'
     played = felled(17, 3, 4)
-    assert "Alda falls: death and dying d20 17: Lose a fingertip, thumb, or earlobe. Could be worse. Wakes up at the end of round 8 (2d4 7) with 1d4 HP." in texts(played)
+    assert (
+        "Alda falls: death and dying d20 17: Lose a fingertip, thumb, or earlobe. Could be worse. Wakes up at the end of round 8 (2d4 7) with 1d4 HP."
+        in texts(played)
+    )
     assert "fingertip" in who(played, "alda").conditions
 
 
@@ -73,7 +76,10 @@ def test_disfigurement():
 def test_bleeding_out_lingers_1d6_plus_con_bonus_rounds_then_dies():
     # 000: '10-11=Bleeding out. Roll 1d6+Con Bonus, you linger for this number of round and then you die.'
     played = felled(10, 1, con_bonus=1)
-    assert "Alda falls: death and dying d20 10: Bleeding out. Lingers 2 round(s) (1d6+1 Con bonus) and dies at the end of round 3, unless the wound is staunched (DC11)." in texts(played)
+    assert (
+        "Alda falls: death and dying d20 10: Bleeding out. Lingers 2 round(s) (1d6+1 Con bonus) and dies at the end of round 3, unless the wound is staunched (DC11)."
+        in texts(played)
+    )
     dead = fight(ORC_ATTACKS, ADVANCE, ADVANCE, dice=[15, 5, 11, 1], combatants=[alda(pc=True, hp=3, con_bonus=1), orc()])
     assert "Alda bleeds out and dies." in texts(dead)
     assert who(dead, "alda").conditions == ["dead"]
@@ -83,9 +89,19 @@ def test_bleeding_out_lingers_1d6_plus_con_bonus_rounds_then_dies():
 def test_staunching_the_wound_dc11():
     # 000: 'Another character may attempt to stabilize you by staunching the wound (DC11)'
     bran = {"id": "bran", "name": "Bran", "side": "party", "hp": 6, "hp_max": 6, "x": 10, "y": 15}
+
     def staunched(d20):
-        return fight(ORC_ATTACKS, ADVANCE, act("bran", type="staunch", target="alda"), ADVANCE, ADVANCE,
-                     dice=[15, 5, 10, 2, d20], combatants=[alda(pc=True, hp=3), orc(), bran], rounds=0)
+        return fight(
+            ORC_ATTACKS,
+            ADVANCE,
+            act("bran", type="staunch", target="alda"),
+            ADVANCE,
+            ADVANCE,
+            dice=[15, 5, 10, 2, d20],
+            combatants=[alda(pc=True, hp=3), orc(), bran],
+            rounds=0,
+        )
+
     saved = staunched(11)
     assert "Bran staunches Alda's wound: d20 11 ≥ DC11; Alda is stabilized but needs medical attention or magical healing." in texts(saved)
     assert who(saved, "alda").conditions == ["stabilized"] and who(saved, "alda").until == {}
@@ -99,7 +115,9 @@ def test_staunch_needs_a_bleeding_target():
     assert rejected(played) == ["ll-house/not-bleeding"]
 
 
-@pytest.mark.parametrize(("d20", "words"), [(9, "You succumb to your injuries."), (8, "dramatic death speech"), (7, "Death is instantaneous!"), (1, "beheaded")])
+@pytest.mark.parametrize(
+    ("d20", "words"), [(9, "You succumb to your injuries."), (8, "dramatic death speech"), (7, "Death is instantaneous!"), (1, "beheaded")]
+)
 def test_death(d20, words):
     played = felled(d20)
     assert words in texts(played, "down")[-1]

@@ -3,10 +3,10 @@ sacrifice, two-weapon fighting) and the improved combat options (cleave, extra a
 improved parry, improved shield bash, weapon expertise). Every die is forced."""
 
 import pytest
-
-from fray_table.rules.view import legal_actions
 from ll_house_scenes import AXE, DAGGER, SWORD, act, alda, fight, orc
 from scenes import rejected, texts, who
+
+from fray_table.rules.view import legal_actions
 
 ATTACK = act("alda", type="attack", target="orc")
 ORC_ATTACKS = act("orc", type="attack", target="alda")
@@ -33,8 +33,7 @@ def test_parry_has_no_003_disarm_or_counter_attack():
 def test_improved_parry_and_weapon_expertise_add_two_a_rank():
     # IMPROVED PARRY: 'Every time you get this your Parry improves by +2'; WEAPON EXPERTISE: '+2 to Dam and to Parry'
     parrier = alda(improvements={"improved_parry": 2}, expertise={"sword": 1})
-    played = fight(act("alda", type="parry"), ORC_ATTACKS, dice=[20, 1, 1], combatants=[parrier, orc(attack_bonus=2)],
-                   options={"special_rolls": "pcs"})
+    played = fight(act("alda", type="parry"), ORC_ATTACKS, dice=[20, 1, 1], combatants=[parrier, orc(attack_bonus=2)], options={"special_rolls": "pcs"})
     assert "Orc attacks Alda: d20 20 + 2 attack value = 22 < AC 23 (15 + 2 parry + 4 improved parry + 2 sword expertise): miss." in texts(played)
 
 
@@ -106,15 +105,22 @@ def test_shield_kept_takes_the_whole_blow():
 
 
 def test_shield_sacrifice_is_the_defenders_choice():
-    from fray_table.rules.scenario import play
     from scenes import NO_SURPRISE
+
+    from fray_table.rules.scenario import play
 
     fighter = alda(ac=16, shield=True)
     waiting = fight(ORC_ATTACKS, dice=[16, 6], combatants=[fighter, orc()]).state.awaiting
     wrong = {"type": "answer", "awaiting": waiting.id, "choice": "sacrifice", "as": "player:orc"}
     right = {"type": "answer", "awaiting": waiting.id, "choice": "sacrifice", "as": "player:alda"}
-    asked = play({"profile": "ll-house", "dice": [*NO_SURPRISE, 16, 6, 4], "combatants": [fighter, orc()],
-                  "commands": [{"type": "start"}, ORC_ATTACKS, {"type": "advance"}, wrong, right]})
+    asked = play(
+        {
+            "profile": "ll-house",
+            "dice": [*NO_SURPRISE, 16, 6, 4],
+            "combatants": [fighter, orc()],
+            "commands": [{"type": "start"}, ORC_ATTACKS, {"type": "advance"}, wrong, right],
+        }
+    )
     assert [e.code for e in asked.log if e.kind == "rejected"] == ["answer/not-yours"]
     assert who(asked, "alda").hp == 7 and not who(asked, "alda").shield  # 9 HP - (6 - 4)
 
@@ -157,7 +163,9 @@ def test_two_weapons_declaration_checks():
     assert rejected(fight(TWO, combatants=[alda(weapons=same), orc()], rounds=0)) == []
     assert rejected(fight(TWO, combatants=[alda(weapons=same), orc()], rounds=0, options=both)) == ["ll-house/off-hand-too-big"]
     assert rejected(fight(TWO, combatants=[alda(weapons=PAIR, conditions=["left hand"]), orc()], rounds=0)) == ["ll-house/limb"]
-    assert rejected(fight(act("alda", type="two_weapons", target="orc", off_hand=0), combatants=[alda(weapons=PAIR), orc()], rounds=0)) == ["ll-house/one-weapon"]
+    assert rejected(fight(act("alda", type="two_weapons", target="orc", off_hand=0), combatants=[alda(weapons=PAIR), orc()], rounds=0)) == [
+        "ll-house/one-weapon"
+    ]
 
 
 def test_legal_actions_list_the_000_maneuvers():

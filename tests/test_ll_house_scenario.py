@@ -4,7 +4,6 @@ prompts, 000's parry, a double-damage crit, the death and dying chart and a stau
 every die forced. Played headless, replayed byte for byte, and played on a real server
 created with the profile through POST /api/encounters."""
 
-
 import httpx
 import pytest
 from scenes import all_forced, rejected, scenario, texts, who
@@ -34,7 +33,7 @@ def test_ll_house_scenario_final_figures():
 
 
 def test_ll_house_scenario_round_one_crit_cleave_fumble_bash():
-    assert texts(PLAYED)[texts(PLAYED).index("Round 1: declarations close."):][2:15] == [
+    assert texts(PLAYED)[texts(PLAYED).index("Round 1: declarations close.") :][2:15] == [
         "Bran attacks with two weapons Grul: d20 20 + 1 attack value + 2 two weapons = 23 ≥ AC 15: natural 20: a critical hit.",
         "Critical hit chart d20 19: Triple Damage (Dam + Bonus, then X3) + inflict permanent damage to victim's armor (victim's AC lowers by 1).",
         "Which weapon: d6 4, even: the main hand (sword).",
@@ -69,8 +68,10 @@ def test_ll_house_scenario_parry_and_shield_sacrifices():
 
 def test_ll_house_scenario_dying_and_staunched():
     assert "Ukk rolls 10 damage against Alda ((1d8 5) x 2)." in texts(PLAYED)
-    assert texts(PLAYED, "down")[-1] == ("Alda falls: death and dying d20 10: Bleeding out. Lingers 2 round(s) (1d6+0 Con bonus) and dies "
-                                 "at the end of round 5, unless the wound is staunched (DC11).")
+    assert texts(PLAYED, "down")[-1] == (
+        "Alda falls: death and dying d20 10: Bleeding out. Lingers 2 round(s) (1d6+0 Con bonus) and dies "
+        "at the end of round 5, unless the wound is staunched (DC11)."
+    )
     assert "Bran staunches Alda's wound: d20 12 ≥ DC11; Alda is stabilized but needs medical attention or magical healing." in texts(PLAYED)
 
 
@@ -86,12 +87,14 @@ async def test_ll_house_scenario_on_the_server(fray_server, join):
     profiles = httpx.get(f"{fray_server.url}/api/profiles").json()
     assert profiles["ll-house"]["ac_style"] == "ascending"
     assert {o["name"] for o in profiles["ll-house"]["options"]} >= {"two_weapon_fighting", "death_chart", "maneuvers"}
-    made = fray_server.create({
-        "profile": "ll-house",
-        "options": {"two_weapon_fighting": "one-roll"},
-        "combatants": SCENARIO["combatants"],
-        "players": {"party": ["bran", "alda"]},
-    })
+    made = fray_server.create(
+        {
+            "profile": "ll-house",
+            "options": {"two_weapon_fighting": "one-roll"},
+            "combatants": SCENARIO["combatants"],
+            "players": {"party": ["bran", "alda"]},
+        }
+    )
     gm, _ = await play_script(fray_server, join, made, SCENARIO)
     assert gm.view["profile"] == "ll-house" and gm.view["round"] == 5
     served = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params={"token": token_of(made["links"]["gm"])}).json()

@@ -18,7 +18,20 @@ COMBATANTS = [
     {"id": "alda", "name": "Alda", "side": "party", "hp": 10, "hp_max": 10, "klass": "fighter", "level": 1, "dex": 14, "x": 10, "y": 10},
     {"id": "bram", "name": "Bram", "side": "party", "hp": 10, "hp_max": 10, "klass": "fighter", "level": 1, "str_adj": 2, "dex": 12, "x": 10, "y": 20},
     {"id": "gob", "name": "Gob", "side": "goblins", "hp": 3, "hp_max": 3, "dex": 9, "x": 15, "y": 10},
-    {"id": "grok", "name": "Grok", "side": "goblins", "hp": 8, "hp_max": 8, "klass": "normal", "level": 0, "con": 10, "save_death": 14, "dex": 8, "x": 15, "y": 20},
+    {
+        "id": "grok",
+        "name": "Grok",
+        "side": "goblins",
+        "hp": 8,
+        "hp_max": 8,
+        "klass": "normal",
+        "level": 0,
+        "con": 10,
+        "save_death": 14,
+        "dex": 8,
+        "x": 15,
+        "y": 20,
+    },
 ]
 # surprise d6 5 and 6 (003: 1 or 2 is surprised); round 1: Alda's d20 15 and d6 6, Gob's
 # death and dying d20 10 and 1d6 4 rounds, Bram's strike d20 10, stun d20 15, SvDR d20 12;
@@ -32,8 +45,7 @@ def declare(actor: str, action: dict) -> dict:
 
 async def test_a_mix_of_three_documents_plays_on_a_real_server(fray_replicas, redis_url, join):
     first, second = fray_replicas
-    made = first.create({"profile": "holmes-phases", "modules": MODULES, "options": {"death_chart": "all"},
-                         "combatants": COMBATANTS})
+    made = first.create({"profile": "holmes-phases", "modules": MODULES, "options": {"death_chart": "all"}, "combatants": COMBATANTS})
     gm = await join(first, made["links"]["gm"])
     alda = await join(first, made["links"]["players"]["alda"])  # a player declares her own
     assert gm.view["modules"] == MODULES and alda.view["modules"] == MODULES
@@ -95,4 +107,5 @@ async def test_a_combination_that_cannot_work_is_refused_with_a_sentence(fray_se
     response = httpx.post(f"{fray_server.url}/api/encounters", json={"profile": "ll-house", "modules": {"to_hit": "challenges"}}, timeout=TIMEOUT)
     assert response.status_code == 400
     assert response.json()["message"] == (
-        "ll-house's 'routine' cannot be combined with challenges 'to_hit': its extra strikes are rolled on 000's own attack roll")
+        "ll-house's 'routine' cannot be combined with challenges 'to_hit': its extra strikes are rolled on 000's own attack roll"
+    )

@@ -12,18 +12,19 @@ import time
 import httpx
 import pytest
 import websockets
+from support import FAST, ROOT, TIMEOUT, FrayServer, Table, free_port
 
 from fray_table.server import logs
 from fray_table.server.embedded import redis_server_binary
 from fray_table.server.settings import SERVE
-from support import FAST, ROOT, TIMEOUT, FrayServer, Table, free_port
 
 pytestmark = pytest.mark.redis
 
 
 def fray(*args: str, env: dict | None = None, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )
 
 
 def test_livez_and_readyz_answer_ok(fray_server):
@@ -35,8 +36,11 @@ def test_livez_and_readyz_answer_ok(fray_server):
 def test_readyz_fails_when_redis_is_gone_and_livez_does_not(tmp_path):
     """A Redis of its own, stopped under a running server: not ready, still live."""
     port = free_port()
-    redis = subprocess.Popen([str(redis_server_binary()), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    redis = subprocess.Popen(
+        [str(redis_server_binary()), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         server = FrayServer(f"redis://127.0.0.1:{port}/0", tmp_path)
         try:
@@ -111,15 +115,22 @@ def test_unreachable_redis_at_start_is_retried_then_one_line_exit_2():
 def test_redis_that_comes_up_later_is_waited_for(tmp_path):
     port = free_port()
     log = (tmp_path / "serve.log").open("w")
-    serve = subprocess.Popen([sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(free_port()), "--no-demo",
-                              "--redis-url", f"redis://127.0.0.1:{port}/0"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                             env={**os.environ, "FRAY_SECRET": "test-secret-0123456789abcdef"})
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(free_port()), "--no-demo", "--redis-url", f"redis://127.0.0.1:{port}/0"],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "FRAY_SECRET": "test-secret-0123456789abcdef"},
+    )
     redis = None
     try:
         time.sleep(2.5)
         assert serve.poll() is None
-        redis = subprocess.Popen([str(redis_server_binary()), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        redis = subprocess.Popen(
+            [str(redis_server_binary()), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 20
         while "serving on" not in (tmp_path / "serve.log").read_text() and time.monotonic() < deadline and serve.poll() is None:
             time.sleep(0.1)

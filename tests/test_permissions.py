@@ -8,9 +8,9 @@ import typing
 
 import httpx
 import pytest
+from support import stream, token_of
 
 from fray_table.rules.commands import Command
-from support import stream, token_of
 
 pytestmark = pytest.mark.redis
 
@@ -18,8 +18,18 @@ ROLES = ("gm", "player", "spectator")
 FIGHT = {
     "combatants": [
         {"id": "alda", "name": "Alda", "side": "party", "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
-        {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 8, "hp_max": 8, "dex": 9, "x": 15, "y": 10,
-         "weapons": [{"name": "dagger", "length": 1, "weight": 1}]},
+        {
+            "id": "gob",
+            "name": "Goblin",
+            "side": "goblins",
+            "ac": 13,
+            "hp": 8,
+            "hp_max": 8,
+            "dex": 9,
+            "x": 15,
+            "y": 10,
+            "weapons": [{"name": "dagger", "length": 1, "weight": 1}],
+        },
         {"id": "gob2", "name": "Goblin 2", "side": "goblins", "dex": 9, "x": 40, "y": 40},
     ],
     "players": {"P": ["alda", "gob"]},
@@ -27,10 +37,13 @@ FIGHT = {
 STARTED = [{"type": "force_rolls", "values": [5, 6]}, {"type": "start"}]
 # 003: surprise 5, 6; the goblin parries, Alda's d20 5 + 1 - 4 + AC 6 misses and her
 # sword is heavier than its dagger: the goblin may counter-attack (an `answer`).
-PARKED = [{"type": "force_rolls", "values": [5, 6, 5]}, {"type": "start"},
-          {"type": "declare", "actor": "gob", "action": {"type": "parry"}},
-          {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
-          {"type": "advance"}]
+PARKED = [
+    {"type": "force_rolls", "values": [5, 6, 5]},
+    {"type": "start"},
+    {"type": "declare", "actor": "gob", "action": {"type": "parry"}},
+    {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+    {"type": "advance"},
+]
 
 # command type -> (what the GM does first, the command; "{awaiting}" is filled in)
 SAMPLES = {
@@ -61,10 +74,6 @@ def test_every_command_type_has_a_sample():
 
 def allowed(cls: type, role: str) -> bool:
     return role in cls.roles or (role == "gm" and "player" in cls.roles)
-
-
-
-
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -7,7 +7,6 @@ import hashlib
 import json
 
 import pytest
-
 from support import Table, digest, folded, key, stream
 
 pytestmark = pytest.mark.redis

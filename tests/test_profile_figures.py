@@ -109,8 +109,9 @@ def test_profile_figures_are_on_the_gm_card_only() -> None:
 
 @pytest.mark.parametrize(("profile", "other"), [("holmes-phases", {"con_bonus": 1}), ("ll-house", {"str_adj": 1})])
 def test_profile_figures_none_when_none_of_its_own_is_set(profile: str, other: dict) -> None:
-    state = Encounter(id="e", profile=profile, options={}, seed=b"s", seed_hash="h", rules_version=1,
-                      combatants=[Combatant(id="c1", name="Ukk", side="orcs", **other)])
+    state = Encounter(
+        id="e", profile=profile, options={}, seed=b"s", seed_hash="h", rules_version=1, combatants=[Combatant(id="c1", name="Ukk", side="orcs", **other)]
+    )
     assert view(state, Viewer("gm")).combatants[0].figures is None  # another profile's figure is not shown
 
 

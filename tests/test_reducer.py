@@ -13,7 +13,19 @@ FIGHT = {
     "seed": "core",
     "combatants": [
         {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
-        {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 4, "hp_max": 4, "dex": 9, "x": 15, "y": 10, "hidden": True, "notes": "carries a key"},
+        {
+            "id": "gob",
+            "name": "Goblin",
+            "side": "goblins",
+            "ac": 13,
+            "hp": 4,
+            "hp_max": 4,
+            "dex": 9,
+            "x": 15,
+            "y": 10,
+            "hidden": True,
+            "notes": "carries a key",
+        },
     ],
 }
 

@@ -20,8 +20,7 @@ async def played(fray_server, join, end: bool = False) -> dict:
     combatants = copy.deepcopy(SCENARIO["combatants"])
     mog = next(c for c in combatants if c["id"] == "mog")
     mog.update(hidden=True, notes=NOTE)
-    made = fray_server.create({"combatants": combatants, "options": SCENARIO["options"],
-                               "players": {"party": ["alda", "bran", "cora"]}})
+    made = fray_server.create({"combatants": combatants, "options": SCENARIO["options"], "players": {"party": ["alda", "bran", "cora"]}})
     await play_script(fray_server, join, made, SCENARIO, ({"type": "end"},) if end else ())
     return made
 
@@ -32,8 +31,7 @@ def replay(server, made: dict, link: str, at: int | None = None) -> httpx.Respon
 
 
 def export(server, made: dict, link: str, fmt: str) -> httpx.Response:
-    return httpx.get(f"{server.url}/api/encounters/{made['id']}/export",
-                     params={"token": token_of(link), "format": fmt}, timeout=10)
+    return httpx.get(f"{server.url}/api/encounters/{made['id']}/export", params={"token": token_of(link), "format": fmt}, timeout=10)
 
 
 async def test_replay_shows_the_fight_at_the_chosen_event(fray_server, join):

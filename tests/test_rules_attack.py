@@ -19,13 +19,15 @@ def fight(*commands, dice=(), options=None, alda=None, gob=None, advance=True):
     alda = {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10, **(alda or {})}
     gob = {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 8, "hp_max": 8, "dex": 9, "x": 15, "y": 10, **(gob or {})}
     tail = [{"type": "advance"}] if advance else []
-    return play({
-        "seed": "melee",
-        "options": options or {},
-        "dice": [*NOBODY_SURPRISED, *dice],
-        "combatants": [alda, gob],
-        "commands": [{"type": "start"}, *commands, *tail],
-    })
+    return play(
+        {
+            "seed": "melee",
+            "options": options or {},
+            "dice": [*NOBODY_SURPRISED, *dice],
+            "combatants": [alda, gob],
+            "commands": [{"type": "start"}, *commands, *tail],
+        }
+    )
 
 
 def declare(actor, **action):
@@ -167,9 +169,12 @@ def test_natural_20_weapon_breaks_on_failed_crushing_blow_save():
 
 def test_broken_weapon_cannot_be_declared():
     played = fight(
-        declare("alda", type="attack", target="gob"), {"type": "advance"},
         declare("alda", type="attack", target="gob"),
-        dice=[20, 1, 1, 5, 1], gob={"hp": 12, "hp_max": 12}, advance=False,
+        {"type": "advance"},
+        declare("alda", type="attack", target="gob"),
+        dice=[20, 1, 1, 5, 1],
+        gob={"hp": 12, "hp_max": 12},
+        advance=False,
     )
     assert played.log[-1].code == "melee/weapon-unusable"
 
@@ -242,16 +247,21 @@ def test_double_attack_refused_when_weapon_not_shorter_and_lighter():
 def test_weapon_length_longer_strikes_first_whatever_dex():
     # 003: 'Longer weapons always attack first, regardless of the Dexterity'
     played = fight(
-        declare("alda", type="attack", target="gob"), declare("gob", type="attack", target="alda"),
-        dice=[1, 1], gob={"weapons": [SPEAR]},
+        declare("alda", type="attack", target="gob"),
+        declare("gob", type="attack", target="alda"),
+        dice=[1, 1],
+        gob={"weapons": [SPEAR]},
     )
     assert [a.actor for a in entries(played, "attack")] == ["gob", "alda"]
 
 
 def test_weapon_length_option_off_keeps_dex_order():
     played = fight(
-        declare("alda", type="attack", target="gob"), declare("gob", type="attack", target="alda"),
-        dice=[1, 1], gob={"weapons": [SPEAR]}, options={"weapon_length": False},
+        declare("alda", type="attack", target="gob"),
+        declare("gob", type="attack", target="alda"),
+        dice=[1, 1],
+        gob={"weapons": [SPEAR]},
+        options={"weapon_length": False},
     )
     assert [a.actor for a in entries(played, "attack")] == ["alda", "gob"]
 
@@ -300,7 +310,9 @@ def test_double_attack_second_blow_not_struck_once_target_falls():
     # 003: 'may attack ... twice'; a fallen target takes no second blow. 12 + 0 + 1 + 6 = 19, 6 damage
     played = fight(
         declare("alda", type="attack", target="gob", double=True),
-        dice=[12, 6], alda={"weapons": [DAGGER]}, gob={"hp": 5, "hp_max": 5, "weapons": [SPEAR]},
+        dice=[12, 6],
+        alda={"weapons": [DAGGER]},
+        gob={"hp": 5, "hp_max": 5, "weapons": [SPEAR]},
     )
     attacks = entries(played, "attack")
     assert who(played, "gob").down and len(attacks) == 2 and "already down" in attacks[1].text
@@ -339,8 +351,20 @@ BEAR_WEAPONS = [{"name": "claw", "damage": "1d3"}, {"name": "claw", "damage": "1
 def bear_fight(*commands, dice=(), bear=None, profile="holmes-phases", advance=True):
     from scenes import ADVANCE, started
 
-    bear = {"id": "bear", "name": "Bear", "side": "beasts", "klass": "monster", "hd": 5, "hp": 30, "hp_max": 30,
-            "dex": 12, "x": 5, "y": 0, "weapons": BEAR_WEAPONS, **(bear or {})}
+    bear = {
+        "id": "bear",
+        "name": "Bear",
+        "side": "beasts",
+        "klass": "monster",
+        "hd": 5,
+        "hp": 30,
+        "hp_max": 30,
+        "dex": 12,
+        "x": 5,
+        "y": 0,
+        "weapons": BEAR_WEAPONS,
+        **(bear or {}),
+    }
     alda = {"id": "alda", "name": "Alda", "side": "party", "hp": 20, "hp_max": 20, "attack_bonus": 0, "dex": 10, "x": 0, "y": 0}
     return started([alda, bear], *commands, *([ADVANCE] if advance else []), dice=dice, profile=profile)
 
@@ -358,8 +382,11 @@ def test_routine_strikes_once_with_each_weapon_at_combat_bonus_zero_and_their_ow
 
     assert texts(played, "declare") == ["Bear declares: attack Alda, its attack routine (claw, claw, bite)."]
     assert texts(played, "attack") == ["Bear attacks (routine) Alda: d20 10 + 0 combat bonus (multiple attacks) + AC 9 = 19 ≥ 19: hit."] * 3
-    assert texts(played, "damage") == ["Alda takes 2 damage (1d3), 18 HP left.", "Alda takes 3 damage (1d3), 15 HP left.",
-                                       "Alda takes 5 damage (1d6), 10 HP left."]
+    assert texts(played, "damage") == [
+        "Alda takes 2 damage (1d3), 18 HP left.",
+        "Alda takes 3 damage (1d3), 15 HP left.",
+        "Alda takes 5 damage (1d6), 10 HP left.",
+    ]
     alone = bear_fight({**ROUTINE, "action": {"type": "attack", "target": "alda", "weapon": 2}}, dice=[10, 5])
     assert texts(alone, "attack") == ["Bear attacks Alda: d20 10 + 4 combat bonus + AC 9 = 23 ≥ 19: hit."]
 
@@ -367,8 +394,10 @@ def test_routine_strikes_once_with_each_weapon_at_combat_bonus_zero_and_their_ow
 def test_routine_under_the_other_profiles_takes_the_same_rule():
     from scenes import texts
 
-    for profile, line in (("thac0-sheet", "Bear attacks (routine) Alda: THAC0 19 - AC 9 = H 10; d20 10 ≥ 10: hit."),
-                          ("ll-house", "Bear attacks (routine) Alda: d20 10 + 0 combat bonus (multiple attacks) = 10 ≥ AC 10: hit.")):
+    for profile, line in (
+        ("thac0-sheet", "Bear attacks (routine) Alda: THAC0 19 - AC 9 = H 10; d20 10 ≥ 10: hit."),
+        ("ll-house", "Bear attacks (routine) Alda: d20 10 + 0 combat bonus (multiple attacks) = 10 ≥ AC 10: hit."),
+    ):
         played = bear_fight(ROUTINE, dice=[10, 2, 10, 3, 10, 5], profile=profile)
         assert texts(played, "attack") == [line] * 3, profile
         assert who(played, "alda").hp == 10, profile
@@ -379,8 +408,9 @@ def test_routine_refused_to_a_character_a_single_weapon_or_with_double():
 
     fighter = bear_fight(ROUTINE, bear={"klass": "fighter", "level": 3}, advance=False)
     assert rejected(fighter) == ["melee/no-routine"]
-    assert fighter.log[-1].text == ("Rejected: Bear cannot make an attack routine: Bear is no monster: a character attacks "
-                                    "with one weapon a round (003: 'Two weapons').")
+    assert fighter.log[-1].text == (
+        "Rejected: Bear cannot make an attack routine: Bear is no monster: a character attacks with one weapon a round (003: 'Two weapons')."
+    )
     one = bear_fight(ROUTINE, bear={"weapons": [BEAR_WEAPONS[2], {**BEAR_WEAPONS[0], "broken": True}]}, advance=False)
     assert one.log[-1].text == "Rejected: Bear cannot make an attack routine: Bear has fewer than two weapons to strike with."
     both = bear_fight({**ROUTINE, "action": {**ROUTINE["action"], "double": True}}, advance=False)

@@ -66,7 +66,8 @@ def test_delay_attack_to_the_movement_phase():
     played = run(
         declare("alda", {"type": "attack", "target": "ogre", "delay": "movement"}),
         declare("ogre", {"type": "move", "x": 5, "y": 5}),
-        ADVANCE, dice=[2],
+        ADVANCE,
+        dice=[2],
     )
     order = [e.text for e in played.log if e.kind in ("phase", "move", "attack", "declare")]
     assert order[0] == "Alda declares: attack Ogre (delayed to the movement phase)."
@@ -74,8 +75,9 @@ def test_delay_attack_to_the_movement_phase():
 
 
 def test_delay_only_to_a_later_phase():
-    played = run(declare("ogre", {"type": "move", "x": 5, "y": 5, "delay": "attack"}),
-                 declare("alda", {"type": "attack", "target": "ogre", "delay": "declaration"}))
+    played = run(
+        declare("ogre", {"type": "move", "x": 5, "y": 5, "delay": "attack"}), declare("alda", {"type": "attack", "target": "ogre", "delay": "declaration"})
+    )
     assert rejected(played) == ["declare/bad-delay", "declare/bad-delay"]
 
 

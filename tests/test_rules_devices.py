@@ -40,7 +40,8 @@ def test_device_resolves_in_the_attack_phase_in_dex_order():
         WAND,
         declare("orc", {"type": "use_device", "device": "a rod of smiting", "target": "bran"}),
         ADVANCE,
-        dice=[2], combatants=(ALDA, {**BRAN, "x": 15, "y": 0}, ORC),  # Bran beside the orc
+        dice=[2],
+        combatants=(ALDA, {**BRAN, "x": 15, "y": 0}, ORC),  # Bran beside the orc
     )
     lines = texts(played, "phase", "attack", "device")
     assert lines[0] == "Attack phase."
@@ -106,8 +107,7 @@ def test_flee_resolves_in_the_movement_phase_in_dex_order():
 
 
 def test_flee_leaves_the_combatant_fled_and_unable_to_declare():
-    played = run(declare("orc", {"type": "flee", "x": 60, "y": 0}), ADVANCE,
-                 declare("orc", {"type": "hold"}), combatants=(ALDA, BRAN, ORC))
+    played = run(declare("orc", {"type": "flee", "x": 60, "y": 0}), ADVANCE, declare("orc", {"type": "hold"}), combatants=(ALDA, BRAN, ORC))
     assert codes(played) == ["declare/cannot-act"]
     assert "fled" in combatant(played, "orc").conditions
     actions = view(played.state, Viewer("gm")).actions
@@ -115,9 +115,9 @@ def test_flee_leaves_the_combatant_fled_and_unable_to_declare():
 
 
 def test_flee_uses_the_morale_condition():
+    from fray_table.rules.conditions import CANNOT_ACT
     from fray_table.rules.devices import FLED
     from fray_table.rules.morale import OUT
-    from fray_table.rules.conditions import CANNOT_ACT
 
     assert FLED == OUT["flee"] and FLED in CANNOT_ACT
 

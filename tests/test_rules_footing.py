@@ -21,8 +21,13 @@ def offered(played, cid: str) -> dict:
 def test_stand_gets_up_in_the_movement_phase_after_the_attack_phase():
     # 003: 'prone but awake and lively, the offender gets a +4': the orc strikes in the attack
     # phase, before Alda stands in the movement phase. d20 8 + 0 + 4 prone + AC 4 = 16.
-    played = run(declare("alda", {"type": "stand"}), declare("orc", {"type": "attack", "target": "alda"}), ADVANCE,
-                 dice=[8], combatants=({**ALDA, "conditions": ["prone"]}, ORC))
+    played = run(
+        declare("alda", {"type": "stand"}),
+        declare("orc", {"type": "attack", "target": "alda"}),
+        ADVANCE,
+        dice=[8],
+        combatants=({**ALDA, "conditions": ["prone"]}, ORC),
+    )
     assert texts(played, "attack") == ["Orc attacks Alda: d20 8 + 0 combat bonus + 4 prone target + AC 4 = 16 < 19: miss."]
     assert texts(played, "move") == ["Alda stands up (no longer prone)."]
     assert who(played, "alda").conditions == []
@@ -34,10 +39,14 @@ def test_stand_after_stop_drop_and_roll_clears_the_prone_bonus():
     # +4: d20 10 + 0 + AC 7 = 17.
     burning = {**ORC, "conditions": ["burning"], "burning": 1}
     played = run(
-        declare("orc", {"type": "stop_drop_roll"}), ADVANCE,
-        declare("orc", {"type": "stand"}), ADVANCE,
-        declare("alda", {"type": "attack", "target": "orc"}), ADVANCE,
-        dice=[4, 10], combatants=(ALDA, burning),
+        declare("orc", {"type": "stop_drop_roll"}),
+        ADVANCE,
+        declare("orc", {"type": "stand"}),
+        ADVANCE,
+        declare("alda", {"type": "attack", "target": "orc"}),
+        ADVANCE,
+        dice=[4, 10],
+        combatants=(ALDA, burning),
     )
     assert who(played, "orc").conditions == []
     assert texts(played, "attack") == ["Alda attacks Orc: d20 10 + 0 combat bonus + AC 7 = 17 < 19: miss."]
@@ -59,7 +68,8 @@ def test_recover_picks_up_a_dropped_weapon_in_the_movement_phase():
     alda = {**ALDA, "weapons": DROPPED, "conditions": ["disarmed"]}
     played = run(
         declare("alda", {"type": "attack", "target": "orc", "weapon": 0}),
-        declare("alda", {"type": "recover", "weapon": 0}), ADVANCE,
+        declare("alda", {"type": "recover", "weapon": 0}),
+        ADVANCE,
         declare("alda", {"type": "attack", "target": "orc", "weapon": 0}),
         combatants=(alda, ORC),
     )
@@ -85,11 +95,9 @@ def test_recover_offered_with_the_dropped_weapons():
 def test_surprised_gawper_drops_the_weapon_in_hand_and_can_recover_it():
     # 003: 'Any gawpers so struck will drop anything held in-hand on a 2 or less': surprise d6
     # 5 and 2 (the orcs are surprised); Alda d20 12 + 0 + 2 surprise + AC 7 = 21, damage 3; drop d6 2.
-    played = run(declare("alda", {"type": "attack", "target": "orc"}), ADVANCE,
-                 dice=[12, 3, 2], surprise=[5, 2])
+    played = run(declare("alda", {"type": "attack", "target": "orc"}), ADVANCE, dice=[12, 3, 2], surprise=[5, 2])
     orc = who(played, "orc")
     assert orc.conditions == ["disarmed"] and orc.weapons[0].dropped
     assert offered(played, "orc")["recover"].options == {"weapon": [0]}
-    again = run(declare("alda", {"type": "attack", "target": "orc"}), ADVANCE, declare("orc", {"type": "recover"}), ADVANCE,
-                dice=[12, 3, 2], surprise=[5, 2])
+    again = run(declare("alda", {"type": "attack", "target": "orc"}), ADVANCE, declare("orc", {"type": "recover"}), ADVANCE, dice=[12, 3, 2], surprise=[5, 2])
     assert who(again, "orc").conditions == [] and not who(again, "orc").weapons[0].dropped

@@ -33,8 +33,7 @@ def attacks(played) -> list:
 def test_thief_from_behind_in_the_free_round_gets_plus_two_once():
     # d20 10 + 0 + 2 (surprise, from behind included) + AC 7 (shield ignored) = 19: a hit;
     # with a second +2 it would be 21.
-    played = run(declare("bran", {"type": "attack", "target": "orc", "from_behind": True}), ADVANCE,
-                 dice=ORCS_SURPRISED + [10, 1, 6])
+    played = run(declare("bran", {"type": "attack", "target": "orc", "from_behind": True}), ADVANCE, dice=ORCS_SURPRISED + [10, 1, 6])
     (attack,) = attacks(played)
     assert attack.text == "Bran attacks Orc: d20 10 + 0 combat bonus + 2 surprise, from behind included + AC 7 (shield ignored) = 19 ≥ 19: hit."
     assert attack.total == 19 and [m.value for m in attack.mods] == [0, 2, 7]
@@ -42,16 +41,19 @@ def test_thief_from_behind_in_the_free_round_gets_plus_two_once():
 
 def test_fighter_from_behind_in_the_free_round_adds_both():
     # Not a thief: surprise +2 and from behind +2 both count. d20 10 + 0 + 2 + 2 + AC 7 = 21.
-    played = run(declare("alda", {"type": "attack", "target": "orc", "from_behind": True}), ADVANCE,
-                 dice=ORCS_SURPRISED + [10, 1, 6], combatants=({**ALDA, "x": 10}, ORC))
+    played = run(
+        declare("alda", {"type": "attack", "target": "orc", "from_behind": True}),
+        ADVANCE,
+        dice=ORCS_SURPRISED + [10, 1, 6],
+        combatants=({**ALDA, "x": 10}, ORC),
+    )
     (attack,) = attacks(played)
     assert attack.total == 21 and [(m.name, m.value) for m in attack.mods][1:3] == [("surprise", 2), ("from behind", 2)]
 
 
 def test_thief_from_behind_without_surprise_keeps_the_plus_two():
     # No free round: from behind is +2 for a thief as for anyone. d20 10 + 0 + 2 + AC 7 = 19.
-    played = run(declare("bran", {"type": "attack", "target": "orc", "from_behind": True}), ADVANCE,
-                 dice=NO_SURPRISE + [10, 1])
+    played = run(declare("bran", {"type": "attack", "target": "orc", "from_behind": True}), ADVANCE, dice=NO_SURPRISE + [10, 1])
     (attack,) = attacks(played)
     assert attack.total == 19 and ("from behind", 2) in [(m.name, m.value) for m in attack.mods]
 
@@ -70,8 +72,13 @@ def test_grapple_by_a_creature_that_is_not_a_man_type_is_rejected():
 def test_grapple_by_anyone_when_the_man_type_option_is_off():
     # option grapple_man_types = false: the other reading; the wolf closes (d20 15 + 0 + AC 9 = 24)
     # and wrestles: 1d6 5 against 1d6 2, the man is pinned.
-    played = run(declare("wolf", {"type": "grapple", "target": "man"}), ADVANCE, dice=NO_SURPRISE + [15, 5, 2],
-                 combatants=(WOLF, MAN), options={"grapple_man_types": False})
+    played = run(
+        declare("wolf", {"type": "grapple", "target": "man"}),
+        ADVANCE,
+        dice=NO_SURPRISE + [15, 5, 2],
+        combatants=(WOLF, MAN),
+        options={"grapple_man_types": False},
+    )
     man = next(c for c in played.state.combatants if c.id == "man")
     assert "pinned" in man.conditions
 
@@ -84,8 +91,12 @@ def test_grapple_is_offered_only_to_man_types():
 
 
 def test_man_type_may_be_edited_by_the_gm():
-    played = run({"type": "edit_combatant", "id": "wolf", "man_type": True},
-                 declare("wolf", {"type": "grapple", "target": "man"}), dice=NO_SURPRISE, combatants=(WOLF, MAN))
+    played = run(
+        {"type": "edit_combatant", "id": "wolf", "man_type": True},
+        declare("wolf", {"type": "grapple", "target": "man"}),
+        dice=NO_SURPRISE,
+        combatants=(WOLF, MAN),
+    )
     assert played.log[-1].text == "Wolf declares: grapple Man."
 
 

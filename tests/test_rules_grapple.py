@@ -45,9 +45,7 @@ def test_grapple_rolls_hit_dice_not_level():
 def test_grapple_defender_wins_throws_back_one_inch():
     # Orc of 3 HD: 3d6 2+2+2 = 6 beats Alda's 2d6 1+1 = 2: 'thrown back 1"', 10 ft away from it.
     played = run(GRAPPLE, ADVANCE, dice=[10, 1, 1, 2, 2, 2], combatants=(ALDA, {**ORC, "hd": 3}))
-    assert texts(played, "grapple") == [
-        'Grapple: Alda 2d6 2 = 2 against Orc 3d6 6: Alda thrown back 1" (10 ft) and may not grapple next round.'
-    ]
+    assert texts(played, "grapple") == ['Grapple: Alda 2d6 2 = 2 against Orc 3d6 6: Alda thrown back 1" (10 ft) and may not grapple next round.']
     alda = get(played, "alda")
     assert (alda.x, alda.y, alda.no_grapple_until) == (0, 0, 2)  # barred through round 2
 
@@ -69,8 +67,7 @@ def test_grapple_unwilling_target_needs_no_attack_roll():
 
 def test_grapple_several_attackers_add_their_totals():
     # Alda 2d6 1+1 and Bran 1d6 2: 4 against the orc's 1d6 3: 'the attacker(s) and defender compare totals'.
-    played = run(GRAPPLE, declare("bran", {"type": "grapple", "target": "orc"}), ADVANCE,
-                 dice=[10, 10, 1, 1, 2, 3], combatants=(ALDA, BRAN, ORC))
+    played = run(GRAPPLE, declare("bran", {"type": "grapple", "target": "orc"}), ADVANCE, dice=[10, 10, 1, 1, 2, 3], combatants=(ALDA, BRAN, ORC))
     assert texts(played, "grapple") == ["Grapple: Alda 2d6 2, Bran 1d6 2 = 4 against Orc 1d6 3: Orc is pinned and helpless."]
     assert len(texts(played, "attack")) == 2
 

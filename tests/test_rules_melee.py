@@ -40,8 +40,10 @@ def test_set_spear_counter_adds_a_d6():
     # 003: 'If the charging character is hit by the counterattack, they will suffer an
     # additional 1-6 points of damage (2-12 total).' Goblin: d20 15 + 0 + AC 4 = 19; 3 + 4 = 7
     played = fight(
-        declare("gob", type="set_spear"), declare("alda", type="charge", target="gob"),
-        dice=[15, 3, 4, 1], gob={**FAR, "weapons": [SPEAR]},
+        declare("gob", type="set_spear"),
+        declare("alda", type="charge", target="gob"),
+        dice=[15, 3, 4, 1],
+        gob={**FAR, "weapons": [SPEAR]},
     )
     assert entries(played, "set")[0].text == "Goblin sets the spear against a charge."
     counter = entries(played, "attack")[0]
@@ -94,9 +96,12 @@ def test_parry_counter_attack_is_offered_and_made_at_plus_three():
     waiting = parked.state.awaiting
     assert waiting is not None and waiting.who == "gob" and waiting.kind == "riposte" and waiting.options == ["counter", "decline"]
     answered = fight(
-        *commands, {"type": "advance"},
+        *commands,
+        {"type": "advance"},
         {"as": "player:gob", "type": "answer", "awaiting": waiting.id, "choice": "counter"},
-        dice=[5, 12, 4], gob={"weapons": [LIGHT_DAGGER]}, advance=False,
+        dice=[5, 12, 4],
+        gob={"weapons": [LIGHT_DAGGER]},
+        advance=False,
     )
     riposte = entries(answered, "attack")[-1]
     assert riposte.actor == "gob" and riposte.total == 19 and ("counter after a parry", 3) in [(m.name, m.value) for m in riposte.mods]
@@ -106,14 +111,24 @@ def test_parry_counter_attack_is_offered_and_made_at_plus_three():
 def test_parry_counter_declined_strikes_nothing():
     commands = [declare("gob", type="parry"), declare("alda", type="attack", target="gob")]
     waiting = fight(*commands, dice=[5], gob={"weapons": [LIGHT_DAGGER]}).state.awaiting
-    answered = fight(*commands, {"type": "advance"}, {"type": "answer", "awaiting": waiting.id, "choice": "decline"}, dice=[5], gob={"weapons": [LIGHT_DAGGER]}, advance=False)
+    answered = fight(
+        *commands,
+        {"type": "advance"},
+        {"type": "answer", "awaiting": waiting.id, "choice": "decline"},
+        dice=[5],
+        gob={"weapons": [LIGHT_DAGGER]},
+        advance=False,
+    )
     assert len(entries(answered, "attack")) == 1 and who(answered, "alda").hp == 9
 
 
 def test_parry_counter_option_auto_strikes_at_once():
     played = fight(
-        declare("gob", type="parry"), declare("alda", type="attack", target="gob"),
-        dice=[5, 12, 4], gob={"weapons": [LIGHT_DAGGER]}, options={"parry_counter": "auto"},
+        declare("gob", type="parry"),
+        declare("alda", type="attack", target="gob"),
+        dice=[5, 12, 4],
+        gob={"weapons": [LIGHT_DAGGER]},
+        options={"parry_counter": "auto"},
     )
     assert played.state.awaiting is None and who(played, "alda").hp == 5
 
@@ -121,9 +136,14 @@ def test_parry_counter_option_auto_strikes_at_once():
 def test_two_weapons_parry_risks_only_the_declared_weapon():
     # 003: 'He must also declare which weapon is being used to parry'
     played = fight(
-        declare("gob", type="parry", weapon=1), declare("alda", type="attack", target="gob"),
-        {"type": "advance"}, declare("gob", type="attack", target="alda", weapon=1),
-        dice=[13], alda={"weapons": [AXE]}, gob={"weapons": [SWORD, LIGHT_DAGGER]}, advance=False,
+        declare("gob", type="parry", weapon=1),
+        declare("alda", type="attack", target="gob"),
+        {"type": "advance"},
+        declare("gob", type="attack", target="alda", weapon=1),
+        dice=[13],
+        alda={"weapons": [AXE]},
+        gob={"weapons": [SWORD, LIGHT_DAGGER]},
+        advance=False,
     )
     gob = who(played, "gob")
     assert gob.weapons[1].dropped and not gob.weapons[0].dropped
@@ -145,12 +165,15 @@ def test_two_weapons_parry_must_name_the_weapon():
 def test_parry_declaration_names_the_weapon_and_it_is_the_one_that_parries():
     # The dagger (weight 1) parries the axe (weight 5): 'the defender is disarmed' of the dagger only.
     # d20 13 + 1 combat bonus - 4 parry + AC 6 = 16: a miss, 20 without the parry.
-    played = fight(declare("gob", type="parry", weapon=1), declare("alda", type="attack", target="gob"),
-                   dice=[13], alda={"weapons": [AXE]}, gob={"weapons": [SWORD, LIGHT_DAGGER]})
+    played = fight(
+        declare("gob", type="parry", weapon=1),
+        declare("alda", type="attack", target="gob"),
+        dice=[13],
+        alda={"weapons": [AXE]},
+        gob={"weapons": [SWORD, LIGHT_DAGGER]},
+    )
     assert [e.text for e in entries(played, "declare")] == ["Goblin declares: parry with the dagger.", "Alda declares: attack Goblin."]
-    assert [e.text for e in entries(played, "parry")] == [
-        "Goblin's parry holds, but the heavier axe knocks the dagger away: Goblin is disarmed."
-    ]
+    assert [e.text for e in entries(played, "parry")] == ["Goblin's parry holds, but the heavier axe knocks the dagger away: Goblin is disarmed."]
     # One weapon: it is implied, and named.
     single = fight(declare("gob", type="parry"), gob={"weapons": [LIGHT_DAGGER]}, advance=False)
     assert entries(single, "declare")[0].text == "Goblin declares: parry with the dagger."
@@ -166,23 +189,29 @@ def test_parry_stored_before_the_weapon_was_required_folds_as_before():
     old = msgspec.json.decode(b'{"type": "parry", "weapon": 0}', type=Action)
     assert old == Parry(weapon=0)
     assert msgspec.json.decode(b'{"type": "parry"}', type=Action) == Parry(weapon=None)
-    played = fight({"type": "declare", "actor": "gob", "action": {"type": "parry", "weapon": 0}},
-                   declare("alda", type="attack", target="gob"),
-                   dice=[13], alda={"weapons": [AXE]}, gob={"weapons": [LIGHT_DAGGER, SWORD]})
+    played = fight(
+        {"type": "declare", "actor": "gob", "action": {"type": "parry", "weapon": 0}},
+        declare("alda", type="attack", target="gob"),
+        dice=[13],
+        alda={"weapons": [AXE]},
+        gob={"weapons": [LIGHT_DAGGER, SWORD]},
+    )
     assert entries(played, "declare")[0].text == "Goblin declares: parry with the dagger."
     assert who(played, "gob").weapons[0].dropped and not who(played, "gob").weapons[1].dropped
 
 
 def test_choices_offer_melee_actions_with_options():
-    played = play({
-        "seed": "melee",
-        "dice": [3, 4],
-        "combatants": [
-            {"id": "alda", "name": "Alda", "side": "party", "weapons": [SWORD, LIGHT_DAGGER], "x": 10, "y": 10},
-            {"id": "gob", "name": "Goblin", "side": "goblins", "weapons": [SPEAR], "x": 40, "y": 10, "conditions": ["bound"]},
-        ],
-        "commands": [{"type": "start"}],
-    })
+    played = play(
+        {
+            "seed": "melee",
+            "dice": [3, 4],
+            "combatants": [
+                {"id": "alda", "name": "Alda", "side": "party", "weapons": [SWORD, LIGHT_DAGGER], "x": 10, "y": 10},
+                {"id": "gob", "name": "Goblin", "side": "goblins", "weapons": [SPEAR], "x": 40, "y": 10, "conditions": ["bound"]},
+            ],
+            "commands": [{"type": "start"}],
+        }
+    )
     actions = view(played.state, Viewer(role="gm")).actions
     alda = {c.type: c for c in actions["alda"]}
     assert alda["charge"].targets == ["gob"] and alda["charge"].options["called_shots"] == [0, 1, 2, 3]
@@ -194,15 +223,17 @@ def test_choices_offer_melee_actions_with_options():
 def test_charge_on_surprised_defender_draws_no_counter():
     # 003: surprise gives the active side its free round at +2; the surprised cannot act,
     # so they cannot counter. d20 8 + 1 + 2 charge + 2 surprise + AC 6 = 19
-    played = play({
-        "seed": "melee",
-        "dice": [3, 1, 8, 2],  # party not surprised, goblins surprised
-        "combatants": [
-            {"id": "alda", "name": "Alda", "side": "party", "attack_bonus": 1, "ac": 15, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-            {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 8, "hp_max": 8, "x": 40, "y": 10},
-        ],
-        "commands": [{"type": "start"}, declare("alda", type="charge", target="gob"), {"type": "advance"}],
-    })
+    played = play(
+        {
+            "seed": "melee",
+            "dice": [3, 1, 8, 2],  # party not surprised, goblins surprised
+            "combatants": [
+                {"id": "alda", "name": "Alda", "side": "party", "attack_bonus": 1, "ac": 15, "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+                {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 8, "hp_max": 8, "x": 40, "y": 10},
+            ],
+            "commands": [{"type": "start"}, declare("alda", type="charge", target="gob"), {"type": "advance"}],
+        }
+    )
     attacks = entries(played, "attack")
     assert [a.actor for a in attacks] == ["alda"] and attacks[0].total == 19
 
@@ -211,7 +242,11 @@ def test_parry_counter_answered_by_someone_else_is_rejected():
     commands = [declare("gob", type="parry"), declare("alda", type="attack", target="gob")]
     waiting = fight(*commands, dice=[5], gob={"weapons": [LIGHT_DAGGER]}).state.awaiting
     played = fight(
-        *commands, {"type": "advance"}, {"as": "player:alda", "type": "answer", "awaiting": waiting.id, "choice": "counter"},
-        dice=[5], gob={"weapons": [LIGHT_DAGGER]}, advance=False,
+        *commands,
+        {"type": "advance"},
+        {"as": "player:alda", "type": "answer", "awaiting": waiting.id, "choice": "counter"},
+        dice=[5],
+        gob={"weapons": [LIGHT_DAGGER]},
+        advance=False,
     )
     assert played.log[-1].code == "answer/not-yours" and played.state.awaiting == waiting

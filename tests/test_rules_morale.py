@@ -28,10 +28,21 @@ def get(played, cid: str):
     return next(c for c in played.state.combatants if c.id == cid)
 
 
-@pytest.mark.parametrize("total, result", [
-    (1, "surrender"), (2, "surrender"), (3, "flee"), (5, "flee"), (6, "hold"),
-    (8, "hold"), (9, "press"), (11, "press"), (12, "redouble"), (14, "redouble"),
-])
+@pytest.mark.parametrize(
+    "total, result",
+    [
+        (1, "surrender"),
+        (2, "surrender"),
+        (3, "flee"),
+        (5, "flee"),
+        (6, "hold"),
+        (8, "hold"),
+        (9, "press"),
+        (11, "press"),
+        (12, "redouble"),
+        (14, "redouble"),
+    ],
+)
 def test_morale_chart_bands(total, result):
     # 003: '2 (or lower) Surrender, 3-5 Flee, 6-8 Stand off or hold ground, 9-11 Press for advantage, 12 (or higher) Redouble attack!'
     assert morale_result(total) == result
@@ -106,11 +117,8 @@ def test_morale_off_by_default():
 def test_morale_half_down_and_leader_down_in_one_roll():
     # Goblin 1 is the leader, and one of two is half the side: one roll names both causes.
     leader = {**GOB1, "leader": True}
-    played = run(KILL_GOB1, ADVANCE, dice=[10, 3, 5, 5], combatants=(ALDA, leader, GOB2),
-                 options={"morale_half_down": True, "morale_leader_down": True})
-    assert texts(played, "morale") == [
-        "Gob2 checks morale (half its side out of the fight; its leader is down): 2d6 5+5 = 10: presses for advantage."
-    ]
+    played = run(KILL_GOB1, ADVANCE, dice=[10, 3, 5, 5], combatants=(ALDA, leader, GOB2), options={"morale_half_down": True, "morale_leader_down": True})
+    assert texts(played, "morale") == ["Gob2 checks morale (half its side out of the fight; its leader is down): 2d6 5+5 = 10: presses for advantage."]
 
 
 def test_morale_result_shown_to_the_gm_for_the_round_it_governs():
@@ -160,8 +168,9 @@ def test_morale_flee_at_the_end_of_a_round_governs_the_next():
     # An automatic check (the first death) at the end of round 1 governs round 2: Gob2, fleeing, may
     # still be struck in round 2's attack phase (d20 14 hits, 2 damage), and is gone from round 3.
     a2 = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob2"}}
-    played = run(KILL_GOB1, ADVANCE, a2, ADVANCE, a2, dice=[15, 3, 1, 2, 14, 2],
-                 combatants=(ALDA, GOB1, {**GOB2, "x": 5, "y": 0}), options={"morale_first_death": True})
+    played = run(
+        KILL_GOB1, ADVANCE, a2, ADVANCE, a2, dice=[15, 3, 1, 2, 14, 2], combatants=(ALDA, GOB1, {**GOB2, "x": 5, "y": 0}), options={"morale_first_death": True}
+    )
     assert texts(played, "morale") == [
         "Gob2 checks morale (first death on its side): 2d6 1+2 = 3: flees.",
         "Gob2 has fled the field.",

@@ -3,7 +3,6 @@ in the magic phase round by round, stop-drop-and-roll, and burning spellcasters.
 
 from scenes import ADVANCE, declare, fighter, started, texts
 
-
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 ORC = fighter("orc", "orcs", ac=10, x=20, y=0)  # AC 9 descending; 20 ft: a flask's medium range
 
@@ -22,27 +21,21 @@ def orc(played) -> dict:
 
 def test_flask_size_large_is_plus_four():
     # 003: 'L | +4': d20 6 + 4 + AC 9 = 19
-    played = run(declare("alda", {"type": "throw_oil", "target": "orc", "torch": False}), ADVANCE,
-                 dice=[6], combatants=(ALDA, {**ORC, "size": "L"}))
-    assert texts(played, "attack") == [
-        "Alda throws a flask of oil at Orc: d20 6 + 0 combat bonus + 4 size L + 0 medium range + AC 9 = 19 ≥ 19: hit."
-    ]
+    played = run(declare("alda", {"type": "throw_oil", "target": "orc", "torch": False}), ADVANCE, dice=[6], combatants=(ALDA, {**ORC, "size": "L"}))
+    assert texts(played, "attack") == ["Alda throws a flask of oil at Orc: d20 6 + 0 combat bonus + 4 size L + 0 medium range + AC 9 = 19 ≥ 19: hit."]
     assert orc(played)["conditions"] == ["oiled"]
 
 
 def test_flask_size_medium_is_plus_two():
     # 003: 'M | +2': d20 7 + 2 + AC 9 = 18, a miss
     played = run(declare("alda", {"type": "throw_oil", "target": "orc", "torch": False}), ADVANCE, dice=[7])
-    assert texts(played, "attack") == [
-        "Alda throws a flask of oil at Orc: d20 7 + 0 combat bonus + 2 size M + 0 medium range + AC 9 = 18 < 19: miss."
-    ]
+    assert texts(played, "attack") == ["Alda throws a flask of oil at Orc: d20 7 + 0 combat bonus + 2 size M + 0 medium range + AC 9 = 18 < 19: miss."]
     assert orc(played)["conditions"] == []
 
 
 def test_flask_size_small_is_no_modifier():
     # 003: 'S | 0': d20 9 + 0 + AC 9 = 18, a miss where a man-sized target is hit
-    played = run(declare("alda", {"type": "throw_oil", "target": "orc", "torch": False}), ADVANCE,
-                 dice=[9], combatants=(ALDA, {**ORC, "size": "S"}))
+    played = run(declare("alda", {"type": "throw_oil", "target": "orc", "torch": False}), ADVANCE, dice=[9], combatants=(ALDA, {**ORC, "size": "S"}))
     assert texts(played, "attack")[0].endswith("+ 0 size S + 0 medium range + AC 9 = 18 < 19: miss.")
 
 
@@ -61,9 +54,7 @@ def test_torch_is_thrown_against_ac_9_not_the_target():
 def test_torch_takes_the_range_modifier():
     # 003: the torch is 'modified by range etc. as normal': long range -1 (002), 10 - 1 + 9 = 18
     played = run(declare("alda", {"type": "throw_oil", "target": "orc", "range_band": "long"}), ADVANCE, dice=[10, 10])
-    assert texts(played, "attack")[1] == (
-        "Alda throws a lit torch at the oil on Orc: d20 10 + 0 combat bonus - 1 long range + AC 9 = 18 < 19: miss."
-    )
+    assert texts(played, "attack")[1] == ("Alda throws a lit torch at the oil on Orc: d20 10 + 0 combat bonus - 1 long range + AC 9 = 18 < 19: miss.")
     assert orc(played) == {"hp": 10, "conditions": ["oiled"], "burning": 0}
 
 
@@ -76,13 +67,14 @@ def test_oil_needs_both_hits_a_missed_flask_throws_no_torch():
 def test_throw_torch_lights_oil_left_by_an_earlier_flask():
     bran = fighter("bran", "party", dex=12, x=0, y=5)
     played = run(
-        declare("alda", {"type": "throw_oil", "target": "orc", "torch": False}), ADVANCE,
-        declare("bran", {"type": "throw_torch", "target": "orc"}), ADVANCE,
-        dice=[8, 10, 4], combatants=(ALDA, bran, ORC),
+        declare("alda", {"type": "throw_oil", "target": "orc", "torch": False}),
+        ADVANCE,
+        declare("bran", {"type": "throw_torch", "target": "orc"}),
+        ADVANCE,
+        dice=[8, 10, 4],
+        combatants=(ALDA, bran, ORC),
     )
-    assert texts(played, "attack")[1] == (
-        "Bran throws a lit torch at the oil on Orc: d20 10 + 0 combat bonus + 0 medium range + AC 9 = 19 ≥ 19: hit."
-    )
+    assert texts(played, "attack")[1] == ("Bran throws a lit torch at the oil on Orc: d20 10 + 0 combat bonus + 0 medium range + AC 9 = 19 ≥ 19: hit.")
     assert orc(played) == {"hp": 6, "conditions": ["burning"], "burning": 1}
 
 
@@ -122,11 +114,12 @@ def test_oil_burns_in_the_magic_phase_before_anything_else_there():
         declare("quick", {"type": "attack", "target": "orc", "delay": "magic"}),
         declare("orc", {"type": "cast", "spell": "sleep", "target": "alda"}),
         ADVANCE,
-        dice=[1, 8, 1, 10, 1, 2], combatants=(ALDA, quick, shaman),  # Quick stands by the orc: a d2 picks the orc for flask and torch
+        dice=[1, 8, 1, 10, 1, 2],
+        combatants=(ALDA, quick, shaman),  # Quick stands by the orc: a d2 picks the orc for flask and torch
     )
     magic = [e for e in played.log if e.kind in ("phase", "oil", "attack", "spell", "damage")]
     at = next(i for i, e in enumerate(magic) if e.text == "Magic phase.")
-    assert [e.text for e in magic[at + 1: at + 4]] == [
+    assert [e.text for e in magic[at + 1 : at + 4]] == [
         "The oil on Orc burns (round 1): d6 1, gutters out (1-3).",
         "Orc takes 1 damage (burning oil), 9 HP left.",
         "Orc loses the spell (sleep) to the flames.",
@@ -146,8 +139,7 @@ def test_oil_spell_kept_when_the_fire_goes_out_without_damage():
 def test_oil_spell_loss_option_burning_spoils_it_anyway():
     shaman = {**ORC, "caster": True}
     cast = declare("orc", {"type": "cast", "spell": "sleep"})
-    played = run(OIL, ADVANCE, cast, ADVANCE, dice=[8, 10, 5, 6], combatants=(ALDA, shaman),
-                 options={"oil_spell_loss": "burning"})
+    played = run(OIL, ADVANCE, cast, ADVANCE, dice=[8, 10, 5, 6], combatants=(ALDA, shaman), options={"oil_spell_loss": "burning"})
     assert texts(played, "spell") == ["Orc loses the spell (sleep) to the flames."]
 
 
@@ -201,7 +193,6 @@ def test_oil_fight_folds_to_the_same_bytes_twice():
     assert canonical(fold(played.events)) == canonical(played.state)
 
 
-
 BRAN = fighter("bran", "party", ac=10, x=25, y=0)  # beside the orc: an ongoing melee
 
 
@@ -228,8 +219,12 @@ def test_oil_into_a_melee_picks_who_the_flask_and_the_torch_fly_at():
 def test_oil_a_torch_thrown_into_a_melee_is_randomised_too():
     # The orc, oiled earlier, fights Cole; Bran's torch (d2 1) flies at the orc and lights it.
     cole = fighter("cole", "party", x=25, y=0)
-    played = run(declare("bran", {"type": "throw_torch", "target": "orc"}), ADVANCE, dice=[1, 12, 5],
-                 combatants=(ALDA, {**ORC, "conditions": ["oiled"]}, {**BRAN, "x": 0, "y": 5}, cole))
+    played = run(
+        declare("bran", {"type": "throw_torch", "target": "orc"}),
+        ADVANCE,
+        dice=[1, 12, 5],
+        combatants=(ALDA, {**ORC, "conditions": ["oiled"]}, {**BRAN, "x": 0, "y": 5}, cole),
+    )
     assert texts(played, "attack", "oil")[:3] == [
         "Bran throws the torch into the melee around Orc (1 Orc, 2 Cole): d2 1, at Orc.",
         "Bran throws a lit torch at the oil on Orc: d20 12 + 0 combat bonus + 0 medium range + AC 9 = 21 ≥ 19: hit.",

@@ -23,8 +23,10 @@ ROUND = [
 
 
 def fight(mode: str, *answers, dice=(5, 5)):
-    commands = ROUND + [{"as": "player:alda", "type": "answer", "awaiting": a, "choice": c} if who == "alda" else
-                        {"type": "answer", "awaiting": a, "choice": c} for who, a, c in answers]
+    commands = ROUND + [
+        {"as": "player:alda", "type": "answer", "awaiting": a, "choice": c} if who == "alda" else {"type": "answer", "awaiting": a, "choice": c}
+        for who, a, c in answers
+    ]
     return play({**FIGHT, "options": {"physical_dice": mode}, "dice": list(dice), "commands": commands})
 
 
@@ -70,12 +72,17 @@ def test_all_mode_asks_the_gm_for_monsters():
 def test_a_wrong_die_value_or_roller_is_refused_and_changes_nothing():
     waiting = fight("players")
     for answer in (("alda", "die:7", "21"), ("alda", "die:7", "0"), ("gob", "die:7", "5")):
-        played = play({**FIGHT, "options": {"physical_dice": "players"}, "dice": [5, 5],
-                       "commands": ROUND + [{"as": "player:gob" if answer[0] == "gob" else "player:alda", "type": "answer",
-                                             "awaiting": answer[1], "choice": answer[2]}]})
+        played = play(
+            {
+                **FIGHT,
+                "options": {"physical_dice": "players"},
+                "dice": [5, 5],
+                "commands": ROUND
+                + [{"as": "player:gob" if answer[0] == "gob" else "player:alda", "type": "answer", "awaiting": answer[1], "choice": answer[2]}],
+            }
+        )
         assert played.log[-1].kind == "rejected", answer
-        assert canonical(msgspec.structs.replace(played.state, seq=0, recent=[])) == canonical(
-            msgspec.structs.replace(waiting.state, seq=0, recent=[]))
+        assert canonical(msgspec.structs.replace(played.state, seq=0, recent=[])) == canonical(msgspec.structs.replace(waiting.state, seq=0, recent=[]))
 
 
 def test_replay_with_entered_dice_is_byte_identical():

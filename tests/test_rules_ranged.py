@@ -156,10 +156,12 @@ def test_shoot_a_surprised_gawper_struck_by_a_missile_rolls_to_drop():
     # 003: 'the active side gains one free round ... Any gawpers so struck will drop anything held
     # in-hand on a 2 or less on a 6 sided die.' A missile strikes as a blow does: the orcs are
     # surprised (d6 1), the bow hits (d20 17 + 2 surprise), 3 damage, and the orc's d6 2 drops its sword.
-    for profile, damage in (("holmes-phases", "Orc takes 3 damage (1d6), 7 HP left."),
-                            ("challenges", "Orc takes 6 damage (1d6 rolled 3 doubled), 4 HP left."),
-                            ("thac0-sheet", "Orc takes 3 damage (1d6), 7 HP left."),
-                            ("ll-house", "Orc takes 3 damage, 7 HP left.")):
+    for profile, damage in (
+        ("holmes-phases", "Orc takes 3 damage (1d6), 7 HP left."),
+        ("challenges", "Orc takes 6 damage (1d6 rolled 3 doubled), 4 HP left."),
+        ("thac0-sheet", "Orc takes 3 damage (1d6), 7 HP left."),
+        ("ll-house", "Orc takes 3 damage, 7 HP left."),
+    ):
         played = started((ARCHER, ORC), shoot(), ADVANCE, dice=[17, 3, 2], surprise=[5, 1], profile=profile)
         assert texts(played, "damage") == [damage], profile
         assert texts(played, "surprise")[-1] == "Orc is caught gawping and drops what was in hand (d6 2 ≤ 2).", profile
@@ -177,9 +179,13 @@ def test_shoot_twice_takes_the_multiple_attack_bonus_as_a_double_blow_does():
     # bow twice: d20 12 + 0 + AC 9 = 21, both shots; one shot keeps the +4: d20 12 + 4 + AC 9 = 25.
     veteran = {**ARCHER, "attack_bonus": None, "klass": "fighter", "level": 7}
     played = run(shoot(shots=2), ADVANCE, dice=[12, 2, 12, 3], combatants=(veteran, ORC))
-    assert texts(played, "attack") == [
-        "Archer shoots at Orc (bow): d20 12 + 0 combat bonus (multiple attacks) + 0 medium range + AC 9 = 21 ≥ 19: hit.",
-    ] * 2
+    assert (
+        texts(played, "attack")
+        == [
+            "Archer shoots at Orc (bow): d20 12 + 0 combat bonus (multiple attacks) + 0 medium range + AC 9 = 21 ≥ 19: hit.",
+        ]
+        * 2
+    )
     assert texts(played, "damage") == ["Orc takes 2 damage (1d6), 8 HP left.", "Orc takes 3 damage (1d6), 5 HP left."]
     once = run(shoot(), ADVANCE, dice=[12, 2], combatants=(veteran, ORC))
     assert texts(once, "attack") == ["Archer shoots at Orc (bow): d20 12 + 4 combat bonus + 0 medium range + AC 9 = 25 ≥ 19: hit."]
@@ -211,9 +217,7 @@ def test_shoot_called_shots_are_minus_five_and_a_d6_each():
     tough = {**ORC, "hp": 20, "hp_max": 20}
     played = run(shoot(called_shots=2), ADVANCE, dice=[19, 3, 4, 5], combatants=(sharp, tough))
     assert texts(played, "declare") == ["Archer declares: shoot at Orc, 2 called shot(s)."]
-    assert texts(played, "attack") == [
-        "Archer shoots at Orc (bow): d20 19 + 2 combat bonus + 0 medium range - 10 called shots + AC 9 = 20 ≥ 19: hit."
-    ]
+    assert texts(played, "attack") == ["Archer shoots at Orc (bow): d20 19 + 2 combat bonus + 0 medium range - 10 called shots + AC 9 = 20 ≥ 19: hit."]
     assert texts(played, "damage") == ["Orc takes 12 damage (1d6 + 2d6 called shots), 8 HP left."]
     assert played.state.forced == []
 
@@ -244,10 +248,14 @@ def test_shoot_called_shots_under_the_other_profiles():
     # The penalty is a term of every profile's roll, the extra d6 part of its damage.
     sharp = {**ARCHER, "attack_bonus": 2}
     cases = {
-        "ll-house": ("Archer shoots the bow at Orc: d20 19 + 2 attack value + 0 medium range - 10 called shots = 11 ≥ AC 10: hit.",
-                     "Orc takes 12 damage, 8 HP left."),
-        "thac0-sheet": ("Archer shoots at Orc (bow): THAC0 17 - AC 9 = H 8; d20 19 + 0 medium range - 10 called shots = 9 ≥ 8: hit.",
-                        "Orc takes 12 damage (1d6 + 2d6 called shots), 8 HP left."),
+        "ll-house": (
+            "Archer shoots the bow at Orc: d20 19 + 2 attack value + 0 medium range - 10 called shots = 11 ≥ AC 10: hit.",
+            "Orc takes 12 damage, 8 HP left.",
+        ),
+        "thac0-sheet": (
+            "Archer shoots at Orc (bow): THAC0 17 - AC 9 = H 8; d20 19 + 0 medium range - 10 called shots = 9 ≥ 8: hit.",
+            "Orc takes 12 damage (1d6 + 2d6 called shots), 8 HP left.",
+        ),
     }
     for profile, (attack, damage) in cases.items():
         played = started((sharp, {**ORC, "hp": 20, "hp_max": 20}), shoot(called_shots=2), ADVANCE, dice=[19, 3, 4, 5], profile=profile)

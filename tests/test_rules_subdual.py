@@ -4,7 +4,6 @@ the chance (d100 below it) that the creature surrenders."""
 
 from scenes import ADVANCE, declare, fighter, started, texts
 
-
 ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 ORC = fighter("orc", "orcs", ac=10, x=5, y=0)  # AC 9 descending: d20 10 hits
 

@@ -160,8 +160,7 @@ def test_a_stale_restore_is_rejected_and_changes_nothing():
 
 @pytest.mark.parametrize(
     "change",
-    [{"status": "ended"}, {"phase": "lunch"}, {"undone": [5]}, {"undone": [6, 6]}, {"forced": [0]}, {"next_id": 0},
-     {"combatants": []}, {"what": "x" * 301}],
+    [{"status": "ended"}, {"phase": "lunch"}, {"undone": [5]}, {"undone": [6, 6]}, {"forced": [0]}, {"next_id": 0}, {"combatants": []}, {"what": "x" * 301}],
 )
 def test_a_restore_of_a_bad_shape_is_rejected(change):
     out = played(*ROUND)

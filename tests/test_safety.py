@@ -4,6 +4,8 @@ with the state exactly as before the event. A rule bug costs one command."""
 
 import msgspec
 import pytest
+from golden.record import FIGHTS, load
+from scenes import fighter
 
 from fray_table.rules.commands import Command
 from fray_table.rules.events import Actor, Event, decode_event
@@ -11,8 +13,6 @@ from fray_table.rules.model import Awaiting, Combatant, Encounter, copied
 from fray_table.rules.reducer import BUG, apply, canonical
 from fray_table.rules.scenario import play
 from fray_table.rules.view import Viewer, log_for
-from golden.record import FIGHTS, load
-from scenes import fighter
 
 GM = Actor("gm", "gm")
 
@@ -34,8 +34,13 @@ def test_apply_leaves_its_argument_as_it_was(name):
 def test_copied_shares_no_container_with_its_original():
     """Each list, dict and mutable struct of a state and its combatants is copied, read off
     the types (a field added later and not copied fails here)."""
-    state = play({"combatants": [fighter("a", "x"), fighter("b", "y")], "dice": [5, 6], "commands": [
-        {"type": "start"}, {"type": "declare", "actor": "a", "action": {"type": "attack", "target": "b"}}]}).state
+    state = play(
+        {
+            "combatants": [fighter("a", "x"), fighter("b", "y")],
+            "dice": [5, 6],
+            "commands": [{"type": "start"}, {"type": "declare", "actor": "a", "action": {"type": "attack", "target": "b"}}],
+        }
+    ).state
     state.awaiting = Awaiting(id="p", who="a", kind="k", prompt="?", options=["x"])
     new = copied(state)
     assert canonical(msgspec.structs.replace(new, recent=state.recent)) == canonical(state)
@@ -56,14 +61,25 @@ def test_copied_shares_no_container_with_its_original():
 EDITED_AWAY = {
     "dice": [5, 6, 15, 3],
     "combatants": [
-        {"id": "alda", "name": "Alda", "side": "party", "hp": 10, "hp_max": 10, "attack_bonus": 0, "x": 10, "y": 10,
-         "weapons": [{"name": "sword"}, {"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}]},
-        {"id": "gob", "name": "Gob", "side": "goblins", "hp": 10, "hp_max": 10, "attack_bonus": 0, "x": 15, "y": 10}],
+        {
+            "id": "alda",
+            "name": "Alda",
+            "side": "party",
+            "hp": 10,
+            "hp_max": 10,
+            "attack_bonus": 0,
+            "x": 10,
+            "y": 10,
+            "weapons": [{"name": "sword"}, {"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}],
+        },
+        {"id": "gob", "name": "Gob", "side": "goblins", "hp": 10, "hp_max": 10, "attack_bonus": 0, "x": 15, "y": 10},
+    ],
     "commands": [
         {"type": "start"},
         {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob", "weapon": 1}},
         {"type": "edit_combatant", "id": "alda", "weapons": [{"name": "sword"}]},
-        {"type": "advance"}],
+        {"type": "advance"},
+    ],
 }
 
 
@@ -91,16 +107,24 @@ def test_a_rule_that_raises_costs_one_command_seen_by_the_gm_alone(monkeypatch):
 def test_a_rejection_is_read_by_its_sender_and_the_gm_only():
     """A player's refused declaration and a GM's refused edit: each line is read by its
     sender and the GM, by no other player and no spectator."""
-    played = play({"combatants": [fighter("alda", "party"), fighter("bran", "party"), fighter("gob", "goblins", hidden=True)],
-                   "dice": [5, 6], "commands": [
-        {"type": "start"},
-        {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "alda"}, "as": "player:alda"},
-        {"type": "edit_combatant", "id": "gob", "hp": 60}]})
+    played = play(
+        {
+            "combatants": [fighter("alda", "party"), fighter("bran", "party"), fighter("gob", "goblins", hidden=True)],
+            "dice": [5, 6],
+            "commands": [
+                {"type": "start"},
+                {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "alda"}, "as": "player:alda"},
+                {"type": "edit_combatant", "id": "gob", "hp": 60},
+            ],
+        }
+    )
     rejected = [e for e in played.log if e.kind == "rejected"]
     assert [e.audience for e in rejected] == ["player:alda", "gm"]
     assert "HP 60/10" in rejected[1].text  # the hidden goblin's max HP: the GM's alone
+
     def read(viewer):
         return [e.text for e in log_for(played.log, played.state, viewer) if e.kind == "rejected"]
+
     assert read(Viewer("player", ("alda",))) == ["Rejected: Alda cannot attack itself."]
     assert read(Viewer("player", ("bran",))) == []
     assert read(Viewer("spectator")) == []

@@ -11,11 +11,11 @@ import urllib.parse
 import httpx
 import pytest
 import websockets
+from support import ROOT, FrayServer, Table, encounter_of, free_port, token_of
 
 from fray_table.server.limits import Limits, RateGuard, TokenBucket
 from fray_table.server.security import Access
 from fray_table.server.tokens import BadToken, Signer
-from support import ROOT, FrayServer, Table, encounter_of, free_port, token_of
 
 pytestmark = pytest.mark.redis
 
@@ -98,7 +98,10 @@ async def test_gm_lists_issues_and_revokes_links(fray_server, join):
     url = f"{fray_server.url}/api/encounters/{made['id']}/links"
     listed = httpx.get(url, params={"token": gm_token}).json()["links"]
     assert [(link["role"], link["name"], link["revoked"]) for link in listed] == [
-        ("gm", "GM", False), ("player", "alda", False), ("spectator", "spectator", False)]
+        ("gm", "GM", False),
+        ("player", "alda", False),
+        ("spectator", "spectator", False),
+    ]
     assert {link["link"] for link in listed} == {made["links"]["gm"], made["links"]["players"]["alda"], made["links"]["spectator"]}
 
     r = httpx.post(url, params={"token": gm_token}, json={"role": "player", "name": "Bo", "combatants": ["gob"]})
@@ -304,9 +307,31 @@ async def test_bad_after_position_is_refused_clearly(fray_server):
 def test_serve_prints_creation_policy_and_accepts_limit_flags(redis_url, tmp_path):
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo",
-         "--max-frame", "2048", "--rate", "3", "--burst", "4", "--sockets-per-token", "1", "--origin", "https://a.example"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "fray_table.server.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--redis-url",
+            redis_url,
+            "--no-demo",
+            "--max-frame",
+            "2048",
+            "--rate",
+            "3",
+            "--burst",
+            "4",
+            "--sockets-per-token",
+            "1",
+            "--origin",
+            "https://a.example",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         env={"PATH": "/usr/bin:/bin", "FRAY_SECRET": "test-secret-0123456789abcdef"},
     )
     try:

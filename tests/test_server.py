@@ -4,7 +4,6 @@ import hashlib
 
 import httpx
 import pytest
-
 from support import folded, stream, token_of
 
 pytestmark = pytest.mark.redis
@@ -15,10 +14,6 @@ FIGHT = {
         {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 4, "hp_max": 4, "dex": 9, "x": 15, "y": 10},
     ]
 }
-
-
-
-
 
 
 async def test_create_answers_links_for_every_role(fray_server, join):
@@ -75,8 +70,13 @@ async def test_replay_from_scratch_is_byte_identical_on_two_replicas(fray_replic
     made = one.create(FIGHT)
     gm = await join(one, made["links"]["gm"])
     watcher = await join(two, made["links"]["spectator"])
-    for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"}, {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
-                    {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}, {"type": "advance"}):
+    for command in (
+        {"type": "force_rolls", "values": [5, 6]},
+        {"type": "start"},
+        {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+        {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+        {"type": "advance"},
+    ):
         ack = await gm.send(command)
         assert ack["type"] == "ack", ack
     await watcher.until(ack["position"])  # the command through one reached a client of the other

@@ -45,17 +45,22 @@ def test_showcase_surprise_gives_the_party_a_free_round_at_plus_two():
     ]
     assert "Bran attacks Grul: d20 11 + 0 combat bonus + 2 surprise, from behind included + AC 6 (shield ignored) = 19 ≥ 19: hit." in texts(PLAYED)
     assert "Grul is caught gawping and drops what was in hand (d6 1 ≤ 2)." in texts(PLAYED)
-    assert texts(PLAYED)[texts(PLAYED).index("Round 2: declarations are open.") + 1:][:7] == [
-        f"{name} declares: {what}." for name, what in (
-            ("Bran", "parry with the dagger"), ("Alda", "charge Ukk"), ("Cora", "cast magic missile at Mog"),
-            ("Ukk", "set a spear against a charge"), ("Snag", "attack Bran"),
-            ("Grul", "pick up a dropped weapon"), ("Mog", "approach Alda cautiously"),
+    assert texts(PLAYED)[texts(PLAYED).index("Round 2: declarations are open.") + 1 :][:7] == [
+        f"{name} declares: {what}."
+        for name, what in (
+            ("Bran", "parry with the dagger"),
+            ("Alda", "charge Ukk"),
+            ("Cora", "cast magic missile at Mog"),
+            ("Ukk", "set a spear against a charge"),
+            ("Snag", "attack Bran"),
+            ("Grul", "pick up a dropped weapon"),
+            ("Mog", "approach Alda cautiously"),
         )
     ]
 
 
 def test_showcase_round_one_runs_every_phase_in_order():
-    round_one = texts(PLAYED)[texts(PLAYED).index("Round 1: declarations close."):texts(PLAYED).index("Round 2: declarations are open.")]
+    round_one = texts(PLAYED)[texts(PLAYED).index("Round 1: declarations close.") : texts(PLAYED).index("Round 2: declarations are open.")]
     phases = [t for t in round_one if t.endswith(" phase.")]
     assert phases == ["Attack phase.", "Movement phase.", "Magic phase.", "End phase."]
     assert round_one.index("Alda moves to (20, 10).") > round_one.index("Movement phase.")
@@ -123,11 +128,13 @@ def test_showcase_replay_in_two_halves_is_byte_identical(cut):
 
 @pytest.mark.redis
 async def test_showcase_on_the_server_logs_what_the_headless_run_logs(fray_server, redis_url, join):
-    made = fray_server.create({
-        "combatants": SCENARIO["combatants"],
-        "options": SCENARIO["options"],
-        "players": {"party": ["alda", "bran", "cora"]},
-    })
+    made = fray_server.create(
+        {
+            "combatants": SCENARIO["combatants"],
+            "options": SCENARIO["options"],
+            "players": {"party": ["alda", "bran", "cora"]},
+        }
+    )
     gm, ack = await play_script(fray_server, join, made, SCENARIO)
     assert gm.view["round"] == 4
 

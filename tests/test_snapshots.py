@@ -7,12 +7,12 @@ import hashlib
 import msgspec
 import pytest
 import redis.asyncio as aioredis
+from support import FrayServer, digest, folded
+from test_server import FIGHT
 
 from fray_table.rules.model import Encounter
 from fray_table.rules.reducer import canonical
 from fray_table.server.store import snapshot_key
-from support import FrayServer, digest, folded
-from test_server import FIGHT
 
 pytestmark = pytest.mark.redis
 
@@ -36,8 +36,6 @@ async def put_snapshot(redis_url: str, encounter: str, fields: dict) -> None:
         await client.hset(snapshot_key(encounter), mapping=fields)
     finally:
         await client.aclose()
-
-
 
 
 async def test_a_fresh_replica_starts_from_a_trusted_snapshot(redis_url, tmp_path, join):

@@ -78,12 +78,8 @@ async def test_read_respects_after_and_count(any_store: Store, new_encounter: Ne
     encounter = new_encounter()
     payloads = [b"%d" % i for i in range(10)]
     positions = await append_all(any_store, encounter, payloads)
-    assert await any_store.read(encounter, after=positions[3]) == list(
-        zip(positions[4:], payloads[4:])
-    )
-    assert await any_store.read(encounter, after=positions[3], count=2) == list(
-        zip(positions[4:6], payloads[4:6])
-    )
+    assert await any_store.read(encounter, after=positions[3]) == list(zip(positions[4:], payloads[4:]))
+    assert await any_store.read(encounter, after=positions[3], count=2) == list(zip(positions[4:6], payloads[4:6]))
     assert await any_store.read(encounter, count=1) == [(positions[0], payloads[0])]
     assert await any_store.read(encounter, after=positions[-1]) == []
 
@@ -110,9 +106,7 @@ async def test_exists_after_append_or_meta(any_store: Store, new_encounter: NewE
     assert await any_store.exists(described)
 
 
-async def test_append_duplicate_command_returns_original(
-    any_store: Store, new_encounter: NewEncounter
-):
+async def test_append_duplicate_command_returns_original(any_store: Store, new_encounter: NewEncounter):
     encounter = new_encounter()
     first = await any_store.append(encounter, "cmd-1", b"once")
     await any_store.append(encounter, "cmd-2", b"other")
@@ -142,13 +136,9 @@ async def test_append_concurrent_all_succeed(any_store: Store, new_encounter: Ne
     assert dict(stored) == {position: b"%d" % i for i, (position, _) in enumerate(results)}
 
 
-async def test_append_concurrent_duplicates_append_once(
-    any_store: Store, new_encounter: NewEncounter
-):
+async def test_append_concurrent_duplicates_append_once(any_store: Store, new_encounter: NewEncounter):
     encounter = new_encounter()
-    results = await asyncio.wait_for(
-        asyncio.gather(*(any_store.append(encounter, "same", b"x") for _ in range(50))), 10
-    )
+    results = await asyncio.wait_for(asyncio.gather(*(any_store.append(encounter, "same", b"x") for _ in range(50))), 10)
     assert len({position for position, _ in results}) == 1
     assert sum(new for _, new in results) == 1
     assert len(await any_store.read(encounter)) == 1
@@ -213,8 +203,7 @@ async def test_submitted_appends_settle_in_order_across_encounters(any_store: St
     one, two = new_encounter(), new_encounter()
     # Submitted in one tick, so the Redis store writes them as one batch: one
     # script per encounter, a retry of an id among them answered with the first.
-    futures = [any_store.submit(one, "a", b"1a"), any_store.submit(two, "a", b"2a"),
-               any_store.submit(one, "b", b"1b"), any_store.submit(one, "a", b"1a again")]
+    futures = [any_store.submit(one, "a", b"1a"), any_store.submit(two, "a", b"2a"), any_store.submit(one, "b", b"1b"), any_store.submit(one, "a", b"1a again")]
     results = await asyncio.wait_for(asyncio.gather(*futures), 10)
     assert [created for _, created in results] == [True, True, True, False]
     assert results[3][0] == results[0][0]

@@ -14,8 +14,21 @@ PROFILE = "thac0-sheet"
 
 
 def ship(cid, side, **figures):
-    return {"id": cid, "name": cid.capitalize(), "side": side, "vessel": True, "hp": 30, "hp_max": 30,
-            "move": 120, "rowers": 40, "rowers_max": 40, "crew": 10, "ac": 12, "dex": 1, **figures}
+    return {
+        "id": cid,
+        "name": cid.capitalize(),
+        "side": side,
+        "vessel": True,
+        "hp": 30,
+        "hp_max": 30,
+        "move": 120,
+        "rowers": 40,
+        "rowers_max": 40,
+        "crew": 10,
+        "ac": 12,
+        "dex": 1,
+        **figures,
+    }
 
 
 def sea(*commands, dice=(), options=None, people=(), galley=None, cog=None):
@@ -43,8 +56,7 @@ def test_naval_dead_in_water_at_three_quarters_damage():
 
 def test_naval_giant_blow_counts_one_hull_point_per_five():
     # A giant (F 1, THAC0 19) against the cog's AC 7 (ascending 12): H 12, d20 15 hits; 3d6 6+6+5 = 17 hp -> 3 hull points.
-    giant = fighter("giant", "party", attack_bonus=None, klass="fighter", level=1, size="L", dex=12, x=35, y=0,
-                    weapons=[{"name": "club", "damage": "3d6"}])
+    giant = fighter("giant", "party", attack_bonus=None, klass="fighter", level=1, size="L", dex=12, x=35, y=0, weapons=[{"name": "club", "damage": "3d6"}])
     played = sea(declare("giant", {"type": "attack", "target": "cog"}), ADVANCE, dice=[15, 6, 6, 5], people=[giant], options={"weapon_damage": True})
     assert "Giant attacks Cog: THAC0 19 - AC 7 = H 12; d20 15 ≥ 12: hit." in texts(played)
     assert "Cog takes 3 hull points (17 hit points (3d6) / 5, rounded down), 27 HP left." in texts(played)
@@ -53,7 +65,9 @@ def test_naval_giant_blow_counts_one_hull_point_per_five():
 
 def test_naval_sinks_at_full_damage():
     giant = fighter("giant", "party", attack_bonus=None, klass="fighter", level=1, dex=12, x=35, y=0, weapons=[{"name": "club", "damage": "3d6"}])
-    played = sea(declare("giant", {"type": "attack", "target": "cog"}), ADVANCE, dice=[15, 6, 6, 5], people=[giant], cog={"hp": 3}, options={"weapon_damage": True})
+    played = sea(
+        declare("giant", {"type": "attack", "target": "cog"}), ADVANCE, dice=[15, 6, 6, 5], people=[giant], cog={"hp": 3}, options={"weapon_damage": True}
+    )
     assert "Cog sinks (100% damage)." in texts(played)
     cog = who(played, "cog")
     assert cog.down and cog.conditions == ["sunk"]
@@ -133,7 +147,9 @@ def test_naval_boarding_is_offered_once_grappled():
 def test_naval_repairs_one_point_a_turn_up_to_half_the_damage():
     # rounds_per_turn 1: a point a round. 6 of 10 hull points lost: half is 3.
     repair = declare("galley", {"type": "repair"})
-    played = sea(repair, ADVANCE, repair, ADVANCE, repair, ADVANCE, repair, dice=[1, 2, 3, 4, 5], galley={"hp": 4, "hp_max": 10}, options={"rounds_per_turn": 1})
+    played = sea(
+        repair, ADVANCE, repair, ADVANCE, repair, ADVANCE, repair, dice=[1, 2, 3, 4, 5], galley={"hp": 4, "hp_max": 10}, options={"rounds_per_turn": 1}
+    )
     assert "Galley's crew patches 1 hull point, 5 HP left; the patch fails after 5d6 = 15 days." in texts(played)
     assert who(played, "galley").hp == 7 and who(played, "galley").repaired == 3
     assert rejected(played) == ["repair/nothing-to-repair"]
@@ -186,9 +202,13 @@ def test_naval_bad_figures_are_refused_and_change_nothing():
 
 def test_naval_the_gm_log_names_the_vessel_a_fighter_is_put_aboard():
     bran = fighter("bran", "party", dex=12, x=0, y=5)
-    played = play({"profile": PROFILE, "combatants": [ship("galley", "party"), bran],
-                   "commands": [{"type": "edit_combatant", "id": "bran", "aboard": "galley"},
-                                {"type": "edit_combatant", "id": "bran", "aboard": ""}]})
+    played = play(
+        {
+            "profile": PROFILE,
+            "combatants": [ship("galley", "party"), bran],
+            "commands": [{"type": "edit_combatant", "id": "bran", "aboard": "galley"}, {"type": "edit_combatant", "id": "bran", "aboard": ""}],
+        }
+    )
     assert who(played, "bran").aboard == ""
     assert texts(played, "gm") == ["GM edits Bran: aboard Galley.", "GM edits Bran: aboard none."]
 
@@ -197,7 +217,14 @@ def test_naval_hidden_vessel_hull_figures_are_not_shown_to_players():
     from fray_table.rules.view import Viewer, log_for
 
     giant = fighter("giant", "party", attack_bonus=None, klass="fighter", level=1, dex=12, x=35, y=0, weapons=[{"name": "club", "damage": "3d6"}])
-    played = sea(declare("giant", {"type": "attack", "target": "cog"}), ADVANCE, dice=[15, 6, 6, 5], people=[giant], cog={"hidden": True}, options={"weapon_damage": True})
+    played = sea(
+        declare("giant", {"type": "attack", "target": "cog"}),
+        ADVANCE,
+        dice=[15, 6, 6, 5],
+        people=[giant],
+        cog={"hidden": True},
+        options={"weapon_damage": True},
+    )
     seen = [e.text for e in log_for(played.log, played.state, Viewer(role="player", combatants=("giant",))) if e.kind in ("damage", "naval")]
     assert seen == ["Cog takes 3 hull points (17 hit points (3d6) / 5, rounded down)."]
     assert "Cog makes 108 of 120 ft (10% damage, 0% of the rowers lost)." in texts(played)  # the GM's log

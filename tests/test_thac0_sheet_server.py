@@ -15,14 +15,16 @@ def test_thac0_sheet_is_listed_with_its_options(fray_server):
 
 
 def test_thac0_sheet_encounter_is_created_with_options_and_a_vessel(fray_server):
-    made = fray_server.create({
-        "profile": "thac0-sheet",
-        "options": {"h_floor": True, "rounds_per_turn": 6},
-        "combatants": [
-            {"id": "alda", "name": "Alda", "side": "party", "klass": "fighter", "level": 4, "str_adj": 1, "hp": 9, "hp_max": 9},
-            {"id": "cog", "name": "Cog", "side": "pirates", "vessel": True, "hp": 30, "hp_max": 30, "crew": 6, "rowers": 20, "rowers_max": 20},
-        ],
-    })
+    made = fray_server.create(
+        {
+            "profile": "thac0-sheet",
+            "options": {"h_floor": True, "rounds_per_turn": 6},
+            "combatants": [
+                {"id": "alda", "name": "Alda", "side": "party", "klass": "fighter", "level": 4, "str_adj": 1, "hp": 9, "hp_max": 9},
+                {"id": "cog", "name": "Cog", "side": "pirates", "vessel": True, "hp": 30, "hp_max": 30, "crew": 6, "rowers": 20, "rowers_max": 20},
+            ],
+        }
+    )
     view = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/replay", params={"token": token_of(made["links"]["gm"])}, timeout=TIMEOUT).json()["view"]
     assert view["profile"] == "thac0-sheet"
     assert view["options"]["h_floor"] is True and view["options"]["rounds_per_turn"] == 6 and view["options"]["mods_before_steps"] is False

@@ -1,7 +1,6 @@
 """docs/scenarios/thac0-sheet.toml played headless: every die forced, each of 002's
 rules it exercises checked by its figures, and the fold replayed byte for byte."""
 
-
 from scenes import all_forced, rejected, scenario, texts, who
 
 from fray_table.rules.reducer import canonical, fold
@@ -36,7 +35,7 @@ def test_thac0_showcase_wrestling_and_the_knock_out():
     wrestle = texts(PLAYED, "wrestle")
     assert wrestle[0].endswith("= 24 against d20 6 + w 12 (ceil(L 4/2) 2 + δS 1 + δD 0 + basic AC 9) = 18: Ogre wins, a grab on Alda.")
     assert wrestle[1].endswith("= 27 against d20 9 + w 12 (ceil(L 4/2) 2 + δS 1 + δD 0 + basic AC 9) = 21: Ogre wins, Alda falls.")
-    round_three = texts(PLAYED)[texts(PLAYED).index("Round 3: declarations close."):]
+    round_three = texts(PLAYED)[texts(PLAYED).index("Round 3: declarations close.") :]
     haymaker = round_three.index("Alda throws a haymaker at Pete: THAC0 17 - AC 7 = H 10; d20 16 - 5 haymaker = 11 ≥ 10: hit.")
     assert haymaker > next(i for i, t in enumerate(round_three) if t.startswith("Ogre wrestles Alda"))  # DEX 14 strikes after DEX 8
     assert "Pete is knocked out for 8 rounds (t = d20 17 - C' 9 = 8): SvDR d20 9 - 1 = 8 < 14." in texts(PLAYED)

@@ -11,7 +11,9 @@ PROFILE = "thac0-sheet"
 
 def fight(*commands, dice=(), alda=None, gob=None):
     alda = fighter("alda", "party", **{"attack_bonus": None, "klass": "fighter", "level": 1, "str_adj": 2, "dex": 14, "x": 10, "y": 10, **(alda or {})})
-    gob = fighter("gob", "gobs", **{"attack_bonus": None, "klass": "normal", "level": 0, "con": 10, "save_death": 14, "dex": 9, "x": 15, "y": 10, **(gob or {})})
+    gob = fighter(
+        "gob", "gobs", **{"attack_bonus": None, "klass": "normal", "level": 0, "con": 10, "save_death": 14, "dex": 9, "x": 15, "y": 10, **(gob or {})}
+    )
     return started([alda, gob], *commands, dice=dice, profile=PROFILE)
 
 
@@ -123,6 +125,11 @@ def test_striking_stunned_loses_the_rest_of_this_round_too():
 
 
 def test_striking_gm_may_wake_the_stunned():
-    played = fight(strike(), ADVANCE, {"type": "edit_combatant", "id": "gob", "conditions": [], "out_until": 0},
-                   declare("gob", {"type": "attack", "target": "alda"}), dice=[10, 15, 12])
+    played = fight(
+        strike(),
+        ADVANCE,
+        {"type": "edit_combatant", "id": "gob", "conditions": [], "out_until": 0},
+        declare("gob", {"type": "attack", "target": "alda"}),
+        dice=[10, 15, 12],
+    )
     assert rejected(played) == [] and who(played, "gob").out_until == 0

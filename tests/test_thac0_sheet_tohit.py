@@ -29,13 +29,21 @@ def attack(target="gob", **extra):
     ("basic", "h"),
     [
         (13, 13),  # between 2 and 20: as it is
-        (1, 2), (-2, 2),  # 'If H < 2, add up to 4.'
-        (-3, 1), (-6, -2),
-        (21, 20), (24, 20),  # 'If H > 20, subtract up to 4.'
-        (25, 21), (33, 29),
-        (35, 30), (38, 30),  # 'If H > 30 still, subtract up to 4 again'
-        (44, 36), (49, 40), (50, 40),  # 'etc.': the line at 40 (44 -> 40 -> 36)
-        (-14, -10), (-16, -10),  # 'Conversely, if H < -10, add up to 4'
+        (1, 2),
+        (-2, 2),  # 'If H < 2, add up to 4.'
+        (-3, 1),
+        (-6, -2),
+        (21, 20),
+        (24, 20),  # 'If H > 20, subtract up to 4.'
+        (25, 21),
+        (33, 29),
+        (35, 30),
+        (38, 30),  # 'If H > 30 still, subtract up to 4 again'
+        (44, 36),
+        (49, 40),
+        (50, 40),  # 'etc.': the line at 40 (44 -> 40 -> 36)
+        (-14, -10),
+        (-16, -10),  # 'Conversely, if H < -10, add up to 4'
         (-30, -20),  # 'etc.': -30 -> -26 (under 2) -> -22 (under -10) -> -20 (under -20)
     ],
 )
@@ -106,13 +114,16 @@ def test_thac0_modifiers_adjust_the_roll_or_h_by_option():
     assert who(before, "gob").hp == 5
 
 
-@pytest.mark.parametrize(("band", "cover", "kind", "d20", "result"), [
-    ("short", "none", "soft", 9, "d20 9 + 1 short range = 10 ≥ 10: hit."),  # Range: Short +1
-    ("long", "none", "soft", 10, "d20 10 - 1 long range = 9 < 10: miss."),  # Long -1
-    ("medium", "quarter", "soft", 10, "d20 10 + 0 medium range - 1 quarter soft cover = 9 < 10: miss."),  # Quarter soft -1
-    ("medium", "three-quarters", "hard", 16, "d20 16 + 0 medium range - 6 three-quarters hard cover = 10 ≥ 10: hit."),  # Three-quarters hard -6
-    ("medium", "full", "soft", 14, "d20 14 + 0 medium range - 4 full soft cover = 10 ≥ 10: hit."),  # Full soft -4
-])
+@pytest.mark.parametrize(
+    ("band", "cover", "kind", "d20", "result"),
+    [
+        ("short", "none", "soft", 9, "d20 9 + 1 short range = 10 ≥ 10: hit."),  # Range: Short +1
+        ("long", "none", "soft", 10, "d20 10 - 1 long range = 9 < 10: miss."),  # Long -1
+        ("medium", "quarter", "soft", 10, "d20 10 + 0 medium range - 1 quarter soft cover = 9 < 10: miss."),  # Quarter soft -1
+        ("medium", "three-quarters", "hard", 16, "d20 16 + 0 medium range - 6 three-quarters hard cover = 10 ≥ 10: hit."),  # Three-quarters hard -6
+        ("medium", "full", "soft", 14, "d20 14 + 0 medium range - 4 full soft cover = 10 ≥ 10: hit."),  # Full soft -4
+    ],
+)
 def test_thac0_range_and_cover_adjust_a_missile(band, cover, kind, d20, result):
     # F 1 is THAC0 19; AC 9 (ascending 10): H 10.
     bow = {"name": "bow", "range": 150, "missile": "bow"}
@@ -152,12 +163,17 @@ def test_thac0_parry_takes_four_off_the_roll():
 
 
 def test_thac0_surprise_adds_two():
-    played = play({
-        "profile": PROFILE, "dice": [5, 1, 9, 1, 6],
-        "combatants": [fighter("alda", "party", attack_bonus=None, klass="fighter", level=4, x=10, y=10),
-                       fighter("gob", "gobs", attack_bonus=None, klass="monster", hd=1, ac=13, x=15, y=10)],
-        "commands": [{"type": "start"}, declare("alda", {"type": "attack", "target": "gob"}), ADVANCE],
-    })
+    played = play(
+        {
+            "profile": PROFILE,
+            "dice": [5, 1, 9, 1, 6],
+            "combatants": [
+                fighter("alda", "party", attack_bonus=None, klass="fighter", level=4, x=10, y=10),
+                fighter("gob", "gobs", attack_bonus=None, klass="monster", hd=1, ac=13, x=15, y=10),
+            ],
+            "commands": [{"type": "start"}, declare("alda", {"type": "attack", "target": "gob"}), ADVANCE],
+        }
+    )
     assert "Alda attacks Gob: THAC0 17 - AC 6 = H 11; d20 9 + 2 surprise = 11 ≥ 11: hit." in texts(played)
 
 
@@ -187,14 +203,17 @@ def test_thac0_sheet_options_are_checked():
         validate_options("holmes-phases", {"h_floor": True})
 
 
-@pytest.mark.parametrize(("figures", "thac0"), [
-    ({"klass": "magic-user", "level": 6}, 17),  # M-U 6-10
-    ({"klass": "cleric", "level": 13}, 13),  # C/T 13-16
-    ({"klass": "fighter", "level": 31}, -1),  # F 31-33
-    ({"klass": "elf", "level": 3, "rank": "C"}, 13),  # D-H letter C
-    ({"klass": "monster", "hd": 36}, -3),  # '35+ up'
-    ({"attack_bonus": 3}, 16),  # an explicit bonus: THAC0 19 - 3
-])
+@pytest.mark.parametrize(
+    ("figures", "thac0"),
+    [
+        ({"klass": "magic-user", "level": 6}, 17),  # M-U 6-10
+        ({"klass": "cleric", "level": 13}, 13),  # C/T 13-16
+        ({"klass": "fighter", "level": 31}, -1),  # F 31-33
+        ({"klass": "elf", "level": 3, "rank": "C"}, 13),  # D-H letter C
+        ({"klass": "monster", "hd": 36}, -3),  # '35+ up'
+        ({"attack_bonus": 3}, 16),  # an explicit bonus: THAC0 19 - 3
+    ],
+)
 def test_thac0_read_off_the_hit_table(figures, thac0):
     played = fight(attack(), ADVANCE, dice=[1], alda={"attack_bonus": None, **figures})
     assert texts(played, "attack")[-1].startswith(f"Alda attacks Gob: THAC0 {thac0} - AC 6 = H {thac0 - 6}")

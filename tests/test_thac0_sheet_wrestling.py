@@ -33,8 +33,10 @@ def test_wrestling_each_win_takes_the_hold_further_grab_fall_pin():
     # Round 3: 9 + 13 against 6 + 13 (not yet pinned: no -3): pinned; SvDR d20 5 < 12: 1 + δS 1 = 2 damage.
     played = fight(WRESTLE, ADVANCE, WRESTLE, ADVANCE, WRESTLE, ADVANCE, dice=[12, 8, 10, 4, 9, 6, 5])
     lines = texts(played, "wrestle")
-    assert lines[0] == ("Alda wrestles Ogre: d20 12 + w 13 (ceil(L 3/2) 2 + δS 1 + δD 1 + basic AC 9) = 25 against "
-                        "d20 8 + w 13 (2 x HD 4 + basic AC 5) = 21: Alda wins, a grab on Ogre.")
+    assert lines[0] == (
+        "Alda wrestles Ogre: d20 12 + w 13 (ceil(L 3/2) 2 + δS 1 + δD 1 + basic AC 9) = 25 against "
+        "d20 8 + w 13 (2 x HD 4 + basic AC 5) = 21: Alda wins, a grab on Ogre."
+    )
     assert lines[1].endswith(": Alda wins, Ogre falls.")
     assert lines[2].endswith(": Alda wins, Ogre is pinned.")
     assert "Ogre fails to save (d20 5 < 12) and takes 2 damage (1 + 1 δS), 8 HP left." in texts(played)
@@ -46,8 +48,10 @@ def test_wrestling_pinned_rates_three_less_and_saves_or_takes_damage_each_round(
     dice = [12, 8, 10, 4, 9, 6, 15, 11, 11, 14]
     played = fight(WRESTLE, ADVANCE, WRESTLE, ADVANCE, WRESTLE, ADVANCE, WRESTLE, ADVANCE, dice=dice)
     last = texts(played, "wrestle")[-2]
-    assert last == ("Alda wrestles Ogre: d20 11 + w 13 (ceil(L 3/2) 2 + δS 1 + δD 1 + basic AC 9) = 24 against "
-                    "d20 11 + w 10 (2 x HD 4 + basic AC 5 - 3 pinned) = 21: Alda wins, Ogre is pinned.")
+    assert last == (
+        "Alda wrestles Ogre: d20 11 + w 13 (ceil(L 3/2) 2 + δS 1 + δD 1 + basic AC 9) = 24 against "
+        "d20 11 + w 10 (2 x HD 4 + basic AC 5 - 3 pinned) = 21: Alda wins, Ogre is pinned."
+    )
     assert texts(played, "wrestle")[-1] == "Ogre saves vs death ray: d20 14 ≥ 12, no harm."
 
 
@@ -117,8 +121,9 @@ def test_wrestling_refuses_a_vessel():
 def test_wrestling_a_pinned_wrestler_killed_does_not_break_free():
     # 002 'Pinned: SvDR or take 1 + δS hp damage': the pin's save d20 5 < 12 takes the ogre's last 2 HP.
     # A fallen wrestler breaks free of nothing: when its holder turns to something else, the hold just ends.
-    played = fight(WRESTLE, ADVANCE, WRESTLE, ADVANCE, WRESTLE, ADVANCE, declare("alda", {"type": "hold"}), ADVANCE,
-                   dice=[12, 8, 10, 4, 9, 6, 5], ogre={"hp": 2})
+    played = fight(
+        WRESTLE, ADVANCE, WRESTLE, ADVANCE, WRESTLE, ADVANCE, declare("alda", {"type": "hold"}), ADVANCE, dice=[12, 8, 10, 4, 9, 6, 5], ogre={"hp": 2}
+    )
     assert "Ogre fails to save (d20 5 < 12) and takes 2 damage (1 + 1 δS), 0 HP left." in texts(played)
     assert texts(played, "wrestle")[-1] == "Alda lets go of Ogre."
     assert not any("breaks free" in line for line in texts(played))

@@ -5,10 +5,10 @@ scratch gives the live digest."""
 import hashlib
 
 import pytest
+from support import digest, stream
 
 from fray_table.rules.commands import Restore
 from fray_table.rules.reducer import canonical, fold
-from support import digest, stream
 
 pytestmark = pytest.mark.redis
 
@@ -26,10 +26,6 @@ ROUND = [
     {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},  # 5
     {"type": "advance"},  # 6
 ]
-
-
-
-
 
 
 async def played(fray_server, join, commands):

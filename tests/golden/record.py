@@ -38,8 +38,7 @@ def scenario(name: str, more: list[dict] = ()) -> dict:
 # (alone, then with rewind) and play going on after it.
 UNDOS = [{"type": "undo", "seq": 12}, {"type": "advance"}, {"type": "undo", "seq": 9, "rewind": True}]
 FIGHTS = {path.stem: (lambda stem=path.stem: scenario(stem)) for path in sorted(SCENARIOS.glob("*.toml"))} | {
-    f"{stem}-undo": (lambda stem=stem: scenario(stem, UNDOS))
-    for stem in ("holmes-showcase", "challenges", "thac0-sheet", "ll-house")
+    f"{stem}-undo": (lambda stem=stem: scenario(stem, UNDOS)) for stem in ("holmes-showcase", "challenges", "thac0-sheet", "ll-house")
 }
 
 
@@ -52,9 +51,7 @@ def viewers(events) -> dict[str, Viewer]:
         state = apply(state, event)
         if isinstance(event.command, AddCombatant) and state.recent and state.recent[-1].actor:
             sides.setdefault(event.command.combatant.side, []).append(state.recent[-1].actor)
-    return {"gm": Viewer("gm"), "spectator": Viewer("spectator")} | {
-        f"side:{side}": Viewer("player", tuple(ids)) for side, ids in sides.items()
-    }
+    return {"gm": Viewer("gm"), "spectator": Viewer("spectator")} | {f"side:{side}": Viewer("player", tuple(ids)) for side, ids in sides.items()}
 
 
 def shown(stream: list[bytes]) -> dict:

@@ -70,7 +70,12 @@ PROFILE = Profile(
     common_figures=COMMON_FIGURES,
     base="holmes-phases",
     modules=(
-        Module("kicks", "House rule: a kick, rolled as 003's attack, then a d6 on the kick chart.",
-               actions={"house:kick": Added(describe, kick)}, check_declaration=(check,), choices=(choices,)),
+        Module(
+            "kicks",
+            "House rule: a kick, rolled as 003's attack, then a d6 on the kick chart.",
+            actions={"house:kick": Added(describe, kick)},
+            check_declaration=(check,),
+            choices=(choices,),
+        ),
     ),
 )

@@ -6,9 +6,9 @@ grappler's approach keep 003's rules and no special rolls (a ruling), but are sh
 
 from fray_table.rules.context import Context, reckoned
 from fray_table.rules.llhouse.attack import blow, log_roll, outcome
-from fray_table.rules.llhouse import criticals
 from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.model import Combatant, Step
+from fray_table.rules.ruleset import MISSILE, rules_of
 from fray_table.rules.terms import called_in
 
 
@@ -44,4 +44,4 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
     if hit:
         blow(ctx, step, attacker, target, "shoot", crit, called_in(mods, target), False)
     elif fumbled:
-        criticals.fumble(ctx, attacker, index)
+        rules_of(ctx.state).fumble(ctx, attacker, target, index, MISSILE)

@@ -182,7 +182,7 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         theirs = _chain(profile(source))
         for part in m.decides:
             if modules.get(part) != theirs.get(part):
-                raise RulesUnavailable(f"{source}'s {module!r} cannot be combined with {modules[part][0]}'s {part!r}: {m.why}")
+                raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {_whose(modules[part][0])} {part!r}: {m.why}")
     parts = [m for _, m in modules.values()]
     own = {o.name for o in base.options}
     borrowed = {o.name: o for module, source in chosen for o in profile(source).options if o.name in modules[module][1].options and o.name not in own}
@@ -197,9 +197,13 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         check_figures=tuple(f for m in parts for f in m.check_figures),
         check_declaration=tuple(f for m in parts for f in m.check_declaration),
         choices=tuple(f for m in parts for f in m.choices),
-        round_end=tuple(f for m in parts for f in m.round_end),
+        round_end=tuple(dict.fromkeys(f for m in parts for f in m.round_end)),  # once, where first named
         options=(*base.options, *borrowed.values()),  # two modules may read one option
     )
+
+
+def _whose(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _root(p: Profile) -> Profile:

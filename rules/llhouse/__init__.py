@@ -41,12 +41,17 @@ PROFILE = Profile(
             "000's critical hit chart on a natural 20: double or triple damage, maximum damage, armor damage, a limb "
             "chopped or shattered (the limb table), disarm, knockdown, shatter, an automatic kill.",
             hooks={"critical": naturals.critical, "critical_effect": naturals.effect},
+            stops_acting=(KNOCKED_DOWN,),  # 'victim loses 1 round to stand'
+            round_end=(dying.round_end,),  # the knockdown's round lapses (so does the dying module's)
             options=("special_rolls",),
         ),
         Module(
             "fumbles",
             "000's fumble table on a natural 1: a weapon stuck or dropped, harm to self or the nearest ally, a fall.",
             hooks={"fumble": naturals.fumble},
+            stops_acting=(KNOCKED_DOWN,),  # 'loses 1 round to regain feet'
+            check_declaration=(naturals.check_stuck,),  # a stuck weapon is not picked up
+            round_end=(dying.round_end,),  # the stuck weapon's and the fall's rounds lapse
             options=("special_rolls",),
         ),
         Module(

@@ -5,12 +5,14 @@ Whether a roll is one (the crit range IMPROVED CRIT RANGE widens, a natural 20 h
 whatever the AC) is the to_hit's; under 003's or 002's roll it is a natural 20 that hits and
 a natural 1 that misses. The chart's effects and the fumble table are rules.llhouse.criticals."""
 
+from fray_table.rules.actions import Recover
 from fray_table.rules.charts.ll_house import CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT
 from fray_table.rules.context import Context
+from fray_table.rules.errors import Rejected
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.llhouse.damage import kill
 from fray_table.rules.llhouse.figures import special_rolls
-from fray_table.rules.model import Combatant
+from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.ruleset import SUBDUE, Critical
 
 NOTHING = Critical()
@@ -40,3 +42,9 @@ def fumble(ctx: Context, attacker: Combatant, target: Combatant, index: int, kin
     """Hook `fumble`: a d6 on the fumble table (option `special_rolls` as for the chart)."""
     if special_rolls(ctx.state, attacker):
         criticals.fumble(ctx, attacker, index)
+
+
+def check_stuck(state: Encounter, actor: Combatant, action) -> None:
+    """The fumbles module's check_declaration: 'Weapon stuck ... takes 1d4 rounds to remove'."""
+    if isinstance(action, Recover) and f"{criticals.STUCK}:{action.weapon}" in actor.until:
+        raise Rejected("ll-house/weapon-stuck", f"{actor.name}'s weapon is stuck until the end of round {actor.until[f'{criticals.STUCK}:{action.weapon}']}")

@@ -179,9 +179,9 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
     for module, (source, m) in modules.items():
         # A module that decides another's part itself (001's chart, its own natural 1 and 20)
         # takes that module as its own profile has it, where it is never called.
-        theirs = _chain(profile(source))
+        native = _chain(profile(source))
         for part in m.decides:
-            if modules.get(part) != theirs.get(part):
+            if modules.get(part) != native.get(part):
                 raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {_whose(modules[part][0])} {part!r}: {m.why}")
     parts = [m for _, m in modules.values()]
     own = {o.name for o in base.options}

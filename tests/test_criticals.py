@@ -69,6 +69,25 @@ def test_000s_knockdown_under_003s_round_loses_the_next_round():
     assert "knocked down" not in who(played, "gob").conditions and who(played, "gob").hp == 28
 
 
+def test_000s_armor_damage_under_003_is_shown_in_descending_ac():
+    """000: '14—Double Damage (Dam +Bonus, then X2) + inflict permanent damage to victim's armor
+    (victim's AC lowers by 1)': (d6 4) x 2 = 8, then AC 9 becomes 10 in 003's descending terms."""
+    played = fight("holmes-phases", {"criticals": "ll-house"}, [20, 14, 4])
+    assert texts(played, "damage", "armor") == ["Gob takes 8 damage ((1d6 = 4) x 2), 32 HP left.", "Gob's armor is damaged: its AC 9 → 10."]
+    assert who(played, "gob").ac == 9  # stored ascending: 10 - 1
+
+
+def test_000s_chart_with_special_rolls_for_pcs_only_leaves_a_monsters_natural_20_plain():
+    """000: 'The list below pertains to PCs' (option special_rolls = 'pcs', borrowed with the
+    module): Alda is no PC, so her natural 20 is an ordinary hit of 003's 1-6 (d6 4)."""
+    played = play({
+        "profile": "holmes-phases", "modules": {"criticals": "ll-house"}, "options": {"special_rolls": "pcs"},
+        "dice": [*NO_SURPRISE, 20, 4], "combatants": [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10)],
+        "commands": [{"type": "start"}, ATTACK, ADVANCE]})
+    assert all_forced(played, [*NO_SURPRISE, 20, 4])
+    assert texts(played, "critical") == [] and texts(played, "damage") == ["Gob takes 4 damage (1d6), 6 HP left."]
+
+
 def test_003s_natural_20_is_still_not_an_automatic_hit_with_000s_chart():
     """003: 'a natural 20 is not an automatic hit!': 20 + 0 + AC -11 = 9 < 19 misses; no chart."""
     played = fight("holmes-phases", {"criticals": "ll-house"}, [20], combatants=[

@@ -24,13 +24,13 @@ def critical(ctx: Context, attacker: Combatant, target: Combatant, index: int, k
     if kind == SUBDUE or not special_rolls(ctx.state, attacker):
         return NOTHING
     chart = ctx.dice.roll(20, f"critical hit chart for {attacker.name}")
-    times, effect = CRITICAL_HIT[chart]
+    times, effect = CRITICAL_HIT[chart]  # times: 1, 2, 3, 'max' or 'kill'
     words = CRIT_DAMAGE_WORDS[times] + (f" + {CRIT_EFFECT_WORDS[effect]}" if effect else "")
     ctx.log("critical", f"Critical hit chart d20 {chart}: {words}.", actor=attacker.id, target=target.id)
     if times == "kill":
         kill(ctx, attacker, target)
         return Critical(settled=True)
-    return Critical(times=times, effect=effect)
+    return Critical(times=times if isinstance(times, int) else str(times), effect=effect)
 
 
 def effect(ctx: Context, attacker: Combatant, target: Combatant, what: str) -> None:

@@ -41,7 +41,7 @@ class Added(NamedTuple):
 HOOKS = {
     "melee_roll": "an attack roll that can be made, to its damage (rules.combat.strike)",
     "shot": "a missile at its target, once picked out of a melee (rules.ranged.shoot)",
-    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles (rules.tohit.roll_to_hit)",
+    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles -> (hit, d20) (rules.tohit.roll_to_hit)",
     "combat_bonus": "the figure a combatant adds to its d20 (rules.fighters.combat_bonus)",
     "routine": "the strikes a declared attack makes (rules.combat.attack)",
     "fall": "what happens to a combatant at 0 HP or less (rules.damage.fall)",

@@ -112,6 +112,33 @@ def test_002s_roll_with_000s_crit_chart():
         "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2).", "Gob takes 8 damage ((1d6 = 4) x 2), 32 HP left."]
 
 
+BOW = {"name": "short bow", "range": 150, "missile": "short bow", "damage": "1d6"}
+SHOOT = {"type": "declare", "actor": "alda", "action": {"type": "shoot", "target": "gob", "weapon": 0}}
+
+
+def volley(modules: dict, dice: list[int]):
+    """Alda shoots her short bow at Gob, 50 ft away, in round 1."""
+    played = play({"profile": "holmes-phases", "modules": modules, "dice": [*NO_SURPRISE, *dice], "combatants": [
+        fighter("alda", "party", x=10, y=10, weapons=[BOW]), fighter("gob", "goblins", x=60, y=10, hp=40, hp_max=40)],
+        "commands": [{"type": "start"}, SHOOT, ADVANCE]})
+    assert all_forced(played, [*NO_SURPRISE, *dice])
+    return played
+
+
+def test_003s_missile_with_000s_chart_and_table():
+    """000: 'Any roll of Natural 20 yields special effects, and so does any roll of Natural 1',
+    missiles included: chart d20 10 doubles 003's 1-6 (d6 3); a natural 1 rolls the fumble table
+    (d6 5, the bow dropped). 003's own natural 20 is 'on a melee attack roll': a plain hit (d6 3)."""
+    crit = volley({"criticals": "ll-house"}, [20, 10, 3])
+    assert texts(crit, "critical", "damage") == [
+        "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2).", "Gob takes 6 damage ((1d6 = 3) x 2), 34 HP left."]
+    fumbled = volley({"fumbles": "ll-house"}, [1, 5])
+    assert texts(fumbled, "fumble") == ["Fumble table d6 5: Alda dropped weapon; draw new weapon or lose 1 round to retrieve."]
+    assert who(fumbled, "alda").weapons[0].dropped
+    plain = volley({}, [20, 3])
+    assert texts(plain, "damage", "weapon") == ["Gob takes 3 damage (1d6), 37 HP left."]
+
+
 # --- 000's roll, 003's criticals and fumbles -----------------------------------------------
 
 

@@ -19,7 +19,7 @@ def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, i
     return mods
 
 
-def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
+def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: list[tuple[str, int]], target: str | None = None) -> tuple[bool, int]:
     """Hook `bare_roll` of 000's to_hit: 003's sum against 19 is the d20 and the terms against
     the ascending AC (19 - descending), which is what the log shows."""
     ac = 19 - descending
@@ -30,7 +30,7 @@ def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: 
     shown = "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in mods)
     ctx.log("attack", **reckoned(f"{attacker.name} {what}", f"d20 {d20}{shown} = {total} {'≥' if hit else '<'} AC {ac}", f"d20 {d20}", "hit" if hit else "miss"),
             actor=attacker.id, target=target, mods=mods, total=total, need=ac)
-    return hit
+    return hit, d20
 
 
 def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:

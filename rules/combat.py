@@ -12,10 +12,10 @@ what every strike must pass first (able, target up, weapon usable, in reach).
 
 import msgspec
 
-from fray_table.rules.ruleset import rules_of
+from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE, rules_of
 from fray_table.rules.actions import Attack
 from fray_table.rules.context import Context, lookup, reckoned
-from fray_table.rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
+from fray_table.rules.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.fighters import able, gone, usable, wielded
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
@@ -153,18 +153,23 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
                    f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}", f"d20 {d20}", "hit" if hit else "miss"),
         mods=mods, total=total, need=TO_HIT, **who,
     )
+    subdue = getattr(action, "subdue", False)
+    kind = MISSILE if not melee else SUBDUE if subdue else MELEE
     if hit:
-        natural = d20 == 20 and melee
-        extra = extra_dice(called, step.mode, natural)
+        crit = critical(ctx, d20, attacker, target, step.weapon, kind)  # a natural 20: the criticals module's
+        if crit.settled:
+            return
+        extra = extra_dice(called, step.mode, crit)
         dice = damage_dice(ctx, weapon, step.mode)
-        if getattr(action, "subdue", False):
-            subdual.strike(ctx, attacker, target, dice, extra)  # 003: subdual damage is tracked apart
+        if subdue:
+            subdual.strike(ctx, attacker, target, dice, extra)  # 003: subdual damage is tracked apart; no multiple
         else:
-            damage(ctx, attacker, target, dice, extra)
-        if natural:
-            weapon_save(ctx, attacker, step.weapon)
+            damage(ctx, attacker, target, dice, extra, crit.times)
+        after_critical(ctx, attacker, target, crit)
         gawper_struck(ctx, target, step.mode)
-    elif parry is not None:
+        return
+    fumble(ctx, d20, attacker, target, step.weapon, kind)  # a natural 1: the fumbles module's (003's does nothing)
+    if parry is not None:
         parried(ctx, attacker, target, weapon, parry, step, total + penalty >= TO_HIT)
 
 

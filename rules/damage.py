@@ -1,8 +1,8 @@
-"""What a hit does under 003: its damage, the fall at 0 HP or less, a weapon's save
-on a natural 20, and a surprised target's drop.
+"""What a hit does under 003: its damage, the fall at 0 HP or less, and a surprised
+target's drop; what a critical hit does to it is the criticals module's (`critical`).
 
 'All hits, except when otherwise noted, cause 1-6 points of damage' (003); called
-shots, a set spear and a natural 20 in melee each add a d6. Harm rolled elsewhere
+shots and a set spear each add a d6 (a natural 20 in melee too: rules.holmes.criticals). Harm rolled elsewhere
 (rules.tohit.hurt, 002's striking) comes off HP through `lose_hp` too, so a
 profile's way of falling (hook `fall`) applies to it as well.
 """
@@ -10,9 +10,9 @@ profile's way of falling (hook `fall`) applies to it as well.
 
 import msgspec
 
-from fray_table.rules.ruleset import rules_of
-from fray_table.rules.charts import weapon_saves
+from fray_table.rules.ruleset import Critical, rules_of
 from fray_table.rules.context import Context, hp_left, said
+from fray_table.rules.dice import parse
 from fray_table.rules.fighters import in_hand
 from fray_table.rules.model import Combatant, Weapon
 from fray_table.rules.terms import DECLARED, ROUTINE
@@ -22,14 +22,34 @@ DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on
 
 
 
-def extra_dice(called: int, mode: str, natural: bool = False) -> list[tuple[str, int]]:
-    """003's extra d6s of a hit, each named: called shots, a set spear, a natural 20 in melee."""
+NO_CRITICAL = Critical()
+
+
+def extra_dice(called: int, mode: str, crit: Critical = NO_CRITICAL) -> list[tuple[str, int]]:
+    """003's extra d6s of a hit, each named: called shots, a set spear, then a critical's."""
     extra = [("called shots", called)] if called else []
     if mode == "set":
         extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
-    if natural:
-        extra.append(("natural 20", 1))  # 003: 'adds an additional 1-6 damage'
-    return extra
+    return extra + list(crit.extra)
+
+
+def critical(ctx: Context, d20: int, attacker: Combatant, target: Combatant, index: int, kind: str) -> Critical:
+    """A hit on a natural 20, by the criticals module (hook `critical`): the crit range of the
+    to_hit modules that roll 003's d20 (003's, 002's). Read only on a 20, so a roll pays nothing more."""
+    if d20 != 20:
+        return NO_CRITICAL
+    return rules_of(ctx.state).critical(ctx, attacker, target, index, kind)
+
+
+def fumble(ctx: Context, d20: int, attacker: Combatant, target: Combatant, index: int, kind: str) -> None:
+    """A miss on a natural 1, by the fumbles module (hook `fumble`): 003's and 002's fumble range."""
+    if d20 == 1:
+        rules_of(ctx.state).fumble(ctx, attacker, target, index, kind)
+
+
+def after_critical(ctx: Context, attacker: Combatant, target: Combatant, crit: Critical) -> None:
+    if crit.effect:
+        rules_of(ctx.state).critical_effect(ctx, attacker, target, crit.effect)
 
 
 def damage_dice(ctx: Context, weapon: Weapon, mode: str = "") -> str:
@@ -38,19 +58,27 @@ def damage_dice(ctx: Context, weapon: Weapon, mode: str = "") -> str:
     return weapon.damage if mode == ROUTINE or ctx.option("weapon_damage") else BASE_DAMAGE
 
 
-def roll_damage(ctx: Context, target: Combatant, dice: str, extra, what: str = "damage") -> tuple[int, str]:
-    """The hit's damage dice plus `extra` d6s, each named: ('called shots', 2).
+def roll_damage(ctx: Context, target: Combatant, dice: str, extra, what: str = "damage", times: int | str = 1) -> tuple[int, str]:
+    """The hit's damage dice plus `extra` d6s, each named: ('called shots', 2), all of it
+    `times` over (a critical's multiple, or 'max': every die at its highest).
     Returns the points (never below 0) and the dice as the log shows them."""
+    if times == "max":
+        count, sides, plus = parse(dice)
+        points = count * sides + plus + 6 * sum(n for _, n in extra)
+        shown = dice + "".join(f" + {n}d6 {reason}" for reason, n in extra)
+        return max(0, points), f"{shown} at its maximum {points}"
     points = ctx.dice.roll_dice(dice, f"{what} to {target.name}")
     shown = dice
     for reason, count in extra:
         points += ctx.dice.roll_dice(f"{count}d6", f"{reason}: {what} to {target.name}")
         shown += f" + {count}d6 {reason}"
+    if isinstance(times, int) and times > 1:
+        points, shown = points * times, f"({shown} = {points}) x {times}"
     return max(0, points), shown
 
 
-def damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:
-    lose_hp(ctx, target, *roll_damage(ctx, target, dice, extra), attacker.id)
+def damage(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = (), times: int | str = 1) -> None:
+    lose_hp(ctx, target, *roll_damage(ctx, target, dice, extra, times=times), attacker.id)
 
 
 def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str | None = None, figured: str = "") -> None:
@@ -72,19 +100,6 @@ def falls(ctx: Context, target: Combatant) -> None:
     """003's: it is down."""
     target.down = True
     ctx.log("down", f"{target.name} falls.", target=target.id)
-
-
-def weapon_save(ctx: Context, attacker: Combatant, index: int) -> None:
-    """003: 'immediately make a saving throw for their weapon against "crushing blow" ...
-    Failure means the weapon has broken.'"""
-    weapon = attacker.weapons[index]
-    need = weapon_saves.save_value(weapon.material, str(ctx.state.options.get("weapon_saves", "")))
-    roll = ctx.dice.roll(20, f"{attacker.name}'s {weapon.name} saves vs crushing blow")
-    if roll >= need:
-        ctx.log("weapon", f"{attacker.name}'s {weapon.name} ({weapon.material}) holds: d20 {roll} ≥ {need}.", actor=attacker.id, total=roll, need=need)
-        return
-    attacker.weapons[index] = msgspec.structs.replace(weapon, broken=True)
-    ctx.log("weapon", f"{attacker.name}'s {weapon.name} ({weapon.material}) breaks: d20 {roll} < {need}.", actor=attacker.id, total=roll, need=need)
 
 
 MISSILE_MODES = ("shot",)  # a missile's hit (rules.ranged, a profile's shot): 'any gawpers so struck' counts it too

@@ -248,7 +248,7 @@ def catalogue() -> dict[str, dict]:
             "common_figures": msgspec.to_builtins(p.common_figures),
             "modules": [
                 {"name": m.name, "help": m.help, "replaces": inherited[m.name][0] if m.name in inherited else None,
-                 "options": list(m.options), "needs": list(m.needs), "why": m.why, "actions": sorted(m.actions)}
+                 "options": list(m.options), "needs": list(m.needs), "decides": list(m.decides), "why": m.why, "actions": sorted(m.actions)}
                 for m in p.modules
             ],
             "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},

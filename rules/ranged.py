@@ -10,17 +10,17 @@ combatant will be hit, and then roll to attack that character as normal.'
 
 
 from fray_table.rules.conditions import OUT_OF_FIGHT
-from fray_table.rules.ruleset import rules_of
+from fray_table.rules.ruleset import MISSILE, Critical, rules_of
 from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.damage import BASE_DAMAGE, extra_dice, gawper_struck, roll_damage
+from fray_table.rules.damage import BASE_DAMAGE, NO_CRITICAL, after_critical, critical, extra_dice, fumble, gawper_struck, roll_damage
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import check_not_gone, gone, multi_attack_bonus, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
-from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
+from fray_table.rules.tohit import base_mods, hurt, roll_d20
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
 MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'
@@ -128,10 +128,17 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
 
 
 def shot(ctx: Context, actor: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
-    """003's missile at its target: the attack roll against descending AC, then damage."""
+    """003's missile at its target: the attack roll against descending AC, then damage. A natural
+    20 that hits and a natural 1 that misses go to the criticals and fumbles modules (003's do nothing
+    for a missile: its natural 20 is 'on a melee attack roll')."""
     weapon = actor.weapons[index]
-    if roll_to_hit(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id):
-        strike(ctx, actor, target, weapon, called_in(mods, target))
+    hit, d20 = roll_d20(ctx, actor, f"shoots at {target.name} ({weapon.name})", descending(target.ac), mods, target.id)
+    if not hit:
+        fumble(ctx, d20, actor, target, index, MISSILE)
+        return
+    crit = critical(ctx, d20, actor, target, index, MISSILE)
+    if not crit.settled:
+        strike(ctx, actor, target, weapon, called_in(mods, target), crit)
 
 
 def call_shots(ctx: Context, actor: Combatant, target: Combatant, mods: list[tuple[str, int]], wanted: int) -> None:
@@ -147,10 +154,11 @@ def call_shots(ctx: Context, actor: Combatant, target: Combatant, mods: list[tup
         mods.append(called_shot_term(called, target))
 
 
-def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon, called: int = 0) -> None:
+def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon, called: int = 0, crit: Critical = NO_CRITICAL) -> None:
     dice = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
-    points, shown = roll_damage(ctx, target, dice, extra_dice(called, "shot"))  # 003: +1d6 a called shot
+    points, shown = roll_damage(ctx, target, dice, extra_dice(called, "shot", crit), times=crit.times)  # 003: +1d6 a called shot
     hurt(ctx, target, points, shown, actor=actor.id)
+    after_critical(ctx, actor, target, crit)
     gawper_struck(ctx, target, "shot")
 
 

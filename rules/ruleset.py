@@ -41,13 +41,31 @@ class Added(NamedTuple):
 HOOKS = {
     "melee_roll": "an attack roll that can be made, to its damage (rules.combat.strike)",
     "shot": "a missile at its target, once picked out of a melee (rules.ranged.shoot)",
-    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles (rules.tohit.roll_to_hit)",
+    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles -> (hit, d20) (rules.tohit.roll_to_hit)",
     "combat_bonus": "the figure a combatant adds to its d20 (rules.fighters.combat_bonus)",
     "routine": "the strikes a declared attack makes (rules.combat.attack)",
     "fall": "what happens to a combatant at 0 HP or less (rules.damage.fall)",
     "order": "the order in which combatants act in each phase (rules.round.plan)",
     "armor_class": "the AC the armor a combatant wears gives it, or None to keep its own (rules.setup)",
+    # Natural 20s and 1s: the to_hit decides when a roll is one (its crit range, whether it hits),
+    # the criticals and fumbles modules what it does (rules.damage.critical).
+    "critical": "what a critical hit does to its blow, before the damage: (ctx, attacker, target, weapon, kind) -> Critical",
+    "critical_effect": "a critical's effect once its damage has landed: (ctx, attacker, target, effect)",
+    "fumble": "what a fumble (a natural 1 that misses) does: (ctx, attacker, target, weapon, kind)",
 }
+
+# The kinds of blow a critical or fumble comes on, as the hooks are told them.
+MELEE, MISSILE, SUBDUE = "melee", "missile", "subdue"
+
+
+class Critical(NamedTuple):
+    """What a critical hit does to the blow it comes on (hook `critical`); each to_hit rolls
+    its damage with it. The default is nothing more than a hit."""
+
+    extra: tuple[tuple[str, int], ...] = ()  # extra d6s, each named: ('natural 20', 1)
+    times: int | str = 1  # the damage multiplied, or 'max': every die at its highest
+    effect: str = ""  # once the damage has landed, passed back to hook `critical_effect`
+    settled: bool = False  # the critical settled the blow itself, with no damage roll (an automatic kill)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +85,8 @@ class Module:
     round_end: tuple[Callable, ...] = ()  # (ctx): its end-of-round rules, after the base's
     options: tuple[str, ...] = ()  # the names of its profile's options its rules read
     needs: tuple[str, ...] = ()  # its profile's other modules it cannot work without
-    why: str = ""  # why, in a sentence, when `needs` is not met
+    decides: tuple[str, ...] = ()  # modules whose part it decides itself: none may come from elsewhere
+    why: str = ""  # why, in a sentence, when `needs` or `decides` is not met
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,9 +176,16 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
                 raise RulesUnavailable(
                     f"{source}'s {module!r} cannot be combined with {modules[need][0] if need in modules else 'no'} {need!r}: {m.why}"
                 )
+    for module, (source, m) in modules.items():
+        # A module that decides another's part itself (001's chart, its own natural 1 and 20)
+        # takes that module as its own profile has it, where it is never called.
+        native = _chain(profile(source))
+        for part in m.decides:
+            if modules.get(part) != native.get(part):
+                raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {_whose(modules[part][0])} {part!r}: {m.why}")
     parts = [m for _, m in modules.values()]
     own = {o.name for o in base.options}
-    borrowed = [o for module, source in chosen for o in profile(source).options if o.name in modules[module][1].options and o.name not in own]
+    borrowed = {o.name: o for module, source in chosen for o in profile(source).options if o.name in modules[module][1].options and o.name not in own}
     return Rules(
         profile=base,
         modules=modules,
@@ -171,9 +197,13 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         check_figures=tuple(f for m in parts for f in m.check_figures),
         check_declaration=tuple(f for m in parts for f in m.check_declaration),
         choices=tuple(f for m in parts for f in m.choices),
-        round_end=tuple(f for m in parts for f in m.round_end),
-        options=(*base.options, *borrowed),
+        round_end=tuple(dict.fromkeys(f for m in parts for f in m.round_end)),  # once, where first named
+        options=(*base.options, *borrowed.values()),  # two modules may read one option
     )
+
+
+def _whose(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _root(p: Profile) -> Profile:

@@ -25,10 +25,15 @@ def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
     """A bare attack roll (missiles, oil, torches, an approach) by the encounter's rules
     (hook `bare_roll`); `what` reads 'throws oil at Orc', `ac` is descending."""
+    return rules_of(ctx.state).bare_roll(ctx, attacker, what, ac, mods, target)[0]
+
+
+def roll_d20(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> tuple[bool, int]:
+    """`roll_to_hit`, and the d20 it rolled: a missile's natural 20 or 1 (rules.ranged)."""
     return rules_of(ctx.state).bare_roll(ctx, attacker, what, ac, mods, target)
 
 
-def d20_against_19(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
+def d20_against_19(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> tuple[bool, int]:
     """003's: roll d20 + mods + AC (descending) against 19 and log it."""
     d20 = ctx.dice.roll(20, f"{attacker.name} {what}")
     total = d20 + sum(v for _, v in mods) + ac
@@ -43,7 +48,7 @@ def d20_against_19(ctx: Context, attacker: Combatant, what: str, ac: int, mods: 
         total=total,
         need=TO_HIT,
     )
-    return hit
+    return hit, d20
 
 
 def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | None = None) -> None:

@@ -73,8 +73,8 @@ def test_modules_from_three_documents_under_003s_round():
     chart at 0 HP, 002's striking, in 003's round: each decides its own part."""
     rules = compose("holmes-phases", tuple(sorted(MIXED.items())))
     assert {m: source for m, (source, _) in rules.modules.items()} == {
-        "to_hit": "thac0-sheet", "routine": "holmes-phases", "dying": "ll-house", "initiative": "holmes-phases",
-        "round": "holmes-phases", "striking": "thac0-sheet"}
+        "to_hit": "thac0-sheet", "routine": "holmes-phases", "criticals": "holmes-phases", "fumbles": "holmes-phases",
+        "dying": "ll-house", "initiative": "holmes-phases", "round": "holmes-phases", "striking": "thac0-sheet"}
     assert "strike" in rules.actions and "staunch" in rules.actions
     assert {o.name for o in rules.options} >= {"h_floor", "death_chart"}
 

@@ -152,6 +152,7 @@ def option_values(profile: str):
 
 class Fight(RuleBasedStateMachine):
     profile = "holmes-phases"
+    modules: dict[str, str] = {}
 
     def __init__(self) -> None:
         super().__init__()
@@ -182,9 +183,10 @@ class Fight(RuleBasedStateMachine):
     @initialize(data=st.data(), seed=st.text(min_size=1, max_size=8))
     def create(self, data, seed) -> None:
         options = data.draw(option_values(self.profile))
-        for event in events_of(Scenario(profile=self.profile, options=options, seed=seed)):
+        for event in events_of(Scenario(profile=self.profile, options=options, seed=seed, modules=self.modules)):
             self.state = apply(self.state, event)
             self.events.append(event)
+        assert self.state.modules == self.modules
         for side in ("party", "goblins", None):  # two sides at least: a fight that can start
             drawn = data.draw(combatants(self.profile, self.ids(), side))
             self.send({"type": "add_combatant", "combatant": drawn})
@@ -342,8 +344,9 @@ class Fight(RuleBasedStateMachine):
             log_for(self.state.recent, self.state, viewer)
 
 
-def machine(profile: str):
-    cls = type(f"Fight_{profile.replace('-', '_')}", (Fight,), {"profile": profile})
+def machine(profile: str, modules: dict[str, str] | None = None):
+    name = profile.replace("-", "_") + "".join(f"_{m}_{p.replace('-', '_')}" for m, p in sorted((modules or {}).items()))
+    cls = type(f"Fight_{name}", (Fight,), {"profile": profile, "modules": modules or {}})
     cls.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, derandomize=True, database=None,
                                      deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     return cls.TestCase
@@ -353,3 +356,6 @@ TestHolmesPhases = machine("holmes-phases")
 TestChallenges = machine("challenges")
 TestThac0Sheet = machine("thac0-sheet")
 TestLlHouse = machine("ll-house")
+# Natural 20s and 1s taken from another profile: 000's chart and fumble table on 003's roll, and back.
+TestHolmesWithLlHouseNaturals = machine("holmes-phases", {"criticals": "ll-house", "fumbles": "ll-house"})
+TestLlHouseWithHolmesNaturals = machine("ll-house", {"criticals": "holmes-phases", "fumbles": "holmes-phases"})

@@ -41,6 +41,8 @@ PROFILE = Profile(
             steps={"natural-20": attack.pending},  # a natural 20 settled as chosen
             prompts={"natural-20": natural.chosen, "extra-attack": natural.aimed},
             options=("attack_bonus", "wound_penalties", "double_damage", "save_vs_paralyzation", "wound_slows", "drop_forfeits"),
+            decides=("criticals", "fumbles"),
+            why="001's one-roll attack chart decides its own natural 1 ('Miss clumsily') and natural 20",
         ),
         Module(
             "initiative",

@@ -1,13 +1,14 @@
 """Profile 'll-house': the Labyrinth Lord house rules of 000 (Combat: Special Rules and Charts).
 
 Over holmes-phases it replaces the attack roll (ascending AC, the Attack Value,
-the crit chart and the fumble table), the attack routine (extra attacks), what
+the crit and fumble ranges), what a critical hit does (the crit chart, limbs),
+what a fumble does (the fumble table), the attack routine (extra attacks), what
 happens at 0 HP (the death and dying chart), and adds the maneuvers open to
 everyone.
 """
 
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles
+from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles, naturals
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.profiles import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
@@ -26,14 +27,32 @@ PROFILE = Profile(
     modules=(
         Module(
             "to_hit",
-            "000: d20 + Attack Value against ascending AC; a natural 20 rolls on the critical hit chart (and the limb "
-            "table), a natural 1 on the fumble table; armor damage.",
+            "000: d20 + Attack Value against ascending AC, missiles alike; a roll in the crit range (20, wider with "
+            "improved crit range) hits and is a critical, one in the fumble range misses and is a fumble.",
             hooks={"melee_roll": attack.roll, "shot": missiles.shot, "bare_roll": missiles.to_hit,
                    "combat_bonus": figures.combat_bonus, "armor_class": figures.armor_class},
             stops_acting=(*CANNOT_ACT, KNOCKED_DOWN),  # 000: 'loses 1 round to stand'
             check_figures=(figures.check_figures,),
             check_declaration=(manoeuvres.check,),  # a hurt limb cannot wield; a stuck weapon
             options=("natural_20_hits", "special_rolls", "crit_range_ranks", "hit_location"),
+        ),
+        Module(
+            "criticals",
+            "000's critical hit chart on a natural 20: double or triple damage, maximum damage, armor damage, a limb "
+            "chopped or shattered (the limb table), disarm, knockdown, shatter, an automatic kill.",
+            hooks={"critical": naturals.critical, "critical_effect": naturals.effect},
+            stops_acting=(KNOCKED_DOWN,),  # 'victim loses 1 round to stand'
+            round_end=(dying.round_end,),  # the knockdown's round lapses (so does the dying module's)
+            options=("special_rolls",),
+        ),
+        Module(
+            "fumbles",
+            "000's fumble table on a natural 1: a weapon stuck or dropped, harm to self or the nearest ally, a fall.",
+            hooks={"fumble": naturals.fumble},
+            stops_acting=(KNOCKED_DOWN,),  # 'loses 1 round to regain feet'
+            check_declaration=(naturals.check_stuck,),  # a stuck weapon is not picked up
+            round_end=(dying.round_end,),  # the stuck weapon's and the fall's rounds lapse
+            options=("special_rolls",),
         ),
         Module(
             "routine",

@@ -10,20 +10,18 @@ shots, set spear) stand where 000 is silent; 003's parry is replaced by 000's (+
 import msgspec
 
 from fray_table.rules.actions import Attack, TwoWeapons
-from fray_table.rules.charts.ll_house import (
-    CONCUSSION, CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT, MAIN_HAND, MASTER_BODY, OFF_HAND,
-    TWO_WEAPON_BONUS, WHICH_HAND,
-)
+from fray_table.rules.charts.ll_house import CONCUSSION, MAIN_HAND, MASTER_BODY, OFF_HAND, TWO_WEAPON_BONUS, WHICH_HAND
 from fray_table.rules import combat, subdual
 from fray_table.rules.combat import distance, double_refused, in_melee, queue
 from fray_table.rules.context import Context, lookup, reckoned
 from fray_table.rules.fighters import declared, gone, usable
-from fray_table.rules.llhouse import criticals
+from fray_table.rules.damage import NO_CRITICAL
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.llhouse.damage import damage_roll, kill, land
+from fray_table.rules.llhouse.damage import damage_roll, land
 from fray_table.rules.llhouse.figures import may_wield, rank, special_rolls, widening
 from fray_table.rules.llhouse.improved import parry_bonus
 from fray_table.rules.model import Combatant, Encounter, Step, Weapon
+from fray_table.rules.ruleset import MELEE, MISSILE, rules_of
 from fray_table.rules.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 
 DECLARED = ("attack", "double", "charge", ROUTINE, "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
@@ -131,7 +129,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         subdue = bool(getattr(action, "subdue", False))
         blow(ctx, step, attacker, target, mode, crit and not subdue, called, subdue)
     elif fumbled:
-        criticals.fumble(ctx, attacker, step.weapon)
+        rules_of(state).fumble(ctx, attacker, target, step.weapon, MELEE)
 
 
 def terms_of(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> tuple[list[tuple[str, int]], int]:
@@ -185,15 +183,10 @@ def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode:
     if state.options.get("hit_location"):
         spot = ctx.dice.roll(20, f"where {attacker.name}'s blow lands")
         ctx.log("location", f"Master body table d20 {spot}: the blow lands on the {next(p for lo, hi, p in MASTER_BODY if lo <= spot <= hi)}.", **who)
-    times, effect = 1, ""
-    if crit:
-        chart = ctx.dice.roll(20, f"critical hit chart for {attacker.name}")
-        times, effect = CRITICAL_HIT[chart]
-        words = CRIT_DAMAGE_WORDS[times] + (f" + {CRIT_EFFECT_WORDS[effect]}" if effect else "")
-        ctx.log("critical", f"Critical hit chart d20 {chart}: {words}.", **who)
-        if times == "kill":
-            kill(ctx, attacker, target)
-            return
+    # A roll in the crit range: the criticals module's (000's chart, or 003's extra die and save).
+    hit = rules_of(state).critical(ctx, attacker, target, step.weapon, MISSILE if mode == "shoot" else MELEE) if crit else NO_CRITICAL
+    if hit.settled:
+        return
     index = step.weapon
     if mode == "two-weapon":
         die = ctx.dice.roll(WHICH_HAND, f"which of {attacker.name}'s weapons struck")
@@ -201,9 +194,9 @@ def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode:
         index = action.weapon if die % 2 == 0 else action.off_hand
         ctx.log("attack", f"Which weapon: d{WHICH_HAND} {die}, {'even: the main hand' if die % 2 == 0 else 'odd: the off hand'} ({attacker.weapons[index].name}).", **who)
     weapon = attacker.weapons[index]
-    points, shown = damage_roll(ctx, attacker, target, weapon, times, called + (1 if mode == "set" else 0), mode)
+    points, shown = damage_roll(ctx, attacker, target, weapon, hit.times, called + (1 if mode == "set" else 0) + sum(n for _, n in hit.extra), mode)
     if subdue:
         subdual.take(ctx, attacker, target, points, shown)
         return
     ctx.log("hit", f"{attacker.name} rolls {points} damage against {target.name} ({shown}).", total=points, **who)
-    land(ctx, attacker, target, points, effect)
+    land(ctx, attacker, target, points, hit.effect)

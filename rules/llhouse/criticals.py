@@ -8,6 +8,8 @@ from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, Figures, said
 from fray_table.rules.fighters import in_hand
 from fray_table.rules.model import Combatant
+from fray_table.rules.ruleset import rules_of
+from fray_table.rules.terms import descending
 from fray_table.rules.tohit import hurt
 
 KNOCKED_DOWN, PRONE, DISARMED, STUCK = "knocked down", "prone", "disarmed", "weapon stuck"
@@ -58,7 +60,7 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
     who = dict(target=target.id)
     if not target.armor:
         target.ac -= 1
-        ctx.log("armor", **said(f"{target.name}'s armor is damaged", ac_lowered(target, 1), "."), **who)
+        ctx.log("armor", **said(f"{target.name}'s armor is damaged", ac_lowered(ctx, target, 1), "."), **who)
         return
     points = ARMOR[target.armor][1]
     if target.armor_damage >= points:
@@ -73,11 +75,14 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
         end = "; it is beyond repair and must be replaced"
     if target.armor_damage >= BEYOND_REPAIR[target.armor] and "armor beyond repair" not in target.conditions:
         target.conditions = target.conditions + ["armor beyond repair"]
-    ctx.log("armor", **said(f"{target.name}'s {target.armor} is damaged", (f" ({target.armor_damage} of {points} points)", ""), ac_lowered(target, 1), f"{end}."), **who)
+    ctx.log("armor", **said(f"{target.name}'s {target.armor} is damaged", (f" ({target.armor_damage} of {points} points)", ""), ac_lowered(ctx, target, 1), f"{end}."), **who)
 
 
-def ac_lowered(c: Combatant, by: int) -> Figures:
-    """': its AC 15 → 14', left out of the public text."""
+def ac_lowered(ctx: Context, c: Combatant, by: int) -> Figures:
+    """': its AC 15 → 14', left out of the public text; in descending AC where the encounter's
+    profile shows it so (000's chart under 003's: 'its AC 9 → 10')."""
+    if rules_of(ctx.state).profile.ac_style == "descending":
+        return f": its AC {descending(c.ac + by)} → {descending(c.ac)}", ""
     return f": its AC {c.ac + by} → {c.ac}", ""
 
 
@@ -95,7 +100,7 @@ def limb(ctx: Context, target: Combatant) -> None:
 def lose_shield(ctx: Context, target: Combatant, why: str) -> None:
     target.shield = False
     target.ac -= SHIELD
-    ctx.log("shield", **said(f"{target.name} loses the shield ({why})", ac_lowered(target, SHIELD), "."), target=target.id)
+    ctx.log("shield", **said(f"{target.name} loses the shield ({why})", ac_lowered(ctx, target, SHIELD), "."), target=target.id)
 
 
 def disarm(ctx: Context, attacker: Combatant, target: Combatant) -> None:

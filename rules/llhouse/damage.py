@@ -11,6 +11,9 @@ from fray_table.rules.llhouse.dying import DEAD
 from fray_table.rules.llhouse.figures import expertise, maneuvers_open, shield_ready
 from fray_table.rules.llhouse.improved import cleave
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Weapon
+from fray_table.rules.ruleset import rules_of
+
+BASH = "bash"  # the effect a shield bash that knocks down lands with (rules.llhouse.manoeuvres)
 
 
 def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon, times, extra_d6: int, mode: str = "") -> tuple[int, str]:
@@ -92,8 +95,10 @@ def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, eff
     state = ctx.state
     target.hp -= points
     ctx.log("damage", **said(f"{target.name} takes {points} damage", hp_left(target), "."), actor=attacker.id, target=target.id, total=points)
-    if effect:
-        criticals.effect(ctx, attacker, target, effect)
+    if effect == BASH:  # the shield bash's, whichever criticals module the encounter has
+        criticals.knock_down(ctx, target, "shield bash")
+    elif effect:
+        rules_of(state).critical_effect(ctx, attacker, target, effect)  # a critical's, after its damage
     if target.hp <= 0 and not target.down:
         leftover = -target.hp
         fall(ctx, target)

@@ -7,7 +7,6 @@ from fray_table.rules.actions import (
     Attack,
     Charge,
     Parry,
-    Recover,
     SetSpear,
     ShieldBash,
     Staunch,
@@ -21,7 +20,7 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.extras import delay_choices
 from fray_table.rules.fighters import able, usable
 from fray_table.rules.llhouse.attack import log_roll, terms_of
-from fray_table.rules.llhouse.criticals import KNOCKED_DOWN, STUCK
+from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import land
 from fray_table.rules.llhouse.dying import BLEEDING
 from fray_table.rules.llhouse.figures import hands, maneuvers_open, may_wield, rank, shield_ready
@@ -96,8 +95,6 @@ def check(state: Encounter, actor: Combatant, action) -> None:
         case Staunch():
             if BLEEDING not in lookup(state, action.target).conditions:
                 raise Rejected("ll-house/not-bleeding", f"{lookup(state, action.target).name} is not bleeding out")
-        case Recover() if f"{STUCK}:{action.weapon}" in actor.until:
-            raise Rejected("ll-house/weapon-stuck", f"{actor.name}'s weapon is stuck until the end of round {actor.until[f'{STUCK}:{action.weapon}']}")
 
 
 def check_two_weapons(state: Encounter, actor: Combatant, action: TwoWeapons) -> None:

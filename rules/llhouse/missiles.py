@@ -6,9 +6,9 @@ grappler's approach keep 003's rules and no special rolls (a ruling), but are sh
 
 from fray_table.rules.context import Context, reckoned
 from fray_table.rules.llhouse.attack import blow, log_roll, outcome
-from fray_table.rules.llhouse import criticals
 from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.model import Combatant, Step
+from fray_table.rules.ruleset import MISSILE, rules_of
 from fray_table.rules.terms import called_in
 
 
@@ -19,7 +19,7 @@ def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, i
     return mods
 
 
-def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
+def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: list[tuple[str, int]], target: str | None = None) -> tuple[bool, int]:
     """Hook `bare_roll` of 000's to_hit: 003's sum against 19 is the d20 and the terms against
     the ascending AC (19 - descending), which is what the log shows."""
     ac = 19 - descending
@@ -30,7 +30,7 @@ def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: 
     shown = "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in mods)
     ctx.log("attack", **reckoned(f"{attacker.name} {what}", f"d20 {d20}{shown} = {total} {'≥' if hit else '<'} AC {ac}", f"d20 {d20}", "hit" if hit else "miss"),
             actor=attacker.id, target=target, mods=mods, total=total, need=ac)
-    return hit
+    return hit, d20
 
 
 def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
@@ -44,4 +44,4 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
     if hit:
         blow(ctx, step, attacker, target, "shoot", crit, called_in(mods, target), False)
     elif fumbled:
-        criticals.fumble(ctx, attacker, index)
+        rules_of(ctx.state).fumble(ctx, attacker, target, index, MISSILE)

@@ -6,9 +6,10 @@ where 002 is silent. A negative H adds -H to the damage; a blow on a vessel coun
 from fray_table.rules import combat, subdual
 from fray_table.rules.charts.thac0_sheet import BOARDING
 from fray_table.rules.context import Context
-from fray_table.rules.damage import damage, damage_dice, extra_dice, gawper_struck, weapon_save
+from fray_table.rules.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.dice import parse
 from fray_table.rules.model import Combatant, Step, Weapon
+from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE
 from fray_table.rules.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying, shots_dropped
 from fray_table.rules.thac0sheet import naval
 from fray_table.rules.thac0sheet.tohit import CEILING, Reckoning, judge
@@ -69,20 +70,24 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         mods.append(("parry", -penalty))
     reckoning = Reckoning(state, base.thac0, base.ac, mods)
     hit, d20 = judge(ctx, attacker, f"{LABEL.get(step.mode, 'attacks')} {target.name}", reckoning, target.id)
+    subdue = getattr(action, "subdue", False)
+    kind = MISSILE if not melee else SUBDUE if subdue else MELEE
     if not hit:
+        fumble(ctx, d20, attacker, target, step.weapon, kind)  # 002 is silent: the fumbles module's (003's: nothing)
         if parry is not None:
             but_for = Reckoning(state, base.thac0, base.ac, mods[:-1])
             combat.parried(ctx, attacker, target, weapon, parry, step, but_for.total(d20) >= but_for.target)
         return
-    natural = d20 == 20 and melee
-    extra = extra_dice(called, step.mode, natural)
+    crit = critical(ctx, d20, attacker, target, step.weapon, kind)  # 002 is silent: the criticals module's
+    if crit.settled:
+        return
+    extra = extra_dice(called, step.mode, crit)
     dice = with_bonus(damage_dice(ctx, weapon, step.mode), reckoning.bonus)
     if target.vessel:
-        naval.hull_damage(ctx, attacker, target, dice, extra)
-    elif getattr(action, "subdue", False):
+        naval.hull_damage(ctx, attacker, target, dice, extra)  # hull points: a critical's extra dice, no multiple
+    elif subdue:
         subdual.strike(ctx, attacker, target, dice, extra)
     else:
-        damage(ctx, attacker, target, dice, extra)
-    if natural:
-        weapon_save(ctx, attacker, step.weapon)
+        damage(ctx, attacker, target, dice, extra, crit.times)
+    after_critical(ctx, attacker, target, crit)
     gawper_struck(ctx, target, step.mode)

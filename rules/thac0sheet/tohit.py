@@ -103,7 +103,7 @@ def judge(ctx: Context, attacker: Combatant, what: str, reckoning: Reckoning, ta
     return hit, d20
 
 
-def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> bool:
+def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> tuple[bool, int]:
     """rules.tohit's missiles, oil and torches under 002: THAC0 against AC, range and
     cover on the roll (the 003 'combat bonus' term is the THAC0 now)."""
     # Two shots in a round take 003's multiple-attack bonus: a THAC0 of 19 less that bonus, as a double blow's.
@@ -111,7 +111,7 @@ def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: lis
     thac0 = thac0_of(ctx.state, attacker) if multiple is None else 19 - multiple
     mods = [(n, v) for n, v in mods if n not in ("combat bonus", MULTIPLE)]
     reckoning = Reckoning(ctx.state, thac0, ac, mods)
-    hit, _ = judge(ctx, attacker, what, reckoning, target)
+    hit, d20 = judge(ctx, attacker, what, reckoning, target)
     if hit and reckoning.bonus and target is not None:
         ctx.owed[target] = reckoning.bonus  # rules.tohit.hurt adds it to the damage
-    return hit
+    return hit, d20

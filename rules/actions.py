@@ -166,8 +166,6 @@ class Recover(ActionBase, tag="recover"):
     weapon: int = 0
 
 
-
-
 # --- 000 (ll-house): maneuvers open to everyone, staunching the dying (resolved in rules.llhouse)
 
 
@@ -191,8 +189,6 @@ class Staunch(ActionBase, tag="staunch"):
     target: str
 
 
-
-
 # --- the actions of a table's own profile package (rules.ruleset: docs/profiles.md)
 
 
@@ -207,8 +203,6 @@ class House(ActionBase, tag="house"):
 
     def steps(self) -> list[tuple[str, str]]:
         return [(self.phase, "act")]
-
-
 
 
 def tag(action: ActionBase) -> str:
@@ -269,11 +263,31 @@ class Repair(ActionBase, tag="repair"):
 
 # Every action a declaration may carry: the stream's decoder is this one union.
 Action = (
-    Attack | Move | Hold | Shoot | ThrowOil | ThrowTorch | Grapple | StopDropRoll | Cast  # 003
-    | Charge | Approach | SetSpear | Parry | Kill  # 003 melee (rules.melee)
-    | Stand | Recover  # footing (rules.footing)
-    | UseDevice | Flee  # 003 devices and fleeing (rules.devices)
-    | ShieldBash | TwoWeapons | Staunch  # 000 (rules.llhouse)
-    | Strike | Wrestle | GrappleShip | Board | Repair  # 002 (rules.thac0sheet)
+    Attack
+    | Move
+    | Hold
+    | Shoot
+    | ThrowOil
+    | ThrowTorch
+    | Grapple
+    | StopDropRoll
+    | Cast  # 003
+    | Charge
+    | Approach
+    | SetSpear
+    | Parry
+    | Kill  # 003 melee (rules.melee)
+    | Stand
+    | Recover  # footing (rules.footing)
+    | UseDevice
+    | Flee  # 003 devices and fleeing (rules.devices)
+    | ShieldBash
+    | TwoWeapons
+    | Staunch  # 000 (rules.llhouse)
+    | Strike
+    | Wrestle
+    | GrappleShip
+    | Board
+    | Repair  # 002 (rules.thac0sheet)
     | House  # a table's own package's (rules.ruleset)
 )

@@ -9,17 +9,16 @@ strikes (hook `melee_roll`) and may queue its own attacks (hook `routine`); this
 what every strike must pass first (able, target up, weapon usable, in reach).
 """
 
-
 import msgspec
 
-from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE, rules_of
+from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 from fray_table.rules.actions import Attack
 from fray_table.rules.context import Context, lookup, reckoned
 from fray_table.rules.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.fighters import able, gone, usable, wielded
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
+from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE, rules_of
 from fray_table.rules.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
-from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 
 
 def distance(a: Combatant, b: Combatant) -> int:
@@ -53,8 +52,9 @@ def monster_routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
         ctx.log("attack", f"{attacker.name} cannot make its attack routine: {why}.", actor=attacker.id, target=target.id)
         queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=action.weapon, mode="attack")])
         return
-    queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=i, mode=ROUTINE)
-                      for i in routine_weapons(attacker)])
+    queue(
+        ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=i, mode=ROUTINE) for i in routine_weapons(attacker)]
+    )
 
 
 def attack(ctx: Context, attacker: Combatant, action: Attack) -> None:
@@ -149,9 +149,16 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     hit = total >= TO_HIT
     ctx.log(
         "attack",
-        **reckoned(f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}",
-                   f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}", f"d20 {d20}", "hit" if hit else "miss"),
-        mods=mods, total=total, need=TO_HIT, **who,
+        **reckoned(
+            f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}",
+            f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}",
+            f"d20 {d20}",
+            "hit" if hit else "miss",
+        ),
+        mods=mods,
+        total=total,
+        need=TO_HIT,
+        **who,
     )
     subdue = getattr(action, "subdue", False)
     kind = MISSILE if not melee else SUBDUE if subdue else MELEE

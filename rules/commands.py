@@ -52,7 +52,12 @@ def _edit_fields() -> list[tuple]:
 
 # The GM sets any figures of a combatant; a stored edit names only those it changes.
 EditCombatant = msgspec.defstruct(
-    "EditCombatant", _edit_fields(), bases=(CommandBase,), tag="edit_combatant", frozen=True, module=__name__,
+    "EditCombatant",
+    _edit_fields(),
+    bases=(CommandBase,),
+    tag="edit_combatant",
+    frozen=True,
+    module=__name__,
 )
 
 
@@ -136,18 +141,4 @@ class Restore(CommandBase, tag="restore"):
     next_id: int | UnsetType = UNSET
 
 
-Command = (
-    CreateEncounter
-    | AddCombatant
-    | EditCombatant
-    | RemoveCombatant
-    | Start
-    | Declare
-    | Advance
-    | ForceRolls
-    | Answer
-    | CallMorale
-    | End
-    | Undo
-    | Restore
-)
+Command = CreateEncounter | AddCombatant | EditCombatant | RemoveCombatant | Start | Declare | Advance | ForceRolls | Answer | CallMorale | End | Undo | Restore

@@ -7,19 +7,17 @@ shots and a set spear each add a d6 (a natural 20 in melee too: rules.holmes.cri
 profile's way of falling (hook `fall`) applies to it as well.
 """
 
-
 import msgspec
 
-from fray_table.rules.ruleset import Critical, rules_of
 from fray_table.rules.context import Context, hp_left, said
 from fray_table.rules.dice import parse
 from fray_table.rules.fighters import in_hand
 from fray_table.rules.model import Combatant, Weapon
+from fray_table.rules.ruleset import Critical, rules_of
 from fray_table.rules.terms import DECLARED, ROUTINE
 
 BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
 DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'
-
 
 
 NO_CRITICAL = Critical()
@@ -85,8 +83,9 @@ def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str
     """The points come off HP (`shown`: how they were found, and `figured`: the part of it that
     names figures, as 002's negative H); at 0 or less the target falls."""
     target.hp -= points
-    ctx.log("damage", **said(f"{target.name} takes {points} damage ({shown}", (figured, ""), ")", hp_left(target), "."),
-            actor=actor, target=target.id, total=points)
+    ctx.log(
+        "damage", **said(f"{target.name} takes {points} damage ({shown}", (figured, ""), ")", hp_left(target), "."), actor=actor, target=target.id, total=points
+    )
     if target.hp <= 0 and not target.down:
         fall(ctx, target)
 

@@ -2,9 +2,10 @@
 targets of their attacks, attack options, movement, any spells to be cast.'
 """
 
-from fray_table.rules.ruleset import Added, owner_of_action, rules_of
-from fray_table.rules import melee
-from fray_table.rules import extras  # 003: delay, ranged, oil, grappling, spells
+from fray_table.rules import (
+    extras,  # 003: delay, ranged, oil, grappling, spells
+    melee,
+)
 from fray_table.rules.actions import Attack, Flee, Hold, House, Move, tag
 from fray_table.rules.combat import distance, routine_weapons
 from fray_table.rules.commands import Declare
@@ -13,6 +14,7 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Declaration, Encounter
 from fray_table.rules.round import declaration_order, may_act, why_idle
+from fray_table.rules.ruleset import Added, owner_of_action, rules_of
 from fray_table.rules.terms import CALLED_SHOTS_MAX
 
 MAX_CALLED_SHOTS = CALLED_SHOTS_MAX  # 003: 'This option can be taken up to three times' (rules.terms)

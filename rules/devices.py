@@ -5,10 +5,10 @@ in the attack phase; the device's effects are the GM's. A burning user still use
 phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.morale)."""
 
 from fray_table.rules.actions import Flee, UseDevice
+from fray_table.rules.conditions import FLED
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.conditions import FLED
 
 MAX_DEVICE = 60
 

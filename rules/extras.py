@@ -5,10 +5,17 @@ one call here; the rules live in their own modules."""
 import functools
 from typing import get_args
 
-from fray_table.rules import footing, grapple, morale, oil, ranged, spells, subdual
-from fray_table.rules.actions import Action, Cast, Grapple, Recover, Shoot, Stand, StopDropRoll, ThrowOil, ThrowTorch
-from fray_table.rules import devices  # 003: wands, rods and devices; fleeing
-from fray_table.rules.actions import Flee, UseDevice
+from fray_table.rules import (
+    devices,  # 003: wands, rods and devices; fleeing
+    footing,
+    grapple,
+    morale,
+    oil,
+    ranged,
+    spells,
+    subdual,
+)
+from fray_table.rules.actions import Action, Cast, Flee, Grapple, Recover, Shoot, Stand, StopDropRoll, ThrowOil, ThrowTorch, UseDevice
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
@@ -137,12 +144,20 @@ def choices(state: Encounter, c: Combatant, targets: list[str]) -> list[dict]:
     out = []
     shooting = ranged.ranged_weapons(c)
     if shooting:
-        out.append(dict(type="shoot", targets=targets, options={
-            "weapon": shooting, **AIM,
-            "shots": [1, 2] if any(c.weapons[i].missile in ranged.TWICE for i in shooting) else [1],
-            "called_shots": CALLED_SHOTS,  # 003: 'Any attacker may take a -5 penalty'
-            "move_first": [False, True], "max_feet": [c.move],
-        }))
+        out.append(
+            dict(
+                type="shoot",
+                targets=targets,
+                options={
+                    "weapon": shooting,
+                    **AIM,
+                    "shots": [1, 2] if any(c.weapons[i].missile in ranged.TWICE for i in shooting) else [1],
+                    "called_shots": CALLED_SHOTS,  # 003: 'Any attacker may take a -5 penalty'
+                    "move_first": [False, True],
+                    "max_feet": [c.move],
+                },
+            )
+        )
     out.append(dict(type="throw_oil", targets=targets, options={**AIM, "torch": [True, False]}))
     oiled = [t for t in targets if oil.OILED in state_conditions(state, t)]
     out.append(dict(type="throw_torch", targets=oiled + [t for t in targets if t not in oiled], options={**AIM}))

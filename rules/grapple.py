@@ -11,9 +11,9 @@ Everyone grappling one target in the same phase joins one brawl, resolved at the
 first of their turns (DEX order).
 """
 
-from fray_table.rules.conditions import PINNED
 from fray_table.rules.actions import Grapple
 from fray_table.rules.combat import distance
+from fray_table.rules.conditions import PINNED
 from fray_table.rules.context import Context, lookup, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Step
@@ -56,9 +56,9 @@ def brawlers(ctx: Context, actor: Combatant, a: Grapple) -> list[tuple[Combatant
     state = ctx.state
     by_actor = {d.actor: d.action for d in state.declarations}
     joining = [
-        s for s in state.steps
-        if s.phase == state.phase and s.kind == "act" and isinstance(by_actor.get(s.actor), Grapple)
-        and by_actor[s.actor].target == a.target
+        s
+        for s in state.steps
+        if s.phase == state.phase and s.kind == "act" and isinstance(by_actor.get(s.actor), Grapple) and by_actor[s.actor].target == a.target
     ]
     state.steps = [s for s in state.steps if s not in joining]
     return [(actor, a)] + [(ctx.combatant(s.actor), by_actor[s.actor]) for s in joining]
@@ -109,7 +109,7 @@ def brawl(ctx: Context, grapplers: list[Combatant], target: Combatant) -> None:
             throw_back(g, target)
             g.no_grapple_until = state.round + 1
         names = ", ".join(g.name for g in grapplers)
-        ctx.log("grapple", f"{text}: {names} thrown back 1\" (10 ft) and may not grapple next round.", target=target.id, total=attack)
+        ctx.log("grapple", f'{text}: {names} thrown back 1" (10 ft) and may not grapple next round.', target=target.id, total=attack)
     else:
         # A ruling: 003 names only a win either way; on a tie the holds are even.
         ctx.log("grapple", f"{text}: a tie, nobody is pinned or thrown back.", target=target.id, total=attack)

@@ -7,9 +7,9 @@ in what order, and queues the strikes.
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
 from fray_table.rules.combat import distance, double_refused, queue, routine_refused
-from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.context import Context, lookup, standing
 from fray_table.rules.errors import Rejected
+from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.model import Combatant, Encounter, Step
 from fray_table.rules.terms import allowed_called_shots, check_called_shots
 
@@ -54,8 +54,10 @@ def check(state: Encounter, actor: Combatant, action) -> None:
     index = getattr(action, "weapon", None)
     if isinstance(action, Parry) and index is None:
         if len(actor.weapons) > 1:
-            raise Rejected("parry/which-weapon", f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries "
-                           "(003: 'He must also declare which weapon is being used to parry')")
+            raise Rejected(
+                "parry/which-weapon",
+                f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries (003: 'He must also declare which weapon is being used to parry')",
+            )
         index = parry_weapon(action)
     if isinstance(action, MELEE_ACTIONS) and index is not None:
         if not 0 <= index < len(actor.weapons):

@@ -181,7 +181,6 @@ class Encounter(Struct):
     modules: dict[str, str] = {}  # module -> the profile it is taken from, over the profile's own (rules.ruleset)
 
 
-
 # --- Copying a state: apply() works on a copy and never changes its argument.
 # Frozen structs (Weapon, Step, Roll, Mod, actions) are shared; every list, dict and
 # mutable struct is copied. Written out by hand because this runs once per event

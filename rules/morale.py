@@ -9,9 +9,9 @@ a round: the first death on a side, half a side out of the fight, a leader down.
 `morale` field for the round they govern and read by the referee.
 """
 
-from fray_table.rules.conditions import FLED, SURRENDERED
 from fray_table.rules.charts.morale import MORALE_TEXT, morale_result
 from fray_table.rules.commands import CallMorale
+from fray_table.rules.conditions import FLED, SURRENDERED
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter

@@ -95,8 +95,7 @@ def torch(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: st
     at = f"the oil on {target.name}" if OILED in target.conditions else target.name
     if roll_to_hit(ctx, actor, f"throws a lit torch at {at}", TORCH_AC, mods, target.id):
         if OILED not in target.conditions:
-            ctx.log("oil", f"The torch strikes {target.name}, but there is no unlit oil on {target.name} to catch.",
-                    actor=actor.id, target=target.id)
+            ctx.log("oil", f"The torch strikes {target.name}, but there is no unlit oil on {target.name} to catch.", actor=actor.id, target=target.id)
             return
         target.conditions.remove(OILED)
         target.conditions.append(BURNING)

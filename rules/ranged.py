@@ -8,24 +8,22 @@ weapons may move and shoot ... Other ranged weapons must remain stationary.'
 combatant will be hit, and then roll to attack that character as normal.'
 """
 
-
-from fray_table.rules.conditions import OUT_OF_FIGHT
-from fray_table.rules.ruleset import MISSILE, Critical, rules_of
 from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.combat import distance
+from fray_table.rules.conditions import OUT_OF_FIGHT
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.damage import BASE_DAMAGE, NO_CRITICAL, after_critical, critical, extra_dice, fumble, gawper_struck, roll_damage
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import check_not_gone, gone, multi_attack_bonus, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.ruleset import MISSILE, Critical, rules_of
 from fray_table.rules.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
 from fray_table.rules.tohit import base_mods, hurt, roll_d20
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
 MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'
 MELEE_REACH = 5  # feet: who stands in the target's melee (a ruling)
-
 
 
 def check_aim(range_band_: str, cover: str, kind: str, code: str) -> None:
@@ -167,14 +165,19 @@ def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant, verb: str = "
     ongoing if one of them is the target's enemy. A die picks who the missile flies at
     (a flask of oil or a torch too: 003 'Burning oil is a subset of ranged combat')."""
     near = [aimed] + [
-        c for c in ctx.state.combatants
-        if c.id not in (aimed.id, shooter.id) and not c.down
-        and not any(x in c.conditions for x in OUT_OF_FIGHT) and distance(c, aimed) <= MELEE_REACH
+        c
+        for c in ctx.state.combatants
+        if c.id not in (aimed.id, shooter.id) and not c.down and not any(x in c.conditions for x in OUT_OF_FIGHT) and distance(c, aimed) <= MELEE_REACH
     ]
     if not any(c.side != aimed.side for c in near):
         return aimed
     roll = ctx.dice.roll(len(near), f"who {shooter.name}'s {what} flies at")
     picked = near[roll - 1]
     order = ", ".join(f"{i + 1} {c.name}" for i, c in enumerate(near))
-    ctx.log("attack", f"{shooter.name} {verb} into the melee around {aimed.name} ({order}): d{len(near)} {roll}, at {picked.name}.", actor=shooter.id, target=picked.id)
+    ctx.log(
+        "attack",
+        f"{shooter.name} {verb} into the melee around {aimed.name} ({order}): d{len(near)} {roll}, at {picked.name}.",
+        actor=shooter.id,
+        target=picked.id,
+    )
     return picked

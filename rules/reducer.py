@@ -139,7 +139,7 @@ def apply(state: Encounter | None, event: Event) -> Encounter:
 def fold(events: Iterable[Event], state: Encounter | None = None) -> Encounter | None:
     """The state after every event of `events`, from `state` (None: from the start),
     which is never changed. See `folding`."""
-    for state in folding(events, state):
+    for state in folding(events, state):  # noqa: B007, B020 (the fold's last state is what is wanted)
         pass
     return state
 
@@ -197,7 +197,7 @@ def _apply(state: Encounter | None, event: Event) -> Encounter:
         _perform(Context(state, event.by, event.id), cmd)
     except Rejected as r:
         raise _Failed(r.code, f"Rejected: {r.message}.", sender(event.by)) from None
-    except Exception as bug:  # noqa: BLE001: any exception of a rule is a bug, caught here and only here
+    except Exception as bug:  # any exception of a rule is a bug, caught here and only here
         raise _Failed(BUG, f"Rejected: a rule failed on this command ({_where(bug)}); nothing changed.", "gm") from None
     state.seq += 1
     return state

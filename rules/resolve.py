@@ -26,7 +26,6 @@ from fray_table.rules.actions import (
     UseDevice,
 )
 from fray_table.rules.combat import attack
-from fray_table.rules.ruleset import rules_of
 from fray_table.rules.commands import Advance, Answer, Start
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import added, controls
@@ -36,6 +35,7 @@ from fray_table.rules.events import Actor
 from fray_table.rules.model import Awaiting, Encounter, Step
 from fray_table.rules.morale import out_of_fight
 from fray_table.rules.round import may_act, plan, why_idle
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.surprise import roll_surprise, sides
 
 # What resumes a parked queue, and the steps queued mid-phase, come from the

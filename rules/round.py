@@ -5,11 +5,10 @@ phases [Houserule]. All actions in one phase are completed prior to the next
 phase beginning.'
 """
 
-
-from fray_table.rules.ruleset import rules_of
 from fray_table.rules.actions import tag
 from fray_table.rules.melee import by_length
 from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.ruleset import rules_of
 
 # 003: declaration, then the attack, movement and magic phases, then end of round.
 PHASES = ("declaration", "attack", "movement", "magic", "end")

@@ -13,8 +13,8 @@ from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import AddCombatant, Command, CreateEncounter, ForceRolls, Restore, Undo
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor, Event
-from fray_table.rules.model import Combatant, Encounter, Entry
 from fray_table.rules.history import resolve
+from fray_table.rules.model import Combatant, Encounter, Entry
 from fray_table.rules.reducer import apply, check
 from fray_table.rules.setup import check_create
 
@@ -51,8 +51,9 @@ def events_of(scenario: Scenario) -> list[Event]:
         raise ValueError(f"a scenario holds at most {MAX_COMMANDS} commands")
     seed = hashlib.sha256(scenario.seed.encode()).digest()
     gm = Actor("gm", "gm")
-    create = CreateEncounter(id="scenario", profile=scenario.profile, seed=seed, rules_version=RULES_VERSION,
-                             options=scenario.options, modules=scenario.modules)
+    create = CreateEncounter(
+        id="scenario", profile=scenario.profile, seed=seed, rules_version=RULES_VERSION, options=scenario.options, modules=scenario.modules
+    )
     try:
         check_create(create)  # a refused creation is the scenario's fault, named as the others are
     except Rejected as r:

@@ -195,8 +195,9 @@ def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
         return
     state.declarations = [d for d in state.declarations if d is not mine]
     sealed = state.options.get("sealed_declarations") and state.phase == "declaration"
-    ctx.log("declare", f"{c.name}'s declaration ({describe(state, mine.action)}) is withdrawn: {why}.", actor=c.id,
-            audience=f"side:{c.side}" if sealed else "all")
+    ctx.log(
+        "declare", f"{c.name}'s declaration ({describe(state, mine.action)}) is withdrawn: {why}.", actor=c.id, audience=f"side:{c.side}" if sealed else "all"
+    )
 
 
 def _unarm(ctx: Context, c: Combatant) -> None:
@@ -205,8 +206,7 @@ def _unarm(ctx: Context, c: Combatant) -> None:
     gone = [s for s in state.steps if s.actor == c.id and s.kind != "act" and s.weapon >= len(c.weapons)]
     if gone:
         state.steps = [s for s in state.steps if s not in gone]
-        ctx.log("attack", f"{c.name}'s queued {'strike is' if len(gone) == 1 else 'strikes are'} dropped: "
-                f"the weapon was taken away.", actor=c.id)
+        ctx.log("attack", f"{c.name}'s queued {'strike is' if len(gone) == 1 else 'strikes are'} dropped: the weapon was taken away.", actor=c.id)
 
 
 def _named(state: Encounter, name: str, value):
@@ -237,8 +237,7 @@ def remove(ctx: Context, cmd: RemoveCombatant) -> None:
 
         state.awaiting = None
         state.entered = []
-        ctx.log("setup", f"No answer is awaited any more ({waiting.prompt}): {c.name} left the fight.",
-                audience="gm" if c.hidden else "all")
+        ctx.log("setup", f"No answer is awaited any more ({waiting.prompt}): {c.name} left the fight.", audience="gm" if c.hidden else "all")
         run(ctx)
 
 

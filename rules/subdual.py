@@ -10,7 +10,6 @@ from fray_table.rules.damage import roll_damage
 from fray_table.rules.model import Combatant
 
 
-
 def strike(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:
     """A declared subduing blow that hit: its damage (with `extra` d6s, as rules.damage.damage)
     goes to `subdual`, not to HP."""

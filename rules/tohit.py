@@ -6,12 +6,11 @@ combat bonus + any applicable weapon bonuses + the target's Armour Class is
 equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 """
 
-
-from fray_table.rules.ruleset import rules_of
 from fray_table.rules.context import Context, reckoned
 from fray_table.rules.damage import lose_hp
 from fray_table.rules.fighters import combat_bonus
 from fray_table.rules.model import Combatant
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.terms import SURPRISE_BONUS, TO_HIT
 
 

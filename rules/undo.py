@@ -22,8 +22,18 @@ from fray_table.rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
 # rules the fight is pinned to and its seed, the position (it keeps counting:
 # docs/rulings.md 'Undo'), the last event's log; `undone` is always carried.
 RESTORED = (
-    "status", "round", "phase", "combatants", "declarations", "surprised", "steps", "awaiting", "forced",
-    "entered", "morale_triggers", "next_id",
+    "status",
+    "round",
+    "phase",
+    "combatants",
+    "declarations",
+    "surprised",
+    "steps",
+    "awaiting",
+    "forced",
+    "entered",
+    "morale_triggers",
+    "next_id",
 )
 PINNED = ("id", "profile", "options", "modules", "seed", "seed_hash", "rules_version", "seq", "recent", "undone")
 BAD = "undo/bad-restore"

@@ -10,16 +10,18 @@ so the client builds its controls from data.
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules import extras  # 003: ranged, oil, grappling, spells, delay
-from fray_table.rules import footing  # stand up, pick up a dropped weapon
+from fray_table.rules import (
+    extras,  # 003: ranged, oil, grappling, spells, delay
+    footing,  # stand up, pick up a dropped weapon
+    melee,
+)
 from fray_table.rules.actions import tag
-from fray_table.rules import melee
 from fray_table.rules.combat import routine_weapons
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from fray_table.rules.fighters import combat_bonus, gone
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
-from fray_table.rules.ruleset import rules_of
 from fray_table.rules.round import may_act
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.terms import descending
 
 
@@ -122,8 +124,17 @@ def changed(c: Combatant, figures) -> dict | None:
 
 def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     v = CombatantView(
-        id=c.id, name=c.name, side=c.side, x=c.x, y=c.y, move=c.move, dex=c.dex,
-        down=c.down, conditions=c.conditions, condition=condition(c), hidden=c.hidden,
+        id=c.id,
+        name=c.name,
+        side=c.side,
+        x=c.x,
+        y=c.y,
+        move=c.move,
+        dex=c.dex,
+        down=c.down,
+        conditions=c.conditions,
+        condition=condition(c),
+        hidden=c.hidden,
     )
     if gm or not c.hidden:
         v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, combat_bonus(state, c), c.weapons
@@ -145,25 +156,30 @@ EITHER = [False, True]
 
 def choices(state: Encounter, c: Combatant) -> list[Choice]:
     others = [t for t in state.combatants if t.id != c.id and not t.down and not gone(state, t)]
-    return [
-        Choice(
-            type="attack",
-            targets=[t.id for t in others if t.side != c.side] + [t.id for t in others if t.side == c.side],
-            options={
-                "weapon": list(range(len(c.weapons))),
-                "called_shots": CALLED_SHOTS,
-                "from_behind": EITHER,
-                "subdue": EITHER,
-                "double": EITHER,  # 003: shorter, lighter weapon attacks twice
-                # a monster's attack routine, one strike a weapon (003: multiple attacks)
-                **({"routine": EITHER} if len(routine_weapons(c)) > 1 else {}),
-            },
-        ),
-        Choice(type="move", options={"max_feet": [c.move]}),
-        Choice(type="hold"),
-    ] + [Choice(**fields) for fields in melee.choices(state, c)] + [  # 003: charge, approach, set, parry, kill
-        Choice(**fields) for fields in footing.choices(state, c)  # stand, recover
-    ]
+    return (
+        [
+            Choice(
+                type="attack",
+                targets=[t.id for t in others if t.side != c.side] + [t.id for t in others if t.side == c.side],
+                options={
+                    "weapon": list(range(len(c.weapons))),
+                    "called_shots": CALLED_SHOTS,
+                    "from_behind": EITHER,
+                    "subdue": EITHER,
+                    "double": EITHER,  # 003: shorter, lighter weapon attacks twice
+                    # a monster's attack routine, one strike a weapon (003: multiple attacks)
+                    **({"routine": EITHER} if len(routine_weapons(c)) > 1 else {}),
+                },
+            ),
+            Choice(type="move", options={"max_feet": [c.move]}),
+            Choice(type="hold"),
+        ]
+        + [Choice(**fields) for fields in melee.choices(state, c)]
+        + [  # 003: charge, approach, set, parry, kill
+            Choice(**fields)
+            for fields in footing.choices(state, c)  # stand, recover
+        ]
+    )
 
 
 def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choice]:

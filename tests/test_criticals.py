@@ -3,11 +3,11 @@ played under 003's round with every die forced: the to_hit decides when a roll i
 module what it does. 001's one-roll chart decides its own and refuses the others'."""
 
 import pytest
+from scenes import ADVANCE, NO_SURPRISE, all_forced, fighter, texts, who
 
 from fray_table.rules.profiles import catalogue
 from fray_table.rules.ruleset import RulesUnavailable, compose
 from fray_table.rules.scenario import play
-from scenes import ADVANCE, NO_SURPRISE, all_forced, fighter, texts, who
 
 SWORD = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}
 ATTACK = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}
@@ -15,10 +15,15 @@ ATTACK = {"type": "declare", "actor": "alda", "action": {"type": "attack", "targ
 
 def fight(profile: str, modules: dict, dice: list[int], *commands, combatants=None, rounds: int = 1):
     """Alda attacks Gob (40 HP, 5 ft away) in round 1, then `commands` and the next rounds."""
-    played = play({
-        "profile": profile, "modules": modules, "dice": [*NO_SURPRISE, *dice],
-        "combatants": combatants or [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10, hp=40, hp_max=40)],
-        "commands": [{"type": "start"}, ATTACK, *([ADVANCE] * rounds), *commands]})
+    played = play(
+        {
+            "profile": profile,
+            "modules": modules,
+            "dice": [*NO_SURPRISE, *dice],
+            "combatants": combatants or [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10, hp=40, hp_max=40)],
+            "commands": [{"type": "start"}, ATTACK, *([ADVANCE] * rounds), *commands],
+        }
+    )
     assert all_forced(played, [*NO_SURPRISE, *dice])
     return played
 
@@ -26,10 +31,22 @@ def fight(profile: str, modules: dict, dice: list[int], *commands, combatants=No
 def ll_house_pair():
     """000's example: 'an Orc in Chain Mail Armor': AC 15; a 4th-level cleric (Attack Value +1)."""
     return [
-        {"id": "alda", "name": "Alda", "side": "party", "klass": "cleric", "level": 4, "ac": 15, "armor": "chain mail",
-         "hp": 9, "hp_max": 9, "dex": 14, "x": 10, "y": 10, "weapons": [SWORD]},
-        {"id": "gob", "name": "Gob", "side": "orcs", "ac": 15, "armor": "chain mail", "hp": 30, "hp_max": 30,
-         "dex": 9, "x": 15, "y": 10, "weapons": [SWORD]},
+        {
+            "id": "alda",
+            "name": "Alda",
+            "side": "party",
+            "klass": "cleric",
+            "level": 4,
+            "ac": 15,
+            "armor": "chain mail",
+            "hp": 9,
+            "hp_max": 9,
+            "dex": 14,
+            "x": 10,
+            "y": 10,
+            "weapons": [SWORD],
+        },
+        {"id": "gob", "name": "Gob", "side": "orcs", "ac": 15, "armor": "chain mail", "hp": 30, "hp_max": 30, "dex": 9, "x": 15, "y": 10, "weapons": [SWORD]},
     ]
 
 
@@ -80,18 +97,25 @@ def test_000s_armor_damage_under_003_is_shown_in_descending_ac():
 def test_000s_chart_with_special_rolls_for_pcs_only_leaves_a_monsters_natural_20_plain():
     """000: 'The list below pertains to PCs' (option special_rolls = 'pcs', borrowed with the
     module): Alda is no PC, so her natural 20 is an ordinary hit of 003's 1-6 (d6 4)."""
-    played = play({
-        "profile": "holmes-phases", "modules": {"criticals": "ll-house"}, "options": {"special_rolls": "pcs"},
-        "dice": [*NO_SURPRISE, 20, 4], "combatants": [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10)],
-        "commands": [{"type": "start"}, ATTACK, ADVANCE]})
+    played = play(
+        {
+            "profile": "holmes-phases",
+            "modules": {"criticals": "ll-house"},
+            "options": {"special_rolls": "pcs"},
+            "dice": [*NO_SURPRISE, 20, 4],
+            "combatants": [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10)],
+            "commands": [{"type": "start"}, ATTACK, ADVANCE],
+        }
+    )
     assert all_forced(played, [*NO_SURPRISE, 20, 4])
     assert texts(played, "critical") == [] and texts(played, "damage") == ["Gob takes 4 damage (1d6), 6 HP left."]
 
 
 def test_003s_natural_20_is_still_not_an_automatic_hit_with_000s_chart():
     """003: 'a natural 20 is not an automatic hit!': 20 + 0 + AC -11 = 9 < 19 misses; no chart."""
-    played = fight("holmes-phases", {"criticals": "ll-house"}, [20], combatants=[
-        fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10, ac=30)])
+    played = fight(
+        "holmes-phases", {"criticals": "ll-house"}, [20], combatants=[fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10, ac=30)]
+    )
     assert texts(played, "attack") == ["Alda attacks Gob: d20 20 + 0 combat bonus + AC -11 = 9 < 19: miss."]
     assert texts(played, "critical") == []
 
@@ -100,8 +124,7 @@ def test_003s_own_natural_20_is_its_criticals_module():
     """003: 'A natural 20 on a melee attack roll adds an additional 1-6 damage to the victim, at
     the risk of the attacker's weapon breaking': d6 3 + d6 4, then the save d20 15 >= 6 (steel)."""
     played = fight("holmes-phases", {}, [20, 3, 4, 15])
-    assert texts(played, "damage", "weapon") == [
-        "Gob takes 7 damage (1d6 + 1d6 natural 20), 33 HP left.", "Alda's sword (steel) holds: d20 15 ≥ 6."]
+    assert texts(played, "damage", "weapon") == ["Gob takes 7 damage (1d6 + 1d6 natural 20), 33 HP left.", "Alda's sword (steel) holds: d20 15 ≥ 6."]
 
 
 def test_002s_roll_with_000s_crit_chart():
@@ -109,7 +132,9 @@ def test_002s_roll_with_000s_crit_chart():
     (Dam +Bonus, then X2)', 003's 1-6 (d6 4) x 2 = 8."""
     played = fight("thac0-sheet", {"criticals": "ll-house"}, [20, 10, 4])
     assert texts(played, "critical", "damage") == [
-        "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2).", "Gob takes 8 damage ((1d6 = 4) x 2), 32 HP left."]
+        "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2).",
+        "Gob takes 8 damage ((1d6 = 4) x 2), 32 HP left.",
+    ]
 
 
 BOW = {"name": "short bow", "range": 150, "missile": "short bow", "damage": "1d6"}
@@ -118,9 +143,15 @@ SHOOT = {"type": "declare", "actor": "alda", "action": {"type": "shoot", "target
 
 def volley(modules: dict, dice: list[int]):
     """Alda shoots her short bow at Gob, 50 ft away, in round 1."""
-    played = play({"profile": "holmes-phases", "modules": modules, "dice": [*NO_SURPRISE, *dice], "combatants": [
-        fighter("alda", "party", x=10, y=10, weapons=[BOW]), fighter("gob", "goblins", x=60, y=10, hp=40, hp_max=40)],
-        "commands": [{"type": "start"}, SHOOT, ADVANCE]})
+    played = play(
+        {
+            "profile": "holmes-phases",
+            "modules": modules,
+            "dice": [*NO_SURPRISE, *dice],
+            "combatants": [fighter("alda", "party", x=10, y=10, weapons=[BOW]), fighter("gob", "goblins", x=60, y=10, hp=40, hp_max=40)],
+            "commands": [{"type": "start"}, SHOOT, ADVANCE],
+        }
+    )
     assert all_forced(played, [*NO_SURPRISE, *dice])
     return played
 
@@ -131,7 +162,9 @@ def test_003s_missile_with_000s_chart_and_table():
     (d6 5, the bow dropped). 003's own natural 20 is 'on a melee attack roll': a plain hit (d6 3)."""
     crit = volley({"criticals": "ll-house"}, [20, 10, 3])
     assert texts(crit, "critical", "damage") == [
-        "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2).", "Gob takes 6 damage ((1d6 = 3) x 2), 34 HP left."]
+        "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2).",
+        "Gob takes 6 damage ((1d6 = 3) x 2), 34 HP left.",
+    ]
     fumbled = volley({"fumbles": "ll-house"}, [1, 5])
     assert texts(fumbled, "fumble") == ["Fumble table d6 5: Alda dropped weapon; draw new weapon or lose 1 round to retrieve."]
     assert who(fumbled, "alda").weapons[0].dropped
@@ -168,8 +201,7 @@ def test_000s_natural_1_with_003s_fumbles_does_nothing_more_than_miss():
 def test_000s_own_natural_1_still_rolls_its_fumble_table():
     """000: 'FUMBLE TABLE (ROLLED A NAT 1)', d6 4: 'accidentally harms self for 1-2 HP' (d2 2)."""
     played = fight("ll-house", {}, [1, 4, 2], combatants=ll_house_pair())
-    assert texts(played, "fumble", "damage") == [
-        "Fumble table d6 4: Alda accidentally harms self for 1-2 HP.", "Alda takes 2 damage (fumble), 7 HP left."]
+    assert texts(played, "fumble", "damage") == ["Fumble table d6 4: Alda accidentally harms self for 1-2 HP.", "Alda takes 2 damage (fumble), 7 HP left."]
 
 
 # --- 003's roll, 000's fumble table ------------------------------------------------------
@@ -200,26 +232,34 @@ def test_000s_stuck_weapon_under_003s_round_cannot_be_picked_up_until_free():
 def test_003s_natural_1_that_hits_is_a_hit():
     """003 gives a natural 1 no miss: 1 + 10 combat bonus + AC 9 = 20 >= 19 hits (d6 2), and no
     fumble table is rolled even with 000's."""
-    played = fight("holmes-phases", {"fumbles": "ll-house"}, [1, 2], combatants=[
-        fighter("alda", "party", x=10, y=10, attack_bonus=10), fighter("gob", "goblins", x=15, y=10)])
+    played = fight(
+        "holmes-phases",
+        {"fumbles": "ll-house"},
+        [1, 2],
+        combatants=[fighter("alda", "party", x=10, y=10, attack_bonus=10), fighter("gob", "goblins", x=15, y=10)],
+    )
     assert texts(played, "fumble") == [] and who(played, "gob").hp == 8
 
 
 # --- what cannot be combined ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("profile, modules", [
-    ("challenges", {"criticals": "ll-house"}),
-    ("challenges", {"fumbles": "ll-house"}),
-    ("holmes-phases", {"to_hit": "challenges", "criticals": "ll-house"}),
-])
+@pytest.mark.parametrize(
+    "profile, modules",
+    [
+        ("challenges", {"criticals": "ll-house"}),
+        ("challenges", {"fumbles": "ll-house"}),
+        ("holmes-phases", {"to_hit": "challenges", "criticals": "ll-house"}),
+    ],
+)
 def test_001s_chart_decides_its_own_natural_1_and_20(profile, modules):
     with pytest.raises(RulesUnavailable) as refused:
         compose(profile, tuple(sorted(modules.items())))
     taken = "criticals" if "criticals" in modules else "fumbles"
     assert str(refused.value) == (
         f"challenges' 'to_hit' cannot be combined with ll-house's {taken!r}: "
-        "001's one-roll attack chart decides its own natural 1 ('Miss clumsily') and natural 20")
+        "001's one-roll attack chart decides its own natural 1 ('Miss clumsily') and natural 20"
+    )
 
 
 def test_a_scenario_taking_another_fumbles_with_001s_to_hit_is_refused_at_creation():

@@ -48,8 +48,22 @@ ACTIONS = {
     if isinstance(cls, type) and issubclass(cls, actions_module.ActionBase) and cls is not actions_module.ActionBase
 }
 
-STRIKING = {"attack", "charge", "shoot", "throw_oil", "grapple", "kill", "shield_bash", "two_weapons", "strike",
-            "wrestle", "board", "staunch", "set_spear", "parry"}
+STRIKING = {
+    "attack",
+    "charge",
+    "shoot",
+    "throw_oil",
+    "grapple",
+    "kill",
+    "shield_bash",
+    "two_weapons",
+    "strike",
+    "wrestle",
+    "board",
+    "staunch",
+    "set_spear",
+    "parry",
+}
 PROFILE_ONLY = {f.name for p in PROFILES.values() for f in p.figures}
 
 # --- strategies: figures, weapons, edits -------------------------------------------
@@ -69,8 +83,25 @@ WEAPONS = [
     W(name="dropped mace", dropped=True),
 ]
 weapons = st.lists(st.sampled_from(WEAPONS), min_size=1, max_size=4)
-CONDITIONS = ["prone", "disarmed", "burning", "oiled", "helpless", "pinned", "stunned", "knocked out", "knocked down",
-              "bleeding out", "unconscious", "asleep", "grappled", "fled", "surrendered", "dead", "whatever"]
+CONDITIONS = [
+    "prone",
+    "disarmed",
+    "burning",
+    "oiled",
+    "helpless",
+    "pinned",
+    "stunned",
+    "knocked out",
+    "knocked down",
+    "bleeding out",
+    "unconscious",
+    "asleep",
+    "grappled",
+    "fled",
+    "surrendered",
+    "dead",
+    "whatever",
+]
 grid = st.integers(0, 3).map(lambda n: n * 5)  # close: most are within reach of most
 
 
@@ -109,31 +140,54 @@ def profile_figures(profile: str, ids: list[str], wild: bool = False):
 
 def combatants(profile: str, ids: list[str], side=None):
     hp_max = st.integers(1, 12)
-    return st.tuples(hp_max, st.integers(1, 12), profile_figures(profile, ids), st.fixed_dictionaries({
-        "name": st.sampled_from(["Alda", "Bran", "Gob", "Ukk", "Snag"]),
-        "side": st.sampled_from(["party", "goblins", "orcs"]) if side is None else st.just(side),
-        "ac": st.integers(8, 18),
-        "attack_bonus": st.one_of(st.none(), st.integers(-1, 4)),
-        "dex": st.integers(3, 18),
-        "x": grid, "y": grid,
-        "move": st.sampled_from([0, 30, 60, 120]),
-        "weapons": weapons,
-    }, optional={
-        "hidden": st.booleans(), "shield": st.booleans(), "conditions": st.lists(st.sampled_from(CONDITIONS), max_size=2),
-        "klass": st.sampled_from(thac0.CLASSES), "pc": st.booleans(),
-    })).map(lambda t: {"hp_max": t[0], "hp": min(t[0], t[1]), **t[2], **t[3]})
+    return st.tuples(
+        hp_max,
+        st.integers(1, 12),
+        profile_figures(profile, ids),
+        st.fixed_dictionaries(
+            {
+                "name": st.sampled_from(["Alda", "Bran", "Gob", "Ukk", "Snag"]),
+                "side": st.sampled_from(["party", "goblins", "orcs"]) if side is None else st.just(side),
+                "ac": st.integers(8, 18),
+                "attack_bonus": st.one_of(st.none(), st.integers(-1, 4)),
+                "dex": st.integers(3, 18),
+                "x": grid,
+                "y": grid,
+                "move": st.sampled_from([0, 30, 60, 120]),
+                "weapons": weapons,
+            },
+            optional={
+                "hidden": st.booleans(),
+                "shield": st.booleans(),
+                "conditions": st.lists(st.sampled_from(CONDITIONS), max_size=2),
+                "klass": st.sampled_from(thac0.CLASSES),
+                "pc": st.booleans(),
+            },
+        ),
+    ).map(lambda t: {"hp_max": t[0], "hp": min(t[0], t[1]), **t[2], **t[3]})
 
 
 def edits(profile: str, ids: list[str]):
     """An edit of a few figures, any of them, sensible or not."""
-    return st.fixed_dictionaries({}, optional={
-        "hp": st.integers(-3, 14), "hp_max": rarely(st.integers(1, 14), st.just(0)), "ac": st.integers(5, 20),
-        "weapons": weapons, "hidden": st.booleans(), "down": st.booleans(),
-        "conditions": st.lists(st.sampled_from(CONDITIONS), max_size=3),
-        "x": grid, "y": grid, "dex": st.integers(1, 20), "move": st.sampled_from([0, 60, 120]),
-        "side": st.sampled_from(["party", "goblins"]), "shield": st.booleans(),
-        "attack_bonus": st.one_of(st.none(), st.integers(-2, 5)),
-    }).flatmap(lambda common: profile_figures(profile, ids, wild=True).map(lambda own: {**own, **common}))
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            "hp": st.integers(-3, 14),
+            "hp_max": rarely(st.integers(1, 14), st.just(0)),
+            "ac": st.integers(5, 20),
+            "weapons": weapons,
+            "hidden": st.booleans(),
+            "down": st.booleans(),
+            "conditions": st.lists(st.sampled_from(CONDITIONS), max_size=3),
+            "x": grid,
+            "y": grid,
+            "dex": st.integers(1, 20),
+            "move": st.sampled_from([0, 60, 120]),
+            "side": st.sampled_from(["party", "goblins"]),
+            "shield": st.booleans(),
+            "attack_bonus": st.one_of(st.none(), st.integers(-2, 5)),
+        },
+    ).flatmap(lambda common: profile_figures(profile, ids, wild=True).map(lambda own: {**own, **common}))
 
 
 def option_values(profile: str):
@@ -229,8 +283,11 @@ class Fight(RuleBasedStateMachine):
     def declare_one(self, data, legal, cid: str, as_player: bool) -> None:
         """One of the actions the view offers `cid`, an attack of some kind half the time."""
         striking = [ch for ch in legal[cid] if ch.type in STRIKING and ch.targets]
-        choice = data.draw(rarely(st.sampled_from(legal[cid]), st.sampled_from(legal[cid])) if not striking else
-                           st.one_of(st.sampled_from(striking), st.sampled_from(legal[cid])))
+        choice = data.draw(
+            rarely(st.sampled_from(legal[cid]), st.sampled_from(legal[cid]))
+            if not striking
+            else st.one_of(st.sampled_from(striking), st.sampled_from(legal[cid]))
+        )
         fields = {f.encode_name: f for f in msgspec.structs.fields(ACTIONS[choice.type])}
         action = {"type": choice.type}
         if choice.targets and "target" in fields:
@@ -347,8 +404,14 @@ class Fight(RuleBasedStateMachine):
 def machine(profile: str, modules: dict[str, str] | None = None):
     name = profile.replace("-", "_") + "".join(f"_{m}_{p.replace('-', '_')}" for m, p in sorted((modules or {}).items()))
     cls = type(f"Fight_{name}", (Fight,), {"profile": profile, "modules": modules or {}})
-    cls.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, derandomize=True, database=None,
-                                     deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    cls.TestCase.settings = settings(
+        max_examples=EXAMPLES,
+        stateful_step_count=STEPS,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
     return cls.TestCase
 
 

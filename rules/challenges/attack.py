@@ -20,8 +20,13 @@ from fray_table.rules.terms import call_shots, called_in, declaration, modifiers
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
 VERB = {
-    "double": "attacks (twice)", "routine": "attacks (routine)", "charge": "charges", "counter": "counter-attacks", "set": "meets the charge of",
-    "riposte": "counter-attacks after parrying", "extra": "makes an extra attack on",
+    "double": "attacks (twice)",
+    "routine": "attacks (routine)",
+    "charge": "charges",
+    "counter": "counter-attacks",
+    "set": "meets the charge of",
+    "riposte": "counter-attacks after parrying",
+    "extra": "makes an extra attack on",
 }
 
 
@@ -101,7 +106,9 @@ def roll(ctx: Context, blow: Blow, d20: int, head: str, sums: str, terms: list[t
         ctx.log("attack", **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect), **who)
         settle(ctx, blow, NATURAL_1)
     elif d20 == 20:
-        ctx.log("attack", **reckoned(head, f"{sums} and a natural 20", dice, f"{grade(blow.result).effect}, or a normal Hit plus an immediate extra attack"), **who)
+        ctx.log(
+            "attack", **reckoned(head, f"{sums} and a natural 20", dice, f"{grade(blow.result).effect}, or a normal Hit plus an immediate extra attack"), **who
+        )
         natural.ask(ctx, blow)
     else:
         ctx.log("attack", **reckoned(head, sums, dice, grade(blow.result).effect), **who)
@@ -145,7 +152,6 @@ def follow(ctx: Context, attacker: Combatant, target: Combatant, blow: Blow, g: 
     if g.damage == "none" and index is not None:  # 003: a parried miss may disarm, or open a counter-attack
         step = Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=blow.weapon, mode=blow.mode)
         parried(ctx, attacker, target, weapon, index, step, blow.result + blow.parry >= HIT_FROM)
-
 
 
 def pending(ctx: Context, step: Step) -> None:

@@ -42,8 +42,7 @@ def forfeited(ctx: Context, c: Combatant, target: Combatant) -> bool:
     """Spend a forfeit on this attack, if `c` owes one."""
     if DRAW_FORFEIT in c.conditions:
         c.conditions.remove(DRAW_FORFEIT)
-        ctx.log("attack", f"{c.name} forfeits this attack on {target.name} (drawing another weapon after dropping one).",
-                actor=c.id, target=target.id)
+        ctx.log("attack", f"{c.name} forfeits this attack on {target.name} (drawing another weapon after dropping one).", actor=c.id, target=target.id)
         return True
     if FORFEIT not in c.conditions:
         return False
@@ -68,6 +67,7 @@ def standing(state: Encounter, c: Combatant) -> tuple[bool, int]:
 def order(state: Encounter) -> list[Combatant]:
     """Hook `order` of 001's initiative: Dexterity order, initiative lost and penalties counted; ties
     keep the order combatants were added (as 003's dex_order)."""
+
     def key(c: Combatant) -> tuple[bool, int]:
         lost, dex = standing(state, c)
         return lost, -dex

@@ -23,8 +23,19 @@ def ask(ctx: Context, blow) -> None:
     state = ctx.state
     attacker = ctx.combatant(blow.actor)
     target = ctx.combatant(blow.target)
-    queue(state, [Step(phase=state.phase, actor=blow.actor, kind="natural-20", target=blow.target, weapon=blow.weapon,
-                       mode=f"{blow.mode} {blow.result} {blow.called} {blow.parry}")])
+    queue(
+        state,
+        [
+            Step(
+                phase=state.phase,
+                actor=blow.actor,
+                kind="natural-20",
+                target=blow.target,
+                weapon=blow.weapon,
+                mode=f"{blow.mode} {blow.result} {blow.called} {blow.parry}",
+            )
+        ],
+    )
     state.awaiting = Awaiting(
         id=f"{state.seq}:natural-20:{len(state.steps)}",
         who=attacker.id,
@@ -32,7 +43,7 @@ def ask(ctx: Context, blow) -> None:
         # A hidden foe's Attack Result would tell its AC (d20 20 + the attacker's bonus - AC):
         # its effect on the chart, which the choice turns on, is named without it.
         prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.result:+d}'}, "
-               f"'{grade(blow.result).effect}' ({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
+        f"'{grade(blow.result).effect}' ({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
         options=[RESULT, EXTRA],
     )
 
@@ -104,7 +115,6 @@ def save_or_drop(ctx: Context, attacker: Combatant, index: int) -> None:
         ctx.log("weapon", f"{attacker.name} drops the {weapon.name}, and forfeits the next attack made.", actor=attacker.id)
         initiative.forfeit(ctx, attacker)
         return
-    ctx.log("weapon", f"{attacker.name} drops the {weapon.name}, forfeiting the next attack to pick it up or draw another weapon.",
-            actor=attacker.id)
+    ctx.log("weapon", f"{attacker.name} drops the {weapon.name}, forfeiting the next attack to pick it up or draw another weapon.", actor=attacker.id)
     if initiative.DRAW_FORFEIT not in attacker.conditions:
         attacker.conditions.append(initiative.DRAW_FORFEIT)

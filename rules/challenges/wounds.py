@@ -50,7 +50,9 @@ def inflict(ctx: Context, attacker: Combatant, target: Combatant, wound: str) ->
         "wound",
         f"{target.name} suffers a {wound.capitalize()} wound (-{WOUNDS[wound]} to attack rolls and saves); "
         f"now {', '.join(f'{n} {v}' for n, v in penalties(ctx.state, target))}.",
-        actor=attacker.id, target=target.id, total=-WOUNDS[wound],
+        actor=attacker.id,
+        target=target.id,
+        total=-WOUNDS[wound],
     )
     slows = int(ctx.state.options.get("wound_slows", 0)) * (before - penalty(ctx.state, target))
     if slows:
@@ -68,6 +70,9 @@ def save(ctx: Context, c: Combatant, against: str, need: int) -> bool:
     ctx.log(
         "save",
         f"{c.name} saves vs. {against}: d20 {d20}{shown} = {total} {'≥' if made else '<'} {need}: {'made' if made else 'failed'}.",
-        actor=c.id, mods=terms, total=total, need=need,
+        actor=c.id,
+        mods=terms,
+        total=total,
+        need=need,
     )
     return made

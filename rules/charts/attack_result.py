@@ -38,8 +38,12 @@ ATTACK_CHART = {
     7: Grade("A strong Hit for +5 points of damage that also inflicts a Serious wound", damage="plus", plus=5, wound="serious"),
     8: Grade("A mighty Hit for double rolled damage that also inflicts a Serious wound", damage="double", wound="serious"),
     9: Grade("A mighty Hit for double rolled damage that also inflicts a Critical wound", damage="double", wound="critical"),
-    10: Grade("A mighty Hit for double rolled damage that also inflicts a Critical wound, plus gain an immediate extra attack",
-              damage="double", wound="critical", after="extra-attack"),
+    10: Grade(
+        "A mighty Hit for double rolled damage that also inflicts a Critical wound, plus gain an immediate extra attack",
+        damage="double",
+        wound="critical",
+        after="extra-attack",
+    ),
 }
 
 # 001, Attack Chart, first row: 'Any roll of "1" on the die'.

@@ -53,8 +53,12 @@ ATTACK_VALUE = (
 )
 # 000's column heads: which column each of Fray's classes reads.
 CLASS_GROUP = {
-    "cleric": 1, "thief": 1,  # CLERIC/THIEF LEVEL
-    "fighter": 2, "dwarf": 2, "elf": 2, "halfling": 2,  # FIGHTER/DWARF/ ELF/HALF..LEVEL
+    "cleric": 1,
+    "thief": 1,  # CLERIC/THIEF LEVEL
+    "fighter": 2,
+    "dwarf": 2,
+    "elf": 2,
+    "halfling": 2,  # FIGHTER/DWARF/ ELF/HALF..LEVEL
     "magic-user": 3,  # MAGIC-USER LEVEL
 }
 
@@ -140,7 +144,13 @@ DEATH_AND_DYING = (
     (18, 18, "ko", "teeth", "KO. Lose 1d4 teeth."),
     (17, 17, "wound", "fingertip", "Lose a fingertip, thumb, or earlobe. Could be worse."),
     (16, 16, "wound", "concussion", "Concussion. All attacks and ability checks at -1 penalty until you rest for 1 week."),
-    (15, 15, "wound", "broken collarbone", "Broken collarbone or arm. -3 penalty on all STR, DEX, CON checks until medical attention/magical healing is received. Takes 1d4+6 weeks to heal."),
+    (
+        15,
+        15,
+        "wound",
+        "broken collarbone",
+        "Broken collarbone or arm. -3 penalty on all STR, DEX, CON checks until medical attention/magical healing is received. Takes 1d4+6 weeks to heal.",
+    ),
     (14, 14, "wound", "head wound", "Massive head wound. Brain matter exposed. INT permanently reduced by 2."),
     (13, 13, "wound", "lost eye or limb", "Lose an eye or limb. DEX permanently reduced by 2."),
     (12, 12, "wound", "disfigured", "Severe facial scars or disfigurement. CHA permanently reduced by 2."),

@@ -6,8 +6,8 @@ grapple, morale...), which every profile keeps; this record names the ones a
 module of another profile may replace.
 """
 
-from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules import combat, damage, extras, fighters, oil, ranged, round, tohit, traits
+from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.holmes import criticals, fumbles
 from fray_table.rules.profiles import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
@@ -26,17 +26,23 @@ PROFILE = Profile(
             "to_hit",
             "003: 'd20 + combat bonus + the target's AC' reaching 19 hits, missiles, oil and torches alike; "
             "a melee roll's natural 20 that hits is a critical, its natural 1 that misses a fumble.",
-            hooks={"melee_roll": combat.roll, "shot": ranged.shot, "bare_roll": tohit.d20_against_19,
-                   "combat_bonus": fighters.hit_table_bonus, "armor_class": traits.armor_as_given},
+            hooks={
+                "melee_roll": combat.roll,
+                "shot": ranged.shot,
+                "bare_roll": tohit.d20_against_19,
+                "combat_bonus": fighters.hit_table_bonus,
+                "armor_class": traits.armor_as_given,
+            },
             prompts={"riposte": combat.riposte},  # 003: a parrier's counter-attack at +3
         ),
-        Module("routine", "003: one strike, or two for a shorter, lighter weapon against a longer one.",
-               hooks={"routine": combat.routine}),
-        Module("criticals", "003: a natural 20 on a melee attack roll that hits adds 1-6 damage, and the weapon saves "
-               "against 'crushing blow' or breaks.",
-               hooks={"critical": criticals.critical, "critical_effect": criticals.effect}, options=("weapon_saves",)),
-        Module("fumbles", "003: a natural 1 does nothing more than miss (003 gives it no effect).",
-               hooks={"fumble": fumbles.fumble}),
+        Module("routine", "003: one strike, or two for a shorter, lighter weapon against a longer one.", hooks={"routine": combat.routine}),
+        Module(
+            "criticals",
+            "003: a natural 20 on a melee attack roll that hits adds 1-6 damage, and the weapon saves against 'crushing blow' or breaks.",
+            hooks={"critical": criticals.critical, "critical_effect": criticals.effect},
+            options=("weapon_saves",),
+        ),
+        Module("fumbles", "003: a natural 1 does nothing more than miss (003 gives it no effect).", hooks={"fumble": fumbles.fumble}),
         Module("dying", "003: at 0 HP a combatant is down.", hooks={"fall": damage.falls}),
         Module("initiative", "003: 'Combat proceeds in Dexterity order'.", hooks={"order": round.in_dex_order}),
         Module(

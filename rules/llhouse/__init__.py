@@ -29,8 +29,13 @@ PROFILE = Profile(
             "to_hit",
             "000: d20 + Attack Value against ascending AC, missiles alike; a roll in the crit range (20, wider with "
             "improved crit range) hits and is a critical, one in the fumble range misses and is a fumble.",
-            hooks={"melee_roll": attack.roll, "shot": missiles.shot, "bare_roll": missiles.to_hit,
-                   "combat_bonus": figures.combat_bonus, "armor_class": figures.armor_class},
+            hooks={
+                "melee_roll": attack.roll,
+                "shot": missiles.shot,
+                "bare_roll": missiles.to_hit,
+                "combat_bonus": figures.combat_bonus,
+                "armor_class": figures.armor_class,
+            },
             stops_acting=(*CANNOT_ACT, KNOCKED_DOWN),  # 000: 'loses 1 round to stand'
             check_figures=(figures.check_figures,),
             check_declaration=(manoeuvres.check,),  # a hurt limb cannot wield; a stuck weapon

@@ -9,13 +9,13 @@ shots, set spear) stand where 000 is silent; 003's parry is replaced by 000's (+
 
 import msgspec
 
+from fray_table.rules import combat, subdual
 from fray_table.rules.actions import Attack, TwoWeapons
 from fray_table.rules.charts.ll_house import CONCUSSION, MAIN_HAND, MASTER_BODY, OFF_HAND, TWO_WEAPON_BONUS, WHICH_HAND
-from fray_table.rules import combat, subdual
 from fray_table.rules.combat import distance, double_refused, in_melee, queue
 from fray_table.rules.context import Context, lookup, reckoned
-from fray_table.rules.fighters import declared, gone, usable
 from fray_table.rules.damage import NO_CRITICAL
+from fray_table.rules.fighters import declared, gone, usable
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import damage_roll, land
 from fray_table.rules.llhouse.figures import may_wield, rank, special_rolls, widening
@@ -166,7 +166,11 @@ def log_roll(ctx, attacker, target, verb, d20, mods, ac, parry_text, parry, hit,
     ctx.log(
         "attack",
         **reckoned(f"{attacker.name} {verb} {target.name}", f"{text} = {total} {'≥' if total >= ac + parry else '<'} {need}{natural}", f"d20 {d20}", why),
-        mods=mods, total=total, need=ac + parry, actor=attacker.id, target=target.id,
+        mods=mods,
+        total=total,
+        need=ac + parry,
+        actor=attacker.id,
+        target=target.id,
     )
 
 
@@ -192,7 +196,11 @@ def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode:
         die = ctx.dice.roll(WHICH_HAND, f"which of {attacker.name}'s weapons struck")
         action = declared(state, attacker)
         index = action.weapon if die % 2 == 0 else action.off_hand
-        ctx.log("attack", f"Which weapon: d{WHICH_HAND} {die}, {'even: the main hand' if die % 2 == 0 else 'odd: the off hand'} ({attacker.weapons[index].name}).", **who)
+        ctx.log(
+            "attack",
+            f"Which weapon: d{WHICH_HAND} {die}, {'even: the main hand' if die % 2 == 0 else 'odd: the off hand'} ({attacker.weapons[index].name}).",
+            **who,
+        )
     weapon = attacker.weapons[index]
     points, shown = damage_roll(ctx, attacker, target, weapon, hit.times, called + (1 if mode == "set" else 0) + sum(n for _, n in hit.extra), mode)
     if subdue:

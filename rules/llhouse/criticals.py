@@ -75,7 +75,11 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
         end = "; it is beyond repair and must be replaced"
     if target.armor_damage >= BEYOND_REPAIR[target.armor] and "armor beyond repair" not in target.conditions:
         target.conditions = target.conditions + ["armor beyond repair"]
-    ctx.log("armor", **said(f"{target.name}'s {target.armor} is damaged", (f" ({target.armor_damage} of {points} points)", ""), ac_lowered(ctx, target, 1), f"{end}."), **who)
+    ctx.log(
+        "armor",
+        **said(f"{target.name}'s {target.armor} is damaged", (f" ({target.armor_damage} of {points} points)", ""), ac_lowered(ctx, target, 1), f"{end}."),
+        **who,
+    )
 
 
 def ac_lowered(ctx: Context, c: Combatant, by: int) -> Figures:

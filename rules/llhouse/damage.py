@@ -81,7 +81,12 @@ def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
     if choice == "sacrifice" and shield_ready(target):
         saved = ctx.dice.roll_dice(SHIELD_SACRIFICE, f"{target.name}'s shield sacrifice")
         taken = max(0, points - saved)
-        ctx.log("shield", f"{target.name} sacrifices the shield: {SHIELD_SACRIFICE} {saved}; {points} - {saved} = {taken} damage.", actor=target.id, target=target.id)
+        ctx.log(
+            "shield",
+            f"{target.name} sacrifices the shield: {SHIELD_SACRIFICE} {saved}; {points} - {saved} = {taken} damage.",
+            actor=target.id,
+            target=target.id,
+        )
         criticals.lose_shield(ctx, target, "shattered beyond use")
         points = taken
     else:

@@ -6,7 +6,14 @@ import msgspec
 
 from fray_table.rules.actions import Staunch
 from fray_table.rules.charts.ll_house import (
-    BLEEDING_DICE, DEATH_AND_DYING, HEAL_WEEKS, LOSS, STAUNCH_DC, TEETH, WAKE_DICE, WAKE_HP,
+    BLEEDING_DICE,
+    DEATH_AND_DYING,
+    HEAL_WEEKS,
+    LOSS,
+    STAUNCH_DC,
+    TEETH,
+    WAKE_DICE,
+    WAKE_HP,
 )
 from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup, said
@@ -50,7 +57,11 @@ def fall(ctx: Context, c: Combatant) -> None:
     elif outcome == "bleeding":
         rounds = max(0, ctx.dice.roll_dice(BLEEDING_DICE, f"rounds {c.name} lingers") + c.con_bonus)
         hold(c, BLEEDING, state.round + rounds)
-        ctx.log("down", f"{head} Lingers {rounds} round(s) ({BLEEDING_DICE}{c.con_bonus:+d} Con bonus) and dies at the end of round {state.round + rounds}, unless the wound is staunched (DC{STAUNCH_DC}).", target=c.id)
+        ctx.log(
+            "down",
+            f"{head} Lingers {rounds} round(s) ({BLEEDING_DICE}{c.con_bonus:+d} Con bonus) and dies at the end of round {state.round + rounds}, unless the wound is staunched (DC{STAUNCH_DC}).",
+            target=c.id,
+        )
     else:
         add(c, DEAD)
         ctx.log("down", head, target=c.id)
@@ -69,7 +80,11 @@ def wound(ctx: Context, c: Combatant, effect: str) -> None:
         field, points = LOSS[effect]
         before = getattr(c, field)
         setattr(c, field, max(1, before - points))
-        ctx.log("wound", **said(f"{c.name}'s {field.rstrip('_').upper()} is permanently reduced by {points}", (f": {before} → {getattr(c, field)}", ""), "."), target=c.id)
+        ctx.log(
+            "wound",
+            **said(f"{c.name}'s {field.rstrip('_').upper()} is permanently reduced by {points}", (f": {before} → {getattr(c, field)}", ""), "."),
+            target=c.id,
+        )
 
 
 def staunch(ctx: Context, actor: Combatant, action: Staunch, step: Step) -> None:
@@ -88,7 +103,13 @@ def staunch(ctx: Context, actor: Combatant, action: Staunch, step: Step) -> None
         return
     target.conditions = [x for x in target.conditions if x != BLEEDING] + [STABLE]
     target.until = {k: v for k, v in target.until.items() if k != BLEEDING}
-    ctx.log("staunch", f"{actor.name} staunches {target.name}'s wound: d20 {roll} ≥ DC{STAUNCH_DC}; {target.name} is stabilized but needs medical attention or magical healing.", total=roll, need=STAUNCH_DC, **who)
+    ctx.log(
+        "staunch",
+        f"{actor.name} staunches {target.name}'s wound: d20 {roll} ≥ DC{STAUNCH_DC}; {target.name} is stabilized but needs medical attention or magical healing.",
+        total=roll,
+        need=STAUNCH_DC,
+        **who,
+    )
 
 
 def round_end(ctx: Context) -> None:

@@ -56,7 +56,7 @@ def expertise_key(name: str) -> str:
     """000: 'a Silver Dagger is just a regular Dagger with a Silver coating, so one rank
     in this Ability applies to both'."""
     name = name.strip().lower()
-    return name[len("silver "):] if name.startswith("silver ") else name
+    return name[len("silver ") :] if name.startswith("silver ") else name
 
 
 def expertise(c: Combatant, weapon: Weapon) -> int:

@@ -34,8 +34,7 @@ def cleave(ctx: Context, attacker: Combatant, fallen: Combatant, leftover: int) 
     for _ in range(rank(attacker, "cleave")):
         if leftover <= 0:
             return
-        near = [c for c in ctx.state.combatants
-                if c.side != attacker.side and not c.down and c.id not in hit and distance(c, last) <= CLEAVE_REACH]
+        near = [c for c in ctx.state.combatants if c.side != attacker.side and not c.down and c.id not in hit and distance(c, last) <= CLEAVE_REACH]
         if not near:
             return
         victim = min(near, key=lambda c: distance(c, last))

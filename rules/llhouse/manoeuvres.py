@@ -61,7 +61,12 @@ def bash(ctx: Context, actor: Combatant, action: ShieldBash, step: Step) -> None
     points = rolled * (1 + ranks)
     knocks = d20 >= 20 - ranks
     shown = f"{SHIELD_BASH} {rolled}" + (f" x {1 + ranks}" if ranks else "")
-    ctx.log("hit", f"{actor.name} rolls {points} damage against {target.name} ({shown}){'; d20 ' + str(d20) + ' knocks it down' if knocks else ''}.", total=points, **who)
+    ctx.log(
+        "hit",
+        f"{actor.name} rolls {points} damage against {target.name} ({shown}){'; d20 ' + str(d20) + ' knocks it down' if knocks else ''}.",
+        total=points,
+        **who,
+    )
     land(ctx, actor, target, points, "bash" if knocks else "")
 
 
@@ -74,7 +79,9 @@ def check(state: Encounter, actor: Combatant, action) -> None:
     if isinstance(action, Attack | Charge | SetSpear | Parry | TwoWeapons) and weapon is not None and 0 <= weapon < len(actor.weapons):
         if not may_wield(actor, actor.weapons[weapon]):
             hurt = [x for x in actor.conditions if x.split(" ")[-1] in ("hand", "elbow", "shoulder")]
-            raise Rejected("ll-house/limb", f"{actor.name} cannot wield the {actor.weapons[weapon].name} ({', '.join(hurt) or 'too few hands'}: 000's limb table)")
+            raise Rejected(
+                "ll-house/limb", f"{actor.name} cannot wield the {actor.weapons[weapon].name} ({', '.join(hurt) or 'too few hands'}: 000's limb table)"
+            )
     match action:
         case ShieldBash() | TwoWeapons() | Staunch():
             target = lookup(state, action.target)
@@ -114,7 +121,9 @@ def check_two_weapons(state: Encounter, actor: Combatant, action: TwoWeapons) ->
         raise Rejected("ll-house/two-handed", "both must be one-handed weapons")
     strict = state.options.get("two_weapon_fighting", "one-roll") == "both"
     if off.length > main.length or (strict and off.length == main.length):
-        raise Rejected("ll-house/off-hand-too-big", f"the off-hand {off.name} must be {'smaller than' if strict else 'the same size or smaller than'} the {main.name}")
+        raise Rejected(
+            "ll-house/off-hand-too-big", f"the off-hand {off.name} must be {'smaller than' if strict else 'the same size or smaller than'} the {main.name}"
+        )
     if hands(actor) < 2:
         raise Rejected("ll-house/limb", f"{actor.name} has not two hands to fight with (000's limb table)")
 

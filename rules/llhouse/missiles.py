@@ -4,9 +4,9 @@ on the critical hit chart and the fumble table as a blow does. Oil flasks, torch
 grappler's approach keep 003's rules and no special rolls (a ruling), but are shown as
 000 reads them: 'You must roll the Armor Class or higher to hit'."""
 
+from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.context import Context, reckoned
 from fray_table.rules.llhouse.attack import blow, log_roll, outcome
-from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.model import Combatant, Step
 from fray_table.rules.ruleset import MISSILE, rules_of
 from fray_table.rules.terms import called_in
@@ -28,8 +28,15 @@ def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: 
     total = d20 + sum(v for _, v in mods)
     hit = total >= ac
     shown = "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in mods)
-    ctx.log("attack", **reckoned(f"{attacker.name} {what}", f"d20 {d20}{shown} = {total} {'≥' if hit else '<'} AC {ac}", f"d20 {d20}", "hit" if hit else "miss"),
-            actor=attacker.id, target=target, mods=mods, total=total, need=ac)
+    ctx.log(
+        "attack",
+        **reckoned(f"{attacker.name} {what}", f"d20 {d20}{shown} = {total} {'≥' if hit else '<'} AC {ac}", f"d20 {d20}", "hit" if hit else "miss"),
+        actor=attacker.id,
+        target=target,
+        mods=mods,
+        total=total,
+        need=ac,
+    )
     return hit, d20
 
 

@@ -4,7 +4,7 @@ the attack roll, and adds striking, wrestling (in place of 003's grappling) and
 naval combat."""
 
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.profiles import COMMON_FIGURES, THAC0_SHEET, COMMON, THAC0_SHEET_FIGURES
+from fray_table.rules.profiles import COMMON, COMMON_FIGURES, THAC0_SHEET, THAC0_SHEET_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
 from fray_table.rules.thac0sheet import figures, melee, naval, profile, striking, tohit, wrestling
 

@@ -4,7 +4,6 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant
 
 
-
 def check_figures(c: Combatant, code: str) -> None:
     """What relates 002's figures to each other; each one's own bounds are its declaration's
     (rules.profiles.THAC0_SHEET_FIGURES, checked by rules.profiles.check_declared)."""

@@ -20,8 +20,8 @@ from fray_table.rules.charts.thac0_sheet import (
     SPEED_STEP,
 )
 from fray_table.rules.combat import distance, queue
-from fray_table.rules.damage import roll_damage
 from fray_table.rules.context import Context, hp_left, lookup, said
+from fray_table.rules.damage import roll_damage
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import declared, usable
 from fray_table.rules.melee import toward
@@ -77,8 +77,9 @@ def afloat(ctx: Context, ship: Combatant) -> None:
         if DEAD in ship.conditions:
             ship.conditions.remove(DEAD)
         made = (f"{speed(ship)} of {ship.move} ft ({share}% damage, {rowers_lost(ship)}% of the rowers lost)", "way")
-        ctx.log("naval", **said(f"{ship.name} makes ", made, "."),
-                target=ship.id, audience="gm" if ship.hidden else "all")  # a hidden vessel's figures are the GM's
+        ctx.log(
+            "naval", **said(f"{ship.name} makes ", made, "."), target=ship.id, audience="gm" if ship.hidden else "all"
+        )  # a hidden vessel's figures are the GM's
 
 
 # --- declarations ------------------------------------------------------------
@@ -218,8 +219,12 @@ def repair(ctx: Context, ship: Combatant) -> None:
     ship.hp += REPAIR_PER_TURN
     ship.repaired += REPAIR_PER_TURN
     days = ctx.dice.roll_dice(REPAIR_FAILS, f"{ship.name}'s patch holds")
-    ctx.log("naval", **said(f"{ship.name}'s crew patches {REPAIR_PER_TURN} hull point", hp_left(ship), f"; the patch fails after {REPAIR_FAILS} = {days} days."),
-            actor=ship.id, total=days)
+    ctx.log(
+        "naval",
+        **said(f"{ship.name}'s crew patches {REPAIR_PER_TURN} hull point", hp_left(ship), f"; the patch fails after {REPAIR_FAILS} = {days} days."),
+        actor=ship.id,
+        total=days,
+    )
     afloat(ctx, ship)
 
 

@@ -41,7 +41,10 @@ def check(state: Encounter, actor: Combatant, a: Strike) -> None:
     if actor.vessel or target.vessel:
         raise Rejected("strike/vessel", "vessels neither strike nor are struck with fists")
     if too_small(actor, target) and not a.haymaker:
-        raise Rejected("strike/too-small", f"{actor.name} ({actor.size}) is less than half the size of {target.name} ({target.size}); only a haymaker has no size limit (002)")
+        raise Rejected(
+            "strike/too-small",
+            f"{actor.name} ({actor.size}) is less than half the size of {target.name} ({target.size}); only a haymaker has no size limit (002)",
+        )
 
 
 def describe(state: Encounter, a: Strike) -> str:
@@ -136,4 +139,3 @@ def end_of_round(ctx: Context) -> None:
                 c.conditions.remove(x)
             if not c.down:
                 ctx.log("strike", f"{c.name} comes round ({' and '.join(out)} no longer).", target=c.id)
-

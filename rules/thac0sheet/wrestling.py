@@ -18,8 +18,8 @@ from fray_table.rules.charts.thac0_sheet import (
     REACH,
 )
 from fray_table.rules.combat import distance
-from fray_table.rules.damage import fall
 from fray_table.rules.context import Context, hp_left, lookup, reckoned, said, standing
+from fray_table.rules.damage import fall
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import able, declared
 from fray_table.rules.model import Combatant, Encounter, Step
@@ -72,9 +72,13 @@ def joining(ctx: Context, actor: Combatant, a: Wrestle) -> list[Combatant]:
     state = ctx.state
     by_actor = {d.actor: d.action for d in state.declarations}
     waiting = [
-        s for s in state.steps
-        if s.phase == state.phase and s.kind == "act" and s.actor != actor.id
-        and isinstance(by_actor.get(s.actor), Wrestle) and by_actor[s.actor].target == a.target
+        s
+        for s in state.steps
+        if s.phase == state.phase
+        and s.kind == "act"
+        and s.actor != actor.id
+        and isinstance(by_actor.get(s.actor), Wrestle)
+        and by_actor[s.actor].target == a.target
     ]
     state.steps = [s for s in state.steps if s not in waiting]
     return [ctx.combatant(s.actor) for s in waiting]
@@ -173,8 +177,18 @@ def pinned(ctx: Context, holder: Combatant, target: Combatant) -> None:
         return
     points = max(0, PINNED_DAMAGE + holder.str_adj)
     target.hp -= points
-    ctx.log("damage", **said(f"{target.name} fails to save (d20 {roll}", (f" < {target.save_death}", ""), f") and takes {points} damage (1 + {holder.str_adj} δS)",
-                             hp_left(target), "."), total=points, **who)
+    ctx.log(
+        "damage",
+        **said(
+            f"{target.name} fails to save (d20 {roll}",
+            (f" < {target.save_death}", ""),
+            f") and takes {points} damage (1 + {holder.str_adj} δS)",
+            hp_left(target),
+            ".",
+        ),
+        total=points,
+        **who,
+    )
     if target.hp <= 0 and not target.down:
         fall(ctx, target)
 

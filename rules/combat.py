@@ -13,7 +13,7 @@ import msgspec
 
 from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 from fray_table.rules.actions import Attack
-from fray_table.rules.context import Context, lookup, reckoned
+from fray_table.rules.context import Context, lookup, reckoned, said
 from fray_table.rules.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.fighters import able, gone, usable, wielded
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
@@ -119,7 +119,11 @@ def strike(ctx: Context, step: Step) -> None:
         return
     reach = weapon.range or weapon.reach
     if distance(attacker, target) > reach:
-        ctx.log("attack", f"{attacker.name} cannot reach {target.name} ({distance(attacker, target)} ft away, {weapon.name} reaches {reach} ft).", **who)
+        ctx.log(
+            "attack",
+            **said(f"{attacker.name} cannot reach {target.name}", (f" ({distance(attacker, target)} ft away, {weapon.name} reaches {reach} ft)", ""), "."),
+            **who,
+        )
         return
     rules_of(state).melee_roll(ctx, step, attacker, target, weapon)
 

@@ -14,7 +14,7 @@ first of their turns (DEX order).
 from fray_table.rules.actions import Grapple
 from fray_table.rules.combat import distance
 from fray_table.rules.conditions import PINNED
-from fray_table.rules.context import Context, lookup, standing
+from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Step
 from fray_table.rules.ranged import check_target
@@ -74,7 +74,12 @@ def resolve(ctx: Context, actor: Combatant, a: Grapple, step: Step) -> None:
         if not may_act(state, g):
             continue
         if distance(g, target) > REACH:
-            ctx.log("grapple", f"{g.name} cannot reach {target.name} to grapple ({distance(g, target)} ft away).", actor=g.id, target=target.id)
+            ctx.log(
+                "grapple",
+                **said(f"{g.name} cannot reach {target.name} to grapple", (f" ({distance(g, target)} ft away)", ""), "."),
+                actor=g.id,
+                target=target.id,
+            )
         elif action.target_unwilling or "disarmed" in target.conditions:
             joined.append(g)
             ctx.log("grapple", f"{g.name} closes with {target.name}: no attack roll, {target.name} will not strike to kill.", actor=g.id, target=target.id)

@@ -7,7 +7,7 @@ in what order, and queues the strikes.
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
 from fray_table.rules.combat import distance, double_refused, queue, routine_refused
-from fray_table.rules.context import Context, lookup, standing
+from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.model import Combatant, Encounter, Step
@@ -196,7 +196,7 @@ def kill(ctx: Context, actor: Combatant, action: Kill) -> None:
         return
     reach = reach_of(actor, weapon_index(ctx.state, actor))
     if distance(actor, target) > reach:
-        ctx.log("kill", f"{actor.name} cannot reach {target.name} ({distance(actor, target)} ft away).", **who)
+        ctx.log("kill", **said(f"{actor.name} cannot reach {target.name}", (f" ({distance(actor, target)} ft away)", ""), "."), **who)
         return
     target.hp = min(target.hp, 0)
     target.down = True

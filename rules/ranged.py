@@ -12,7 +12,7 @@ from fray_table.rules.actions import Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.combat import distance
 from fray_table.rules.conditions import OUT_OF_FIGHT
-from fray_table.rules.context import Context, lookup
+from fray_table.rules.context import Context, lookup, said
 from fray_table.rules.damage import BASE_DAMAGE, NO_CRITICAL, after_critical, critical, extra_dice, fumble, gawper_struck, roll_damage
 from fray_table.rules.errors import Rejected
 from fray_table.rules.fighters import check_not_gone, gone, multi_attack_bonus, usable
@@ -112,7 +112,12 @@ def shoot(ctx: Context, actor: Combatant, a: Shoot) -> None:
         return
     feet = distance(actor, aimed)
     if feet > weapon.range:
-        ctx.log("attack", f"{actor.name} cannot reach {aimed.name} ({feet} ft away, {weapon.name} ranges {weapon.range} ft).", actor=actor.id, target=aimed.id)
+        ctx.log(
+            "attack",
+            **said(f"{actor.name} cannot reach {aimed.name}", (f" ({feet} ft away, {weapon.name} ranges {weapon.range} ft)", ""), "."),
+            actor=actor.id,
+            target=aimed.id,
+        )
         return
     band = a.range_band or range_band(feet, weapon.range)
     target = into_melee(ctx, actor, aimed)

@@ -15,7 +15,7 @@ from fray_table.rules.actions import (
 )
 from fray_table.rules.charts.ll_house import SHIELD_BASH
 from fray_table.rules.combat import distance
-from fray_table.rules.context import Context, lookup
+from fray_table.rules.context import Context, lookup, said
 from fray_table.rules.errors import Rejected
 from fray_table.rules.extras import delay_choices
 from fray_table.rules.fighters import able, usable
@@ -46,7 +46,7 @@ def bash(ctx: Context, actor: Combatant, action: ShieldBash, step: Step) -> None
         ctx.log("attack", f"{actor.name} cannot shield-bash ({'no shield to bash with' if not shield_ready(actor) else 'not on its feet'}).", **who)
         return
     if distance(actor, target) > BASH_REACH:
-        ctx.log("attack", f"{actor.name} cannot reach {target.name} with the shield ({distance(actor, target)} ft away).", **who)
+        ctx.log("attack", **said(f"{actor.name} cannot reach {target.name} with the shield", (f" ({distance(actor, target)} ft away)", ""), "."), **who)
         return
     mods, ac = terms_of(state, actor, target, SHIELD, "attack", False)
     parry, parry_text = parry_bonus(state, target)

@@ -68,7 +68,7 @@ def resolve(ctx: Context, actor: Combatant, a: Strike, step: Step) -> None:
         return
     who = dict(actor=actor.id, target=target.id)
     if distance(actor, target) > REACH:
-        ctx.log("attack", f"{actor.name} cannot reach {target.name} with a blow ({distance(actor, target)} ft away).", **who)
+        ctx.log("attack", **said(f"{actor.name} cannot reach {target.name} with a blow", (f" ({distance(actor, target)} ft away)", ""), "."), **who)
         return
     reckoning = Reckoning(state, thac0_of(state, actor), 19 - target.ac, mods_of(state, actor, target, a))
     hit, _ = judge(ctx, actor, f"{'throws a haymaker at' if a.haymaker else 'strikes'} {target.name}", reckoning, target.id)

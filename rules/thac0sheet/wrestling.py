@@ -93,7 +93,12 @@ def resolve(ctx: Context, actor: Combatant, a: Wrestle, step: Step) -> None:
     crowd = []
     for c in [actor] + helpers:
         if distance(c, target) > REACH:
-            ctx.log("wrestle", f"{c.name} cannot reach {target.name} to wrestle ({distance(c, target)} ft away).", actor=c.id, target=target.id)
+            ctx.log(
+                "wrestle",
+                **said(f"{c.name} cannot reach {target.name} to wrestle", (f" ({distance(c, target)} ft away)", ""), "."),
+                actor=c.id,
+                target=target.id,
+            )
         else:
             crowd.append(c)
     if crowd:

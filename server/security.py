@@ -146,12 +146,16 @@ class Access:
         return claims
 
     async def issue(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> str:
+        return self.signer.sign(await self.issue_claims(encounter, role, combatants, name, ttl))
+
+    async def issue_claims(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> Claims:
+        """A new link's claims, stored (so it can be listed and revoked)."""
         claims = self.signer.claims(encounter, role, combatants, name, ttl)
         try:
             await self._client().hset(links_key(encounter), claims.i, _encode(claims))
         except UNAVAILABLE as e:
             raise StoreUnavailable(f"the store is unreachable: {e}") from e
-        return self.signer.sign(claims)
+        return claims
 
     async def links(self, encounter: str) -> list[dict]:
         """Every link issued for the encounter, oldest first, with its token and whether it is revoked."""

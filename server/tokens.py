@@ -7,6 +7,7 @@ control. Every replica that shares the secret accepts every other's tokens.
 import base64
 import hashlib
 import hmac
+import math
 import secrets
 import time
 
@@ -61,7 +62,7 @@ class Signer:
         """New claims with a fresh token id; `ttl` seconds until expiry (0: never)."""
         if role not in ROLES:
             raise RuntimeError(f"a token's role is one of {', '.join(ROLES)}, not {role!r}")
-        return Claims(e=encounter, r=role, c=combatants, n=name, x=int(time.time()) + ttl if ttl else 0, i=secrets.token_hex(6))
+        return Claims(e=encounter, r=role, c=combatants, n=name, x=math.ceil(time.time() + ttl) if ttl else 0, i=secrets.token_hex(6))
 
     def sign(self, claims: Claims) -> str:
         """The token for these claims; the same claims always give the same token,

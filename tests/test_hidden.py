@@ -302,15 +302,32 @@ def test_a_hidden_combatants_cannot_reach_line_names_no_weapon_reach_or_distance
     """A hidden goblin out of reach: the GM reads its weapon, reach and distance; a player
     reads only that it cannot reach (and the same for a shot out of range)."""
     bow = {"name": "shortbow", "damage": "1d6", "range": 50, "missile": "bow"}
-    played = play({"dice": [5, 6], "combatants": [
-        {"id": "alda", "name": "Alda", "side": "party", "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-        {"id": "gob", "name": "Goblin", "side": "goblins", "hp": 5, "hp_max": 5, "x": 100, "y": 10, "hidden": True,
-         "weapons": [{"name": "spear", "reach": 10}, bow]}], "commands": [
-        {"type": "start"},
-        {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
-        {"type": "advance"},
-        {"type": "declare", "actor": "gob", "action": {"type": "shoot", "target": "alda", "weapon": 1}},
-        {"type": "advance"}]})
+    played = play(
+        {
+            "dice": [5, 6],
+            "combatants": [
+                {"id": "alda", "name": "Alda", "side": "party", "hp": 9, "hp_max": 9, "x": 10, "y": 10},
+                {
+                    "id": "gob",
+                    "name": "Goblin",
+                    "side": "goblins",
+                    "hp": 5,
+                    "hp_max": 5,
+                    "x": 100,
+                    "y": 10,
+                    "hidden": True,
+                    "weapons": [{"name": "spear", "reach": 10}, bow],
+                },
+            ],
+            "commands": [
+                {"type": "start"},
+                {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+                {"type": "advance"},
+                {"type": "declare", "actor": "gob", "action": {"type": "shoot", "target": "alda", "weapon": 1}},
+                {"type": "advance"},
+            ],
+        }
+    )
     gm = [e.text for e in log_for(played.log, played.state, Viewer("gm")) if "cannot reach" in e.text]
     player = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if "cannot reach" in e.text]
     assert gm == ["Goblin cannot reach Alda (90 ft away, spear reaches 10 ft).", "Goblin cannot reach Alda (90 ft away, shortbow ranges 50 ft)."]

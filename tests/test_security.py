@@ -345,3 +345,14 @@ def test_serve_prints_creation_policy_and_accepts_limit_flags(redis_url, tmp_pat
         proc.wait(10)
         proc.stdout.close()
     assert encounter_of("http://x/e/abc?token=t") == "abc"
+
+
+def test_a_link_lasts_at_least_its_ttl():
+    """A link of ttl 1 is good for a whole second from now, not until the next whole second
+    (the link endpoint answered 500 when one had expired before it was read back)."""
+    signer = Signer(b"0123456789abcdef0123")
+    for _ in range(50):
+        before = time.time()
+        claims = signer.claims("e1", "spectator", ttl=1)
+        assert claims.x >= before + 1
+        assert signer.verify(signer.sign(claims), "e1") == claims

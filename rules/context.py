@@ -35,8 +35,13 @@ class Context:
 
     def _veiled(self, fields: dict) -> bool:
         """Does the line name (as actor or target) a combatant hidden now?"""
-        named = (fields.get("actor"), fields.get("target"))
-        return any(c.hidden and c.id in named for c in self.state.combatants) if named != (None, None) else False
+        actor, target = fields.get("actor"), fields.get("target")
+        if actor is None and target is None:
+            return False
+        for c in self.state.combatants:
+            if c.hidden and (c.id == actor or c.id == target):
+                return True
+        return False
 
     def option(self, name: str):
         from fray_table.rules.profiles import option

@@ -122,11 +122,14 @@ class Rules:
     round_end: tuple[Callable, ...]
     options: tuple  # the options an encounter with these rules has (Option)
 
-    def __getattr__(self, name: str):  # a hook by name: rules.melee_roll(ctx, ...)
-        try:
-            return self.hooks[name]
-        except KeyError:
-            raise AttributeError(name) from None
+    def __post_init__(self) -> None:
+        # Each hook is an attribute of its own, rules.melee_roll(ctx, ...): read on the
+        # reducer's every step, so a plain attribute, not a lookup through __getattr__.
+        for name, hook in self.hooks.items():
+            object.__setattr__(self, name, hook)
+
+    def __getattr__(self, name: str):  # reached only for a name that is no hook
+        raise AttributeError(f"no hook or part {name!r} of the rules (rules.ruleset.HOOKS)")
 
 
 class RulesUnavailable(ValueError):
@@ -221,10 +224,16 @@ def _hooks(p: Profile, modules: Mapping[str, tuple[str, Module]]) -> dict[str, C
     return hooks
 
 
+_PLAIN: dict[str, Rules] = {}  # a profile's own rules, by name: the common case, read without compose's cache key
+
+
 def rules_of(state: Encounter) -> Rules:
     """The encounter's rules, as fixed in its first event."""
     if not state.modules:
-        return compose(state.profile)
+        rules = _PLAIN.get(state.profile)
+        if rules is None:
+            rules = _PLAIN[state.profile] = compose(state.profile)
+        return rules
     return compose(state.profile, tuple(sorted(state.modules.items())))
 
 

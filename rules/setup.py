@@ -1,9 +1,11 @@
 """The GM's commands around the fight: create, combatants, forced dice, end."""
 
+import functools
 import hashlib
 
 import msgspec
 
+from fray_table.rules import ruleset
 from fray_table.rules.commands import AddCombatant, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import check_action, describe
@@ -53,6 +55,13 @@ def check_weapons(weapons: list[Weapon], code: str) -> None:
             raise Rejected(code, f"weapon {w.name!r}: reach, range, length and weight cannot be negative")
 
 
+@functools.cache
+def declared(name: str) -> dict:
+    """A profile's figures (003's common ones and its own) by name."""
+    profile = ruleset.profile(name)
+    return {f.name: f for f in (*profile.common_figures, *profile.figures)}
+
+
 def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] | None = None) -> None:
     """Figures a combatant must have, whether added or edited: 003's, then each check
     of the encounter's rules (rules.ruleset.Module.check_figures)."""
@@ -67,8 +76,8 @@ def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] |
     if c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
     profile = rules_of(state).profile
-    figures = (*profile.common_figures, *profile.figures)
-    check_declared(c, figures if changed is None else [f for f in figures if f.name in changed], code)  # as declared
+    figures = declared(profile.name)
+    check_declared(c, figures.values() if changed is None else [figures[n] for n in changed if n in figures], code)  # as declared
     if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
     if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:
@@ -95,10 +104,13 @@ def added(state: Encounter, c: Combatant) -> Combatant:
     return armored(state, c) if c.ac == UNARMORED_AC else c
 
 
+ARMORED = frozenset({"armor", "shield", "armor_damage"})  # the figures the armor chart reads
+
+
 def edited(state: Encounter, c: Combatant, edits: dict) -> Combatant:
     """`c` with `edits` made; new armor, shield or armor damage with no `ac` edited move AC by the chart."""
     after = msgspec.structs.replace(c, **edits)
-    if "ac" not in edits and edits.keys() & {"armor", "shield", "armor_damage"}:
+    if "ac" not in edits and edits.keys() & ARMORED:
         after = armored(state, after, c)
     return after
 
@@ -154,9 +166,10 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
     edits = _edits(cmd)
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
-    ac = edited(ctx.state, c, edits).ac
-    if ac != c.ac and "ac" not in edits:
-        edits["ac"] = ac  # the armor chart's (hook `armor_class`), and the log says so
+    if "ac" not in edits and edits.keys() & ARMORED:
+        ac = edited(ctx.state, c, edits).ac
+        if ac != c.ac:
+            edits["ac"] = ac  # the armor chart's (hook `armor_class`), and the log says so
     for name, value in edits.items():
         setattr(c, name, list(value) if isinstance(value, list) else value)
     if "hp" in edits and "down" not in edits:

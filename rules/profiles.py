@@ -6,7 +6,7 @@ the shape of the round, which is always that of 003.
 """
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import msgspec
 from msgspec import Struct
@@ -47,7 +47,7 @@ _DEFAULTS = {
 }
 
 
-def check_declared(c: Combatant, figures: tuple[Figure, ...], code: str) -> None:
+def check_declared(c: Combatant, figures: Iterable[Figure], code: str) -> None:
     """Each figure within the bounds and choices its declaration gives (the one place they
     are written); a profile's own checks add only what relates one figure to another."""
     for f in figures:

@@ -11,7 +11,7 @@ class ActionBase(Struct, tag_field="type", forbid_unknown_fields=True, frozen=Tr
     pass
 
 
-class Attack(ActionBase, tag="attack"):
+class Attack(ActionBase, tag="attack", frozen=True):
     target: str
     weapon: int = 0  # index into the attacker's weapons
     called_shots: int = 0  # 003: -5 to hit, +1d6 damage each, up to three
@@ -22,20 +22,20 @@ class Attack(ActionBase, tag="attack"):
     delay: str = ""  # a later phase to act in (003: 'possible, but usually pointless')
 
 
-class Move(ActionBase, tag="move"):
+class Move(ActionBase, tag="move", frozen=True):
     x: int
     y: int
     delay: str = ""
 
 
-class Hold(ActionBase, tag="hold"):
+class Hold(ActionBase, tag="hold", frozen=True):
     """Do nothing this round (or wait, ready)."""
 
 
 # --- 003: melee manoeuvres (resolved in rules.melee)
 
 
-class Charge(ActionBase, tag="charge"):
+class Charge(ActionBase, tag="charge", frozen=True):
     """003: move up to full movement in the movement phase, attack at +2, take a counter-attack."""
 
     target: str
@@ -43,19 +43,19 @@ class Charge(ActionBase, tag="charge"):
     called_shots: int = 0
 
 
-class Approach(ActionBase, tag="approach"):
+class Approach(ActionBase, tag="approach", frozen=True):
     """003: close in cautiously in the movement phase: no attack this round, no counter-attack."""
 
     target: str
 
 
-class SetSpear(ActionBase, tag="set_spear"):
+class SetSpear(ActionBase, tag="set_spear", frozen=True):
     """003: set a spear or polearm against a charge; it readies in the attack phase."""
 
     weapon: int = 0
 
 
-class Parry(ActionBase, tag="parry"):
+class Parry(ActionBase, tag="parry", frozen=True):
     """003: parry/fight defensively for the round with this weapon; attackers take -4."""
 
     # 003: 'He must also declare which weapon is being used to parry': required when the parrier
@@ -63,7 +63,7 @@ class Parry(ActionBase, tag="parry"):
     weapon: int | None = None
 
 
-class Kill(ActionBase, tag="kill"):
+class Kill(ActionBase, tag="kill", frozen=True):
     """003: 'Any character that is truly helpless ... can simply be killed.'"""
 
     target: str
@@ -72,7 +72,7 @@ class Kill(ActionBase, tag="kill"):
 # --- 003: ranged, burning oil, grappling, spells (resolved in rules.ranged, oil, grapple, cast)
 
 
-class Shoot(ActionBase, tag="shoot"):
+class Shoot(ActionBase, tag="shoot", frozen=True):
     """A missile attack with a weapon whose `range` > 0 (003, ranged attacks; 002, range and cover)."""
 
     target: str
@@ -97,7 +97,7 @@ class Shoot(ActionBase, tag="shoot"):
         return [("attack", "shoot"), ("movement", "shoot_move")]
 
 
-class ThrowOil(ActionBase, tag="throw_oil"):
+class ThrowOil(ActionBase, tag="throw_oil", frozen=True):
     """A flask of oil, then (with `torch`) a lit torch at the splashed oil (003)."""
 
     target: str
@@ -108,7 +108,7 @@ class ThrowOil(ActionBase, tag="throw_oil"):
     delay: str = ""
 
 
-class ThrowTorch(ActionBase, tag="throw_torch"):
+class ThrowTorch(ActionBase, tag="throw_torch", frozen=True):
     """A lit torch at oil already splashed on the target (AC 9, 003)."""
 
     target: str
@@ -118,17 +118,17 @@ class ThrowTorch(ActionBase, tag="throw_torch"):
     delay: str = ""
 
 
-class Grapple(ActionBase, tag="grapple"):
+class Grapple(ActionBase, tag="grapple", frozen=True):
     target: str
     target_unwilling: bool = False  # 003: 'wholly unarmed or ... unwilling to use lethal force': no hit needed
     delay: str = ""
 
 
-class StopDropRoll(ActionBase, tag="stop_drop_roll"):
+class StopDropRoll(ActionBase, tag="stop_drop_roll", frozen=True):
     """003: a burning victim may 'stop, drop and roll' after the first round (movement phase)."""
 
 
-class Cast(ActionBase, tag="cast"):
+class Cast(ActionBase, tag="cast", frozen=True):
     """A spell, resolved in the magic phase; its effects are the GM's."""
 
     spell: str
@@ -138,7 +138,7 @@ class Cast(ActionBase, tag="cast"):
 # --- 003: devices and fleeing (resolved in rules.devices)
 
 
-class UseDevice(ActionBase, tag="use_device"):
+class UseDevice(ActionBase, tag="use_device", frozen=True):
     """003: 'Wands, rods, and other magic devices are "weapons" and not "spells"':
     resolved in the attack phase; its effects are the GM's."""
 
@@ -146,7 +146,7 @@ class UseDevice(ActionBase, tag="use_device"):
     target: str = ""
 
 
-class Flee(ActionBase, tag="flee"):
+class Flee(ActionBase, tag="flee", frozen=True):
     """Run: move up to the move rate in the movement phase, then out of the fight ('fled')."""
 
     x: int
@@ -156,11 +156,11 @@ class Flee(ActionBase, tag="flee"):
 # --- footing: getting up and re-arming (resolved in rules.footing)
 
 
-class Stand(ActionBase, tag="stand"):
+class Stand(ActionBase, tag="stand", frozen=True):
     """Get up from prone (003's stop-drop-roll leaves the victim prone); movement phase."""
 
 
-class Recover(ActionBase, tag="recover"):
+class Recover(ActionBase, tag="recover", frozen=True):
     """Pick up a dropped weapon (a disarming parry, a surprised gawper's drop); movement phase."""
 
     weapon: int = 0
@@ -169,13 +169,13 @@ class Recover(ActionBase, tag="recover"):
 # --- 000 (ll-house): maneuvers open to everyone, staunching the dying (resolved in rules.llhouse)
 
 
-class ShieldBash(ActionBase, tag="shield_bash"):
+class ShieldBash(ActionBase, tag="shield_bash", frozen=True):
     """000: 'Any character with a shield can try to do a Shield Bash instead of a normal attack.'"""
 
     target: str
 
 
-class TwoWeapons(ActionBase, tag="two_weapons"):
+class TwoWeapons(ActionBase, tag="two_weapons", frozen=True):
     """000: two-weapon fighting, a one-handed weapon in each hand; `off_hand` no bigger than `weapon`."""
 
     target: str
@@ -183,7 +183,7 @@ class TwoWeapons(ActionBase, tag="two_weapons"):
     off_hand: int = 1
 
 
-class Staunch(ActionBase, tag="staunch"):
+class Staunch(ActionBase, tag="staunch", frozen=True):
     """000: 'Another character may attempt to stabilize you by staunching the wound (DC11)'."""
 
     target: str
@@ -192,7 +192,7 @@ class Staunch(ActionBase, tag="staunch"):
 # --- the actions of a table's own profile package (rules.ruleset: docs/profiles.md)
 
 
-class House(ActionBase, tag="house"):
+class House(ActionBase, tag="house", frozen=True):
     """An action a profile outside this package adds, named `name`: its module's
     actions hold it as 'house:<name>' (its check, words and resolution)."""
 
@@ -209,13 +209,15 @@ def tag(action: ActionBase) -> str:
     """The action's wire tag: 'attack', 'move', ...; a house action's 'house:<name>'."""
     if isinstance(action, House):
         return f"house:{action.name}"
-    return action.__struct_config__.tag
+    wire = action.__struct_config__.tag
+    assert isinstance(wire, str)  # every action class is given a str tag
+    return wire
 
 
 # --- 002: the thac0-sheet profile's own actions (resolved in rules.thac0sheet)
 
 
-class Strike(ActionBase, tag="strike"):
+class Strike(ActionBase, tag="strike", frozen=True):
     """002 'Striking': an unarmed blow of 1 + δS (0 if pulled) that may stun or knock out."""
 
     target: str
@@ -226,7 +228,7 @@ class Strike(ActionBase, tag="strike"):
         return [("attack", "haymaker" if self.haymaker else "act")]  # a haymaker waits for the phase's last turn
 
 
-class Wrestle(ActionBase, tag="wrestle"):
+class Wrestle(ActionBase, tag="wrestle", frozen=True):
     """002 'Wrestling': compare 1d20 + w, each win a hold further, grab -> fall -> pin."""
 
     target: str
@@ -235,7 +237,7 @@ class Wrestle(ActionBase, tag="wrestle"):
         return [("attack", "act")]
 
 
-class GrappleShip(ActionBase, tag="grapple_ship"):
+class GrappleShip(ActionBase, tag="grapple_ship", frozen=True):
     """002 'Naval combat': a vessel's grapnels at one within 50 ft, 2 in 6 or by mutual agreement."""
 
     target: str
@@ -244,7 +246,7 @@ class GrappleShip(ActionBase, tag="grapple_ship"):
         return [("movement", "act")]
 
 
-class Board(ActionBase, tag="board"):
+class Board(ActionBase, tag="board", frozen=True):
     """002 'Naval combat': cross to a grappled vessel and attack there, -2 on hit rolls and AC."""
 
     target: str
@@ -254,7 +256,7 @@ class Board(ActionBase, tag="board"):
         return [("attack", "act")]  # the leap and the blow are one act (a ruling)
 
 
-class Repair(ActionBase, tag="repair"):
+class Repair(ActionBase, tag="repair", frozen=True):
     """002 'Naval combat': five crewmen patch a vessel, 1 hull point a turn, up to half the damage."""
 
     def steps(self) -> list[tuple[str, str]]:

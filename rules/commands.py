@@ -5,7 +5,7 @@ Each command names the roles that may send it (`roles`); the server checks it
 before appending and the reducer checks it again when folding.
 """
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
@@ -22,7 +22,7 @@ class CommandBase(Struct, tag_field="type", forbid_unknown_fields=True, frozen=T
     roles: ClassVar[frozenset[str]] = GM
 
 
-class CreateEncounter(CommandBase, tag="create"):
+class CreateEncounter(CommandBase, tag="create", frozen=True):
     """Always the first event: pins the profile, options, rules version and seed."""
 
     roles: ClassVar[frozenset[str]] = SYSTEM
@@ -34,7 +34,7 @@ class CreateEncounter(CommandBase, tag="create"):
     modules: dict[str, str] = {}  # module -> the profile it is taken from (rules.ruleset.compose)
 
 
-class AddCombatant(CommandBase, tag="add_combatant"):
+class AddCombatant(CommandBase, tag="add_combatant", frozen=True):
     combatant: Combatant  # an empty id gets a fresh one ('c1', 'c2', ...)
 
 
@@ -51,47 +51,55 @@ def _edit_fields() -> list[tuple]:
 
 
 # The GM sets any figures of a combatant; a stored edit names only those it changes.
-EditCombatant = msgspec.defstruct(
-    "EditCombatant",
-    _edit_fields(),
-    bases=(CommandBase,),
-    tag="edit_combatant",
-    frozen=True,
-    module=__name__,
-)
+if TYPE_CHECKING:
+    # mypy cannot see the fields of a class made by defstruct: it sees this stand-in.
+    class EditCombatant(CommandBase, tag="edit_combatant", frozen=True):
+        id: str
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    EditCombatant = msgspec.defstruct(
+        "EditCombatant",
+        _edit_fields(),
+        bases=(CommandBase,),
+        tag="edit_combatant",
+        frozen=True,
+        module=__name__,
+    )
 
 
-class RemoveCombatant(CommandBase, tag="remove_combatant"):
+class RemoveCombatant(CommandBase, tag="remove_combatant", frozen=True):
     id: str
 
 
-class Start(CommandBase, tag="start"):
+class Start(CommandBase, tag="start", frozen=True):
     """Roll surprise (003) and open the first round's declarations."""
 
 
-class Declare(CommandBase, tag="declare"):
+class Declare(CommandBase, tag="declare", frozen=True):
     roles: ClassVar[frozenset[str]] = TABLE
     actor: str
     action: Action
 
 
-class Advance(CommandBase, tag="advance"):
+class Advance(CommandBase, tag="advance", frozen=True):
     """Close declarations and resolve the round's phases in Dexterity order."""
 
 
-class ForceRolls(CommandBase, tag="force_rolls"):
+class ForceRolls(CommandBase, tag="force_rolls", frozen=True):
     """Queue die results; each is used by the next die rolled (if it fits that die)."""
 
     values: list[int]
 
 
-class Answer(CommandBase, tag="answer"):
+class Answer(CommandBase, tag="answer", frozen=True):
     roles: ClassVar[frozenset[str]] = TABLE
     awaiting: str
     choice: str
 
 
-class CallMorale(CommandBase, tag="call_morale"):
+class CallMorale(CommandBase, tag="call_morale", frozen=True):
     """003: roll morale now for one combatant or a whole side (2d6 + modifier + loyalty).
 
     Name `combatant` or `side`. During declarations the result governs the round
@@ -103,11 +111,11 @@ class CallMorale(CommandBase, tag="call_morale"):
     modifier: int = 0
 
 
-class End(CommandBase, tag="end"):
+class End(CommandBase, tag="end", frozen=True):
     """End the fight and reveal the seed."""
 
 
-class Undo(CommandBase, tag="undo"):
+class Undo(CommandBase, tag="undo", frozen=True):
     """Undo event `seq` (the `seq` of its log lines) as if it had never happened;
     with `rewind`, go back to just before it (it and every later event undone).
     Never stored: the server appends the `restore` it computes (rules/undo.py)."""
@@ -116,7 +124,7 @@ class Undo(CommandBase, tag="undo"):
     rewind: bool = False
 
 
-class Restore(CommandBase, tag="restore"):
+class Restore(CommandBase, tag="restore", frozen=True):
     """The compensating event of a GM's `undo`, made by the server and stored under
     the GM's actor; no client may send it. It carries the value of every state
     field the undo changes, applied as is: a replay never recomputes an undo."""

@@ -1,8 +1,17 @@
 """What a handler works with while one event is applied: the state, its dice, its log."""
 
+from typing import TypedDict
+
 from fray_table.rules.dice import Dice
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Encounter, Entry, Mod
+
+
+class Said(TypedDict):
+    """A log line's text and public text, spread into ctx.log(kind, **said(...))."""
+
+    text: str
+    public: str | None
 
 
 class Context:
@@ -57,7 +66,7 @@ class Context:
 Figures = tuple[str, str]
 
 
-def said(*parts: str | Figures) -> dict[str, str | None]:
+def said(*parts: str | Figures) -> Said:
     """A log line's `text` and `public` text, made from the same parts, for ctx.log(kind, **said(...)):
     said(f"{gob.name} takes 3 damage", hp_left(gob), ".") is 'Goblin takes 3 damage, 4 HP left.' and,
     for those who may not see Goblin's figures, 'Goblin takes 3 damage.'"""
@@ -66,7 +75,7 @@ def said(*parts: str | Figures) -> dict[str, str | None]:
     return {"text": text, "public": public if public != text else None}
 
 
-def reckoned(head: str, sums: str, dice: str, outcome: str) -> dict[str, str | None]:
+def reckoned(head: str, sums: str, dice: str, outcome: str) -> Said:
     """A roll reckoned with combatants' figures, publicly its dice and outcome alone:
     'Alda attacks Gob: d20 12 + 1 combat bonus + AC 6 = 19 ≥ 19: hit.', 'Alda attacks Gob: d20 12: hit.'"""
     return said(f"{head}: ", (sums, dice), f": {outcome}.")

@@ -54,7 +54,7 @@ def in_hand(state: Encounter, c: Combatant) -> int | None:
     """The index of the weapon `wielded` returns."""
     action = declared(state, c)
     index = parry_weapon(action) if isinstance(action, Parry) else getattr(action, "weapon", None)
-    if isinstance(action, Attack | Charge | Parry | SetSpear) and usable(c.weapons[index]):
+    if isinstance(action, Attack | Charge | Parry | SetSpear) and index is not None and usable(c.weapons[index]):
         return index
     return next((i for i, w in enumerate(c.weapons) if usable(w)), None)
 

@@ -75,7 +75,7 @@ def recover(ctx: Context, actor: Combatant, index: int) -> None:
 
 def choices(state: Encounter, c: Combatant) -> list[dict]:
     """`stand` for a prone combatant, `recover` (with the dropped weapons) for a disarmed one."""
-    out = []
+    out: list[dict] = []
     if PRONE in c.conditions:
         out.append(dict(type="stand"))
     if lost := dropped(c):

@@ -56,12 +56,11 @@ def brawlers(ctx: Context, actor: Combatant, a: Grapple) -> list[tuple[Combatant
     state = ctx.state
     by_actor = {d.actor: d.action for d in state.declarations}
     joining = [
-        s
-        for s in state.steps
-        if s.phase == state.phase and s.kind == "act" and isinstance(by_actor.get(s.actor), Grapple) and by_actor[s.actor].target == a.target
+        (s, g) for s in state.steps if s.phase == state.phase and s.kind == "act" and isinstance(g := by_actor.get(s.actor), Grapple) and g.target == a.target
     ]
-    state.steps = [s for s in state.steps if s not in joining]
-    return [(actor, a)] + [(ctx.combatant(s.actor), by_actor[s.actor]) for s in joining]
+    joined = [s for s, _ in joining]
+    state.steps = [s for s in state.steps if s not in joined]
+    return [(actor, a)] + [(ctx.combatant(s.actor), g) for s, g in joining]
 
 
 def resolve(ctx: Context, actor: Combatant, a: Grapple, step: Step) -> None:

@@ -66,7 +66,7 @@ def check(state: Encounter, actor: Combatant, action) -> None:
         if not usable(weapon):
             raise Rejected("melee/weapon-unusable", f"{actor.name}'s {weapon.name} is {'broken' if weapon.broken else 'dropped'}")
     target = None
-    if hasattr(action, "target") and isinstance(action, MELEE_ACTIONS):
+    if isinstance(action, Attack | Charge | Approach | Kill):  # the melee actions with a target
         target = lookup(state, action.target)
         if target is None:
             raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
@@ -81,21 +81,25 @@ def check(state: Encounter, actor: Combatant, action) -> None:
             if why:
                 raise Rejected("melee/no-routine", f"{actor.name} cannot make an attack routine: {why}")
         case Attack() if action.double:
+            assert target is not None  # looked up above for every action with a target
             why = double_refused(state, actor, target, action.weapon)
             if why:
                 raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
         case Charge():
+            assert target is not None
             if not can_reach(actor, target, reach_of(actor, action.weapon)):
                 raise Rejected("melee/charge-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} charges {actor.move} ft")
             if not 0 <= action.called_shots <= 3:
                 raise Rejected("declare/called-shots", "called shots are 0 to 3")
         case Approach():
+            assert target is not None
             if not can_reach(actor, target, reach_of(actor, weapon_index(state, actor))):
                 raise Rejected("melee/approach-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} moves {actor.move} ft")
         case SetSpear():
             if not actor.weapons[action.weapon].polearm:
                 raise Rejected("melee/not-a-polearm", f"only a spear or polearm may be set; the {actor.weapons[action.weapon].name} is neither")
         case Kill():
+            assert target is not None
             if not helpless(target):
                 raise Rejected("melee/not-helpless", f"{target.name} is not helpless (bound, asleep, paralysed, pinned)")
     check_called(state, actor, target, action)

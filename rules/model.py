@@ -189,7 +189,7 @@ class Encounter(Struct):
 
 
 def copied_combatant(c: Combatant) -> Combatant:
-    new = c.__copy__()
+    new = c.__copy__()  # type: ignore[attr-defined]  # msgspec's stubs leave out Struct.__copy__
     new.weapons = c.weapons[:]
     new.conditions = c.conditions[:]
     new.improvements = c.improvements.copy()
@@ -200,10 +200,10 @@ def copied_combatant(c: Combatant) -> Combatant:
 
 def copied(state: Encounter) -> Encounter:
     """A copy of `state` sharing nothing mutable with it, its `recent` emptied."""
-    new = state.__copy__()
+    new = state.__copy__()  # type: ignore[attr-defined]  # msgspec's stubs leave out Struct.__copy__
     new.options = state.options.copy()
     new.combatants = [copied_combatant(c) for c in state.combatants]
-    new.declarations = [d.__copy__() for d in state.declarations]
+    new.declarations = [d.__copy__() for d in state.declarations]  # type: ignore[attr-defined]  # as above
     new.surprised = state.surprised[:]
     new.steps = state.steps[:]
     if state.awaiting is not None:

@@ -62,6 +62,7 @@ def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
     feet = in_reach(ctx, actor, aimed, "a flask")
     if feet is None:
         return
+    assert aimed is not None  # in_reach gave a distance to it
     band = a.range_band or range_band(feet, FLASK_RANGE)
     # 003: 'Any character attacking into an ongoing melee must randomly determine which combatant will be hit'
     target = into_melee(ctx, actor, aimed, "throws a flask", "flask")
@@ -81,6 +82,7 @@ def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch) -> None:
     feet = in_reach(ctx, actor, target, "a torch")
     if feet is None:
         return
+    assert target is not None  # in_reach gave a distance to it
     if OILED not in target.conditions:
         ctx.log("oil", f"{actor.name} holds the torch: there is no unlit oil on {target.name}.", actor=actor.id, target=target.id)
         return

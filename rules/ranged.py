@@ -38,7 +38,9 @@ def check_aim(range_band_: str, cover: str, kind: str, code: str) -> None:
 def aim_mods(cover: str, kind: str, band: str) -> list[tuple[str, int]]:
     mods = [(f"{band} range", RANGE[band])]
     if cover != "none":
-        mods.append((f"{cover} {kind} cover", cover_adjustment(cover, kind)))
+        adjustment = cover_adjustment(cover, kind)
+        assert adjustment is not None  # a cover that cannot be shot through is refused on declaring
+        mods.append((f"{cover} {kind} cover", adjustment))
     return mods
 
 
@@ -71,6 +73,7 @@ def check(state: Encounter, actor: Combatant, a: Shoot) -> None:
         raise Rejected("shoot/bad-move", "a move needs both x and y")
     if a.x is None:
         return
+    assert a.y is not None  # checked above: both or neither
     if weapon.missile not in MOBILE:
         raise Rejected("shoot/stationary", f"{weapon.name} must be shot standing still (003)")
     if a.shots == 2:
@@ -95,6 +98,7 @@ def describe(state: Encounter, a: Shoot) -> str:
 
 def resolve(ctx: Context, actor: Combatant, a: Shoot, kind: str) -> None:
     if kind in ("shoot_move", "move_shoot"):
+        assert a.x is not None and a.y is not None  # Shoot.steps plans a move only with x and y
         actor.x, actor.y = a.x, a.y
         ctx.log("move", f"{actor.name} moves to ({a.x}, {a.y}).", actor=actor.id)
     if kind != "shoot_move":

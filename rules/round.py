@@ -46,7 +46,12 @@ def steps_of(action) -> list[tuple[str, str]]:
     """(phase, step kind) of each step a declared action takes: one in its PHASE_OF
     phase, unless the action lists its own (Shoot); `delay` moves them later (003)."""
     own = getattr(action, "steps", None)
-    steps = own() if own else [(PHASE_OF[tag(action)], "act")] if PHASE_OF[tag(action)] else []
+    steps: list[tuple[str, str]]
+    if own:
+        steps = own()
+    else:
+        phase = PHASE_OF[tag(action)]
+        steps = [(phase, "act")] if phase else []
     delay = getattr(action, "delay", "")
     if delay:
         steps = [(delay if PHASES.index(p) < PHASES.index(delay) else p, kind) for p, kind in steps]

@@ -5,7 +5,7 @@ indicates the creature so victimised will surrender.'
 """
 
 from fray_table.rules.conditions import SURRENDERED
-from fray_table.rules.context import Context, said
+from fray_table.rules.context import Context, Said, said
 from fray_table.rules.damage import roll_damage
 from fray_table.rules.model import Combatant
 
@@ -52,7 +52,7 @@ def end_of_round(ctx: Context) -> None:
             ctx.log("subdual", **said(f"{c.name} fights on: d100 {roll}", (f" ≥ {share}", ""), "."), target=c.id)
 
 
-def surrender(ctx: Context, c: Combatant, line: dict[str, str | None]) -> None:
+def surrender(ctx: Context, c: Combatant, line: Said) -> None:
     """`line`: the log line saying why (rules.context.said)."""
     c.conditions.append(SURRENDERED)
     ctx.log("subdual", **line, target=c.id)

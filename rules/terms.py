@@ -12,7 +12,7 @@ terms where their documents are silent.
 """
 
 from fray_table.rules.actions import Action, Parry
-from fray_table.rules.context import Context, said
+from fray_table.rules.context import Context, Said, said
 from fray_table.rules.fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
 from fray_table.rules.model import Combatant, Encounter, Weapon
 
@@ -123,7 +123,7 @@ def called_in(mods: list[tuple[str, int]], target: Combatant) -> int:
 REFUSED = "003 refuses a penalty that makes the number needed 20 or more"
 
 
-def shots_dropped(attacker: Combatant, wanted: int, called: int, need: str = "") -> dict[str, str | None]:
+def shots_dropped(attacker: Combatant, wanted: int, called: int, need: str = "") -> Said:
     """The log line of called shots dropped; `need` ('12 is needed on the d20 already') names
     the number needed, a figure the public text leaves out."""
     figured = (f"{need}, and 003 refuses a penalty that makes it 20 or more", REFUSED) if need else REFUSED

@@ -7,6 +7,8 @@ combatant the viewer controls, the declarations legal now with their options,
 so the client builds its controls from data.
 """
 
+from collections.abc import Sequence
+
 import msgspec
 from msgspec import Struct
 
@@ -33,7 +35,7 @@ class Viewer(Struct, frozen=True):
 class Choice(Struct):
     type: str
     targets: list[str] = []
-    options: dict[str, list[int | bool | str]] = {}
+    options: dict[str, Sequence[int | bool | str]] = {}  # often shared lists: read only
 
 
 class CombatantView(Struct):

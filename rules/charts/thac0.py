@@ -67,6 +67,7 @@ def by_level(group: str, level: int) -> int:
         span = row[column]
         if span is None:
             continue
+        assert isinstance(span, tuple) and span[0] is not None and span[1] is not None  # a class column holds spans
         if span[0] <= level <= span[1]:
             return row[0]
         if level > span[1]:

@@ -110,9 +110,11 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         return
     mode = step.mode
     action, behind, wanted = declaration(state, attacker, mode, DECLARED)
-    if mode == "two-weapon" and not usable(attacker.weapons[action.off_hand]):
-        ctx.log("attack", f"{attacker.name}'s off-hand {attacker.weapons[action.off_hand].name} is out of hand: one weapon only.", **who)
-        mode = "attack"
+    if mode == "two-weapon":
+        assert isinstance(action, TwoWeapons)  # two_weapons plans this mode only for its declaration
+        if not usable(attacker.weapons[action.off_hand]):
+            ctx.log("attack", f"{attacker.name}'s off-hand {attacker.weapons[action.off_hand].name} is out of hand: one weapon only.", **who)
+            mode = "attack"
     mods, ac = terms_of(state, attacker, target, weapon, mode, behind)
     called = allowed_called_shots(ac - sum(v for _, v in mods), target, wanted)
     if called < wanted:

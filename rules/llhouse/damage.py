@@ -72,12 +72,12 @@ def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effe
 def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
     """RESUME['shield_sacrifice']: 'roll 1d4, subtract that from the Attacker's Damage to find
     the Damage you actually take. This move shatters your shield beyond use'."""
-    _, _, attacker_id, target_id, points, effect = waiting.id.split(":")
+    _, _, attacker_id, target_id, points_text, effect = waiting.id.split(":")
     state = ctx.state
     attacker, target = lookup(state, attacker_id), lookup(state, target_id)
     if attacker is None or target is None:
         return
-    points = int(points)
+    points = int(points_text)
     if choice == "sacrifice" and shield_ready(target):
         saved = ctx.dice.roll_dice(SHIELD_SACRIFICE, f"{target.name}'s shield sacrifice")
         taken = max(0, points - saved)

@@ -18,7 +18,7 @@ def attack_value(klass: str, level: int) -> int | None:
     level = max(level, 1)
     for row in ATTACK_VALUE:
         span = row[column]
-        if span is not None and span[0] <= level and (span[1] is None or level <= span[1]):
+        if isinstance(span, tuple) and span[0] <= level and (span[1] is None or level <= span[1]):
             return row[0]
     raise AssertionError(f"000's attack value chart has no row for {klass} level {level}")
 

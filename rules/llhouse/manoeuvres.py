@@ -95,13 +95,17 @@ def check(state: Encounter, actor: Combatant, action) -> None:
                 raise Rejected("ll-house/pcs-only", f"{actor.name} is not a player character (option maneuvers = 'pcs')")
             if not shield_ready(actor):
                 raise Rejected("ll-house/no-shield", f"{actor.name} has no shield to bash with")
-            if lookup(state, action.target).down:
-                raise Rejected("melee/target-down", f"{lookup(state, action.target).name} is already down")
+            bashed = lookup(state, action.target)
+            assert bashed is not None  # looked up above
+            if bashed.down:
+                raise Rejected("melee/target-down", f"{bashed.name} is already down")
         case TwoWeapons():
             check_two_weapons(state, actor, action)
         case Staunch():
-            if BLEEDING not in lookup(state, action.target).conditions:
-                raise Rejected("ll-house/not-bleeding", f"{lookup(state, action.target).name} is not bleeding out")
+            staunched = lookup(state, action.target)
+            assert staunched is not None  # looked up above
+            if BLEEDING not in staunched.conditions:
+                raise Rejected("ll-house/not-bleeding", f"{staunched.name} is not bleeding out")
 
 
 def check_two_weapons(state: Encounter, actor: Combatant, action: TwoWeapons) -> None:
@@ -142,7 +146,7 @@ def choices(state: Encounter, c: Combatant, listed: list) -> list:
     )
 
     foes = [t.id for t in state.combatants if t.id != c.id and not t.down and t.side != c.side]
-    out = []
+    out: list[dict] = []
     if foes and shield_ready(c) and maneuvers_open(state, c):
         out.append(dict(type="shield_bash", targets=foes))
     one_handed = [i for i, w in enumerate(c.weapons) if usable(w) and w.hands == 1 and w.range == 0]

@@ -30,7 +30,7 @@ def thac0_of(state: Encounter, c: Combatant) -> int:
 
 def adjust(h: int) -> tuple[int, list[str]]:
     """002's steps, in order, on the basic H; returns H and the steps taken, in words."""
-    said = []
+    said: list[str] = []
     if h < LOW_LINE:
         h, said = _toward(h, LOW_LINE, +1, said)
     line = HIGH_LINES[0]

@@ -74,11 +74,7 @@ def joining(ctx: Context, actor: Combatant, a: Wrestle) -> list[Combatant]:
     waiting = [
         s
         for s in state.steps
-        if s.phase == state.phase
-        and s.kind == "act"
-        and s.actor != actor.id
-        and isinstance(by_actor.get(s.actor), Wrestle)
-        and by_actor[s.actor].target == a.target
+        if s.phase == state.phase and s.kind == "act" and s.actor != actor.id and isinstance(w := by_actor.get(s.actor), Wrestle) and w.target == a.target
     ]
     state.steps = [s for s in state.steps if s not in waiting]
     return [ctx.combatant(s.actor) for s in waiting]

@@ -110,8 +110,10 @@ async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
     state = None  # fold the setup here first: nothing is stored unless all of it is valid
     for event in events:
         if state is not None and (rejected := check(state, event)) is not None:
+            assert isinstance(event.command, AddCombatant)  # only the create comes before a state, and it is not checked
             raise ValueError(f"combatant {event.command.combatant.name!r}: {rejected.message}")
         state = apply(state, event)
+    assert state is not None  # there is always the create event
     for event in events:
         await store.append(encounter, event.id, encode_event(event))
     await store.set_meta(encounter, {"created": str(int(time.time())), "profile": body.profile})

@@ -58,7 +58,9 @@ async def load_secret(redis_url: str, cluster: bool = False) -> bytes:
     client = connect(redis_url, cluster=cluster, max_connections=2, timeout=5)
     try:
         await client.set("fray:secret", secrets.token_hex(32), nx=True)
-        return await client.get("fray:secret")
+        secret = await client.get("fray:secret")
+        assert isinstance(secret, bytes)  # just set if absent; replies are not decoded
+        return secret
     finally:
         await client.aclose()
 
@@ -140,7 +142,8 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)],
-        exception_handlers={HTTPException: api.http_error, Exception: api.server_error},
+        # starlette types every handler as taking any Exception; this one is only registered for HTTPException
+        exception_handlers={HTTPException: api.http_error, Exception: api.server_error},  # type: ignore[dict-item]
     )
     app.state.public_url = public_url
     return app

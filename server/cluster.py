@@ -102,8 +102,8 @@ class ClusterTail:
     def __init__(self, store: RedisStore, on_events: OnEvents, *, block_ms: int = CLUSTER_BLOCK_MS, count: int = 500):
         self._store = store
         self._client: RedisCluster = store._client()  # type: ignore[assignment]
-        self._bells = store._bells
-        assert self._bells is not None
+        assert store._bells is not None  # a cluster store has its bells from start()
+        self._bells: Bells = store._bells
         self._on_events = on_events
         self._block_ms = block_ms
         self._count = count

@@ -13,6 +13,7 @@ import os
 import time
 from collections import OrderedDict, deque
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
@@ -20,10 +21,13 @@ from fray_table.rules import RULES_VERSION
 from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import BUG, canonical, folding
-from fray_table.rules.view import Viewer, log_for
+from fray_table.rules.view import View, Viewer, log_for
 from fray_table.server import metrics, protocol
 from fray_table.server.store import position_key
 from fray_table.server.views import Views
+
+if TYPE_CHECKING:
+    from fray_table.server.connection import Replies  # which imports this module
 
 log = logging.getLogger("fray.hub")
 _snapshot_decoder = msgspec.msgpack.Decoder(Encounter)
@@ -46,7 +50,7 @@ class Client:
         self.outbox: list[str] = []  # short-lived and short: a list is 56 bytes idle, a deque 600
         self.dropped: str | None = None
         self.closing: tuple[int, str] | None = None  # close with this once the outbox is sent (a shutdown)
-        self.replies = None  # the connection's pending answers (server/connection.py), for a shutdown to wait on
+        self.replies: Replies | None = None  # the connection's pending answers (server/connection.py), for a shutdown to wait on
         self._wake: asyncio.Future | None = None
         self._sending = False
         self.writer = asyncio.create_task(self._write())
@@ -161,7 +165,9 @@ class Room:
                 encounter=self.id,
                 viewer=viewer,
                 position=self.position,
-                view=shown,
+                # The view as builtins (server/views.py), encoded exactly as a View
+                # would be; a Struct does not check the types of its fields.
+                view=cast(View, shown),
                 log=log_for(entries, self.state, viewer),
             )
         ).decode()
@@ -179,6 +185,11 @@ class Room:
             text = protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))).decode()
             for client in clients:
                 client.push(text)
+
+
+def _report_snapshot(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception():
+        log.warning("snapshot failed: %s", task.exception())
 
 
 class Hub:
@@ -259,7 +270,7 @@ class Hub:
             "state": data,
         }
         task = asyncio.ensure_future(self.store.save_snapshot(room.id, fields))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception() and log.warning("snapshot failed: %s", t.exception()))
+        task.add_done_callback(_report_snapshot)
 
     def forget(self, encounter: str) -> None:
         """The encounter was deleted: hold and tail it no more (its sockets are closed by Access)."""
@@ -293,5 +304,6 @@ class Hub:
         room.fan_out(new)
         metrics.counts.fold.observe(time.perf_counter() - started)
         metrics.delivered(room.position)
+        assert room.state is not None  # it has just folded at least one event
         if room.state.seq - room.snapshot_seq >= SNAPSHOT_EVERY:
             self._snapshot(room)

@@ -14,7 +14,7 @@ import pathlib
 import sys
 import urllib.parse
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from fray_table.server.limits import Limits
 
@@ -37,7 +37,7 @@ class Setting(NamedTuple):
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's usage-and-error is three lines; one is enough
+    def error(self, message: str) -> NoReturn:  # argparse's usage-and-error is three lines; one is enough
         sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
         sys.exit(2)
 

@@ -13,8 +13,8 @@ import asyncio
 import contextlib
 import logging
 import urllib.parse
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
@@ -27,12 +27,17 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from fray_table.server import metrics
 
 if TYPE_CHECKING:
+    from redis.typing import EncodableT, FieldT
+
     from fray_table.server.cluster import Bells, ClusterTail
     from fray_table.server.tail import Tail
 
 logger = logging.getLogger(__name__)
 
 Event = tuple[str, bytes]  # (stream position, payload)
+# redis-py types each reply for either decode_responses (bytes | str, and an entry's
+# fields may be None); these clients never decode, and a stream entry has its fields.
+Entries = list[tuple[bytes, dict[bytes, bytes]]]
 OnEvents = Callable[[str, list[Event]], Any]  # may return an awaitable
 
 ENCOUNTERS = "fray:encounters"
@@ -100,6 +105,12 @@ def position_key(position: str) -> tuple[int, int]:
     Raises ValueError for anything that is not a stream id."""
     ms, _, seq = position.partition("-")
     return int(ms), int(seq or 0)
+
+
+def _mapping(fields: dict[str, str] | dict[str, bytes]) -> Mapping[FieldT, EncodableT]:
+    # redis-py's `mapping` has an invariant key type, so it refuses a dict[str, ...]
+    # that it accepts at run time.
+    return cast("Mapping[FieldT, EncodableT]", fields)
 
 
 class _Append(NamedTuple):
@@ -207,7 +218,7 @@ class RedisStore:
     async def read(self, encounter: str, after: str = "0-0", count: int | None = None) -> list[Event]:
         position_key(after)  # ValueError for a malformed position, as in MemoryStore
         with self._translate():
-            entries = await self._client().xrange(events_key(encounter), f"({after}", "+", count=count)
+            entries = cast(Entries, await self._client().xrange(events_key(encounter), f"({after}", "+", count=count))
         return [(pos.decode(), fields[b"e"]) for pos, fields in entries]
 
     async def exists(self, encounter: str) -> bool:
@@ -218,29 +229,29 @@ class RedisStore:
         with self._translate():
             async with self._client().pipeline(transaction=False) as pipe:
                 if fields:
-                    pipe.hset(meta_key(encounter), mapping=fields)
+                    pipe.hset(meta_key(encounter), mapping=_mapping(fields))
                 pipe.sadd(ENCOUNTERS, encounter)
                 await pipe.execute()
 
     async def get_meta(self, encounter: str) -> dict[str, str]:
         with self._translate():
-            raw = await self._client().hgetall(meta_key(encounter))
+            raw = cast(dict[bytes, bytes], await self._client().hgetall(meta_key(encounter)))
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     async def save_snapshot(self, encounter: str, fields: dict[str, bytes]) -> None:
         """A cache of derived state (server/hub.py says what the fields are):
         losing it loses nothing, so it is simply overwritten."""
         with self._translate():
-            await self._client().hset(snapshot_key(encounter), mapping=fields)
+            await self._client().hset(snapshot_key(encounter), mapping=_mapping(fields))
 
     async def load_snapshot(self, encounter: str) -> dict[str, bytes] | None:
         with self._translate():
-            raw = await self._client().hgetall(snapshot_key(encounter))
+            raw = cast(dict[bytes, bytes], await self._client().hgetall(snapshot_key(encounter)))
         return {k.decode(): v for k, v in raw.items()} or None
 
     async def list_encounters(self) -> list[str]:
         with self._translate():
-            members = await self._client().smembers(ENCOUNTERS)
+            members = cast(set[bytes], await self._client().smembers(ENCOUNTERS))
         return sorted(m.decode() for m in members)
 
     # --- a fight's data (server/archive.py): its length, its last event, deleting it
@@ -251,7 +262,7 @@ class RedisStore:
 
     async def last(self, encounter: str) -> Event | None:
         with self._translate():
-            entries = await self._client().xrevrange(events_key(encounter), "+", "-", count=1)
+            entries = cast(Entries, await self._client().xrevrange(events_key(encounter), "+", "-", count=1))
         return (entries[0][0].decode(), entries[0][1][b"e"]) if entries else None
 
     async def delete(self, encounter: str, also: tuple[str, ...] = ()) -> None:

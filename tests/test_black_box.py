@@ -73,11 +73,14 @@ async def test_a_burst_past_the_rate_limit_answers_every_stored_command_before_c
     assert code == 1008
     stored = {e.id.partition(".")[2]: pos for pos, e in await stream(redis_url, made["id"]) if ".burst-" in e.id}
     acked = {a["id"]: a["position"] for a in answers if a["type"] == "ack"}
-    assert len(stored) == 40 - 2  # the burst, less the two commands before it
+    # The bucket holds 40, less the two commands before the burst; it refills at 20/s, so
+    # on a loaded machine a slow burst may get a token or two more part of the way through.
+    assert 38 <= len(stored) <= 45
     assert acked == stored  # every stored command answered, before the close
+    assert [a["id"] for a in answers] == ids[: len(answers)]  # each answered once, in the order sent
+    assert [a["type"] for a in answers[:38]] == ["ack"] * 38
     assert answers[-1]["code"] == "rate/limited" and "closing" in answers[-1]["message"]
-    assert [a["id"] for a in answers[:38]] == ids[:38]  # acks in the order sent, then the refusals:
-    assert [a["code"] for a in answers[38:]] == ["rate/limited"] * 20  # 19 dropped, then the one that closes
+    assert [a["code"] for a in answers[-20:]] == ["rate/limited"] * 20  # 19 dropped in a row, then the one that closes
 
 
 async def test_an_append_whose_outcome_is_unknown_says_so_and_a_resend_is_applied_once(tmp_path):

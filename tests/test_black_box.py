@@ -77,8 +77,8 @@ async def test_a_burst_past_the_rate_limit_answers_every_stored_command_before_c
     # on a loaded machine a slow burst may get a token or two more part of the way through.
     assert 38 <= len(stored) <= 45
     assert acked == stored  # every stored command answered, before the close
-    assert [a["id"] for a in answers] == ids[: len(answers)]  # each answered once, in the order sent
-    assert [a["type"] for a in answers[:38]] == ["ack"] * 38
+    assert [a["id"] for a in answers if a["type"] == "ack"] == ids[: len(stored)]  # acks in the order sent
+    assert [a["type"] for a in answers[:38]] == ["ack"] * 38  # then the refusals (a dropped message's id is unread: '')
     assert answers[-1]["code"] == "rate/limited" and "closing" in answers[-1]["message"]
     assert [a["code"] for a in answers[-20:]] == ["rate/limited"] * 20  # 19 dropped in a row, then the one that closes
 

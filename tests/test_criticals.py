@@ -3,13 +3,13 @@ played under 003's round with every die forced: the to_hit decides when a roll i
 module what it does. 001's one-roll chart decides its own and refuses the others'."""
 
 import pytest
+from ll_house_scenes import SWORD, alda
 from scenes import ADVANCE, NO_SURPRISE, all_forced, fighter, texts, who
 
 from fray_table.rules.profiles import catalogue
 from fray_table.rules.ruleset import RulesUnavailable, compose
 from fray_table.rules.scenario import play
 
-SWORD = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}
 ATTACK = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}
 
 
@@ -31,21 +31,7 @@ def fight(profile: str, modules: dict, dice: list[int], *commands, combatants=No
 def ll_house_pair():
     """000's example: 'an Orc in Chain Mail Armor': AC 15; a 4th-level cleric (Attack Value +1)."""
     return [
-        {
-            "id": "alda",
-            "name": "Alda",
-            "side": "party",
-            "klass": "cleric",
-            "level": 4,
-            "ac": 15,
-            "armor": "chain mail",
-            "hp": 9,
-            "hp_max": 9,
-            "dex": 14,
-            "x": 10,
-            "y": 10,
-            "weapons": [SWORD],
-        },
+        alda(),
         {"id": "gob", "name": "Gob", "side": "orcs", "ac": 15, "armor": "chain mail", "hp": 30, "hp_max": 30, "dex": 9, "x": 15, "y": 10, "weapons": [SWORD]},
     ]
 

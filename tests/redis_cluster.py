@@ -10,6 +10,7 @@ import subprocess
 import time
 
 import redis
+from support import stop_process
 
 from fray_table.server.store import events_key
 
@@ -164,10 +165,6 @@ class LocalCluster:
     def stop(self) -> None:
         for proc in self.procs:
             if proc.poll() is None:
-                proc.terminate()
+                proc.terminate()  # all at once, then wait for each
         for proc in self.procs:
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+            stop_process(proc)

@@ -79,14 +79,19 @@ class FrayServer:
         return url + (f"&after={after}" if after else "")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        stop_process(self.proc)
         self._log.close()
+
+
+def stop_process(proc: subprocess.Popen, grace: float = 10) -> None:
+    """SIGTERM, then SIGKILL if it is not gone within `grace` seconds; bounded either way."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
 def token_of(link: str) -> str:

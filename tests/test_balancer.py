@@ -16,7 +16,7 @@ import time
 import httpx
 import pytest
 import websockets
-from support import ROOT, FrayServer, Table, digest, free_port, stream
+from support import ROOT, FrayServer, Table, digest, free_port, stop_process, stream
 
 from fray_table.rules.reducer import canonical, fold
 
@@ -69,13 +69,7 @@ class Balancer:
         raise AssertionError(f"the balancer reached {seen}, not {names}: {self.log_path.read_text()}")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        stop_process(self.proc)
 
 
 @pytest.fixture

@@ -168,8 +168,9 @@ async def create(request: Request) -> Response:
     return JSONResponse(made, status_code=201, headers=SECURITY_HEADERS)
 
 
-async def encounter_digest(request: Request) -> Response:
-    """GM only: the hash of this replica's live state, to compare replicas and replays."""
+async def gm_room(request: Request):
+    """The encounter's room, for the GM; or the response refusing the request (not the GM,
+    no such encounter, the store away)."""
     encounter = request.path_params["id"]
     if isinstance(claims := await gm_claims(request), Response):
         return claims
@@ -179,6 +180,13 @@ async def encounter_digest(request: Request) -> Response:
         return error(503, "store/unavailable", str(e))
     if room is None:
         return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+    return room
+
+
+async def encounter_digest(request: Request) -> Response:
+    """GM only: the hash of this replica's live state, to compare replicas and replays."""
+    if isinstance(room := await gm_room(request), Response):
+        return room
     digest = hashlib.sha256(canonical(room.state)).hexdigest()
     return JSONResponse({"position": room.position, "seq": room.state.seq, "sha256": digest}, headers=SECURITY_HEADERS)
 
@@ -274,14 +282,11 @@ async def delete_encounter(request: Request) -> Response:
     from fray_table.server import archive
 
     encounter = request.path_params["id"]
-    if isinstance(claims := await gm_claims(request), Response):
-        return claims
+    if isinstance(room := await gm_room(request), Response):
+        return room
+    if room.state.status == "running":
+        return error(409, "encounter/running", "this fight is still running: end it before deleting it")
     try:
-        room = await request.app.state.hub.room(encounter)
-        if room is None:
-            return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
-        if room.state.status == "running":
-            return error(409, "encounter/running", "this fight is still running: end it before deleting it")
         await archive.delete_fight(request.app, encounter, "the GM deleted this fight")
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))

@@ -215,7 +215,7 @@ def parried(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon
 
 
 def riposte(ctx: Context, waiting: Awaiting, choice: str) -> None:
-    """RESUME handler for kind 'riposte'."""
+    """The prompt riposte's answer (003's to_hit)."""
     state = ctx.state
     defender = ctx.combatant(waiting.who)
     attacker = waiting.id.partition(":riposte:")[2]  # the id names the spent attacker

@@ -122,7 +122,7 @@ def resolve(ctx: Context, actor: Combatant, action, step: Step) -> None:
             footing.resolve(ctx, actor, action)
 
 
-# Steps that are not a declared action: kind -> handler (see rules.resolve.STEPS).
+# Steps that are not a declared action: kind -> handler (003's round module: rules.holmes).
 STEPS = {"burn": oil.burn}
 
 

@@ -160,7 +160,7 @@ def resolve(ctx: Context, step: Step) -> None:
         ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
     own = added(state, declaration.action)
-    if own is not None:  # an action the profile adds (rules.declare.ADDED)
+    if own is not None:  # an action a module adds (rules.ruleset.Module.actions)
         own.resolve(ctx, actor, declaration.action, step)
         return
     match declaration.action:

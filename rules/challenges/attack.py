@@ -1,6 +1,6 @@
 """001's one roll: 'Attack Result = d20 Roll + your (modified) Attack Bonus - foe's
 Armor Class', read on the Attack Chart. A melee strike comes here from
-rules.combat.strike (combat.ROLLS), a missile from rules.ranged.shoot (ranged.SHOTS).
+rules.combat.strike (hook `melee_roll`), a missile from rules.ranged.shoot (hook `shot`).
 
 003's situational terms (surprise, charge, from behind, prone, called shots, parry,
 the counter after a parry) still apply: 001 is silent on them. 003's sum hits when
@@ -67,7 +67,7 @@ def sum_text(d20: int, terms: list[tuple[str, int]], ac: int) -> str:
 
 
 def strike(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
-    """combat.ROLLS['challenges']: a melee strike that can be made."""
+    """Hook `melee_roll` of 001's to_hit: a melee strike that can be made."""
     if initiative.forfeited(ctx, attacker, target):
         return
     state = ctx.state
@@ -85,7 +85,7 @@ def strike(ctx: Context, step: Step, attacker: Combatant, target: Combatant, wea
 
 
 def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
-    """ranged.SHOTS['challenges']: a missile that reaches its target, with 003's and 002's
+    """Hook `shot` of 001's to_hit: a missile that reaches its target, with 003's and 002's
     terms (surprise, weapon bonus, range, cover) in `mods`."""
     if initiative.forfeited(ctx, attacker, target):
         return

@@ -1,5 +1,5 @@
 """The choices 001's Attack Chart leaves to the attacker, as prompts that park the
-step queue (rules.resolve.RESUME): the natural 20 ('Take the result above OR a
+step queue (the prompts of 001's to_hit): the natural 20 ('Take the result above OR a
 normal Hit plus gain an immediate extra attack') and the target of an extra attack;
 and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
 
@@ -49,7 +49,7 @@ def ask(ctx: Context, blow) -> None:
 
 
 def chosen(ctx: Context, waiting: Awaiting, choice: str) -> None:
-    """RESUME['natural-20']: write the choice into the waiting step."""
+    """The prompt natural-20's answer: write the choice into the waiting step."""
     state = ctx.state
     head = state.steps[0]
     assert head.kind == "natural-20", head
@@ -91,7 +91,7 @@ def extra_attack(ctx: Context, attacker: Combatant, target: Combatant, index: in
 
 
 def aimed(ctx: Context, waiting: Awaiting, choice: str) -> None:
-    """RESUME['extra-attack']: the waiting step becomes the strike (or is dropped)."""
+    """The prompt extra-attack's answer: the waiting step becomes the strike (or is dropped)."""
     state = ctx.state
     head = state.steps.pop(0)
     assert head.kind == "extra-attack", head

@@ -38,7 +38,7 @@ LABEL = {
 HAND_MODS = {"two-weapon": ("two weapons", TWO_WEAPON_BONUS), "main-hand": ("main hand", MAIN_HAND), "off-hand": ("off hand", OFF_HAND)}
 
 
-# --- the attack routine (rules.combat.ATTACKS, rules.declare.ADDED, rules.resolve.STEPS) ---
+# --- the attack routine (hook `routine`, the action two_weapons, the step ll-strike) ---
 
 
 def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
@@ -96,7 +96,7 @@ def extra_strike(ctx: Context, step: Step) -> None:
     combat.strike(ctx, msgspec.structs.replace(step, kind="strike", target=target.id))
 
 
-# --- the roll (rules.combat.ROLLS['ll-house']) ----------------------------------------
+# --- the roll (hook `melee_roll` of 000's to_hit) -------------------------------------
 
 
 def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:

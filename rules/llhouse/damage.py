@@ -70,7 +70,7 @@ def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effe
 
 
 def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
-    """RESUME['shield_sacrifice']: 'roll 1d4, subtract that from the Attacker's Damage to find
+    """The prompt shield_sacrifice's answer (000's maneuvers): 'roll 1d4, subtract that from the Attacker's Damage to find
     the Damage you actually take. This move shatters your shield beyond use'."""
     _, _, attacker_id, target_id, points_text, effect = waiting.id.split(":")
     state = ctx.state

@@ -70,7 +70,7 @@ def bash(ctx: Context, actor: Combatant, action: ShieldBash, step: Step) -> None
     land(ctx, actor, target, points, "bash" if knocks else "")
 
 
-# --- declaration checks (rules.declare.CHECKS['ll-house']) -------------------------
+# --- declaration checks (check_declaration of 000's to_hit) ---------------------------
 
 
 def check(state: Encounter, actor: Combatant, action) -> None:

@@ -1,4 +1,4 @@
-"""A melee strike under 002 (rules.combat.ROLLS['thac0-sheet']): THAC0 against AC with
+"""A melee strike under 002 (hook `melee_roll` of 002's to_hit): THAC0 against AC with
 002's steps; 003's modifiers, called shots, parry, natural 20 and surprise drop stand
 where 002 is silent. A negative H adds -H to the damage; a blow on a vessel counts
 1 hull point for each 5 hit points (rules.thac0sheet.naval)."""

@@ -74,6 +74,7 @@ function handle(msg) {
       state.view = msg.view;
       if (msg.view.you.role === "gm") {
         draw.setUndo((seq) => send({ type: "undo", seq }, `undo event ${seq}`));
+        draw.setReveal((id) => send({ type: "edit_combatant", id, unseen: false }, `reveal ${draw.nameOf(state.view, id)}`));
         nameCombatantFigures(() => draw.renderCards(state.view)); // the next welcome tries again if it fails
       }
       addEntries(msg.log ?? [], !resumed);

@@ -65,7 +65,7 @@ export function armorClass(armor, shield) {
 }
 
 /** A Combatant (rules/model.py) from a bestiary entry. */
-export function fromBestiary(entry, { name, side, x, y, hidden }) {
+export function fromBestiary(entry, { name, side, x, y, hidden, unseen }) {
   const c = {
     name,
     side,
@@ -88,5 +88,6 @@ export function fromBestiary(entry, { name, side, x, y, hidden }) {
     y,
     hidden: Boolean(hidden),
   };
+  if (unseen) c.unseen = true; // off the table's map until the GM reveals it (rules/unseen.py)
   return c;
 }

@@ -50,6 +50,7 @@ export class AddCombatant {
     this.x = number("add-x", 40, { min: 0, step: 5 });
     this.y = number("add-y", 20, { min: 0, step: 5 });
     this.hidden = h("input", { type: "checkbox", id: "add-hidden", testid: "add-hidden", checked: true });
+    this.unseen = h("input", { type: "checkbox", id: "add-unseen", testid: "add-unseen" }); // an ambush: off the table's map until revealed
     this.ac = h("span", { testid: "add-ac" });
     for (const el of [this.armor, this.shield]) el.addEventListener("change", () => this.showAc());
     this.template.addEventListener("change", () => this.fill());
@@ -63,7 +64,8 @@ export class AddCombatant {
         h("div", { class: "field check" }, this.shield, h("label", { for: "add-shield" }, "shield +1")),
         h("p", { class: "hint" }, "AC ", this.ac), field("add-hp", "HP", this.hp), field("add-hd", "HD", this.hd)),
       h("div", { class: "row" }, field("add-weapon", "Weapon", this.weapon), field("add-x", "x (ft)", this.x), field("add-y", "y (ft)", this.y),
-        h("div", { class: "field check" }, this.hidden, h("label", { for: "add-hidden" }, "hide figures from players"))),
+        h("div", { class: "field check" }, this.hidden, h("label", { for: "add-hidden" }, "hide figures from players")),
+        h("div", { class: "field check" }, this.unseen, h("label", { for: "add-unseen" }, "unseen by the table until revealed"))),
       h("button", { type: "submit", testid: "add-submit" }, "Add to the fight"),
     );
     this.form.addEventListener("submit", (ev) => {
@@ -114,7 +116,7 @@ export class AddCombatant {
       const named = count === 1 && !taken.has(name) ? name : `${name} ${n}`;
       if (taken.has(named)) continue;
       taken.add(named);
-      out.push(fromBestiary(entry, { name: named, side, x: x + 5 * i, y, hidden: this.hidden.checked }));
+      out.push(fromBestiary(entry, { name: named, side, x: x + 5 * i, y, hidden: this.hidden.checked, unseen: this.unseen.checked }));
       i++;
     }
     return out;

@@ -114,7 +114,12 @@ export function renderCards(view) {
       // The figures are shown: say what they mean too (hidden figures show only this word, as HP).
       badges.push(h("span", { class: `badge wound ${c.condition === "badly wounded" ? "bad" : ""}`, testid: `wound-${c.id}` }, c.condition));
     }
-    if (c.hidden) badges.push(h("span", { class: "badge" }, "hidden"));
+    // Only the GM's cards say so: nobody else is sent an unseen combatant, or told whose figures are hidden.
+    if (c.unseen) badges.push(h("span", { class: "badge wait", testid: `unseen-${c.id}` }, "unseen by the table"));
+    if (c.hidden) badges.push(h("span", { class: "badge" }, "figures hidden"));
+    if (c.unseen && reveal) {
+      badges.push(h("button", { type: "button", class: "small", testid: `reveal-${c.id}`, on: { click: () => reveal(c.id) } }, "Reveal to the table"));
+    }
     if (declared.has(c.id)) badges.push(h("span", { class: "badge ok" }, "declared"));
     else if (awaited.has(c.id)) badges.push(h("span", { class: "badge wait" }, "awaited"));
     const facts = [
@@ -304,6 +309,12 @@ function sumLine(e) {
     ? `total ${e.total}, ${e.need} needed: ${e.total >= e.need ? "succeeds" : "fails"}`
     : "";
   return h("span", { class: "sum", testid: "log-sum" }, [parts.length ? `modifiers ${parts.join(", ")}` : "", verdict].filter(Boolean).join("; "));
+}
+
+let reveal = null; // the GM's: (id) => void; a button on an unseen combatant's card
+
+export function setReveal(fn) {
+  reveal = fn;
 }
 
 let undo = null; // the GM's: (seq) => void; one button per event in the log

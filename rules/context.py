@@ -5,6 +5,7 @@ from typing import TypedDict
 from fray_table.rules.dice import Dice
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Encounter, Entry, Mod
+from fray_table.rules.unseen import unnamed
 
 
 class Said(TypedDict):
@@ -26,9 +27,18 @@ class Context:
         """Log a line; `public` is its text for viewers who may not see its figures
         (None when the text holds none: see `said`). Whether they may is decided here,
         once: a line whose actor or target is hidden now keeps its public text (or, with
-        none, its text) for everyone but the GM, who alone reads its terms and total."""
+        none, its text) for everyone but the GM, who alone reads its terms and total.
+        A line that names an unseen combatant (rules.unseen) reads, for them, with
+        'someone unseen' in place of its name; one about unseen combatants alone is the GM's."""
         mods = fields.pop("mods", [])
-        public = (text if public is None else public) if self._veiled(fields) else None
+        veiled, unseen = self._veiled(fields, text)
+        public = (text if public is None else public) if veiled else None
+        if unseen:
+            public = unnamed(public or text, [c.name for c in unseen])
+            ids = [c.id for c in unseen]
+            fields["unseen"] = [cid for cid in (fields.get("actor"), fields.get("target")) if cid in ids]
+            if fields["unseen"] and all(cid is None or cid in ids for cid in (fields.get("actor"), fields.get("target"))):
+                fields["audience"] = "gm"  # about the unseen alone: the table does not know it is there
         entry = Entry(
             seq=self.state.seq,
             kind=kind,
@@ -42,15 +52,19 @@ class Context:
         self.state.recent.append(entry)
         return entry
 
-    def _veiled(self, fields: dict) -> bool:
-        """Does the line name (as actor or target) a combatant hidden now?"""
+    def _veiled(self, fields: dict, text: str) -> tuple[bool, list[Combatant]]:
+        """Does the line name (as actor or target) a combatant hidden now, and which
+        unseen combatants does it name (as actor, target, or in its text)?"""
         actor, target = fields.get("actor"), fields.get("target")
-        if actor is None and target is None:
-            return False
+        veiled, unseen = False, []
         for c in self.state.combatants:
-            if c.hidden and (c.id == actor or c.id == target):
-                return True
-        return False
+            named = c.id == actor or c.id == target
+            if c.unseen and (named or c.name in text):
+                unseen.append(c)
+                veiled = True
+            elif c.hidden and named:
+                veiled = True
+        return veiled, unseen
 
     def option(self, name: str):
         from fray_table.rules.profiles import option

@@ -16,6 +16,7 @@ from fray_table.rules.model import Combatant, Declaration, Encounter
 from fray_table.rules.round import declaration_order, may_act, why_idle
 from fray_table.rules.ruleset import Added, owner_of_action, rules_of
 from fray_table.rules.terms import CALLED_SHOTS_MAX
+from fray_table.rules.unseen import unseen_ids
 
 MAX_CALLED_SHOTS = CALLED_SHOTS_MAX  # 003: 'This option can be taken up to three times' (rules.terms)
 
@@ -53,6 +54,9 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
         turn = awaited(state)
         if turn and turn[0].id != actor.id and all(d.actor != actor.id for d in state.declarations):
             raise Rejected("declare/not-your-turn", f"{turn[0].name} declares first (reversed INT order)")
+    target = getattr(cmd.action, "target", "")
+    if by.role != "gm" and isinstance(target, str) and target in unseen_ids(state):
+        raise Rejected("declare/unknown-target", f"there is no combatant {target!r}")  # rules.unseen: the table knows of none
     check_action(state, actor, cmd)
 
 

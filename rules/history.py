@@ -100,6 +100,6 @@ def _what(event: Event, at: _At) -> str:
     name = event.command.__struct_config__.tag
     for entry in at.entries:
         if entry.audience == "all":
-            hidden = entry.public is not None and (entry.actor in at.hidden or entry.target in at.hidden)
+            hidden = entry.public is not None and (entry.actor in at.hidden or entry.target in at.hidden or bool(entry.unseen))
             return f"{name} — {entry.public if hidden else entry.text}"[:300]
     return f"{name} (its details are the GM's)"

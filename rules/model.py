@@ -47,6 +47,9 @@ class Entry(Struct, omit_defaults=True):
     # Who may read it, fixed where it is made: 'all', 'gm', 'side:<name>', or
     # 'player:<ids>' (a command's sender: the player holding exactly those combatants).
     audience: str = "all"
+    # The unseen combatants (actor, target) a line with a public text names: the table
+    # reads it without their ids, the dice without their purposes (rules.unseen). Never sent.
+    unseen: list[str] = []
 
 
 class Weapon(Struct, frozen=True):
@@ -88,6 +91,7 @@ class Combatant(Struct, kw_only=True):
     y: int = 0
     move: int = 120  # feet per round
     hidden: bool = False  # GM hides HP/AC from non-GM viewers
+    unseen: bool = False  # in nobody's view but the GM's until revealed, its figures hidden too (rules.unseen)
     notes: str = ""  # GM only
     down: bool = False
     conditions: list[str] = []

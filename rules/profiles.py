@@ -132,6 +132,11 @@ COMMON = (
     Option("formal_declarations", False, "Declarations are taken in reversed INT order, lowest first (003)."),
     Option("sealed_declarations", True, "Nobody outside a side sees its declarations until all are in."),
     Option(
+        "reveal_when_acting",
+        True,
+        "An unseen combatant is revealed when it acts against another side's (a strike, a shot, a grapple...); off, only the GM reveals it.",
+    ),
+    Option(
         "physical_dice",
         "off",
         "Dice rolled at the table: each one is asked of the acting combatant's player "

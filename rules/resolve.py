@@ -37,6 +37,7 @@ from fray_table.rules.morale import out_of_fight
 from fray_table.rules.round import may_act, plan, why_idle
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.surprise import roll_surprise, sides
+from fray_table.rules.unseen import reveal
 
 # What resumes a parked queue, and the steps queued mid-phase, come from the
 # encounter's rules (rules.ruleset: Module.prompts, Module.steps); a die rolled at
@@ -159,6 +160,8 @@ def resolve(ctx: Context, step: Step) -> None:
     if not may_act(state, actor):
         ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
+    if actor.unseen:
+        reveal(ctx, actor, declaration.action)  # option reveal_when_acting
     own = added(state, declaration.action)
     if own is not None:  # an action a module adds (rules.ruleset.Module.actions)
         own.resolve(ctx, actor, declaration.action, step)

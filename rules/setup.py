@@ -163,6 +163,7 @@ def check_edit(state: Encounter, cmd: EditCombatant) -> None:
 
 def edit(ctx: Context, cmd: EditCombatant) -> None:
     c = ctx.combatant(cmd.id)
+    was_unseen = c.unseen
     edits = _edits(cmd)
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
@@ -176,6 +177,8 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
         c.down = c.hp <= 0
     shown = ", ".join(f"{k} {_named(ctx.state, k, v)}" for k, v in edits.items() if k not in ("weapons", "notes"))
     ctx.log("gm", f"GM edits {c.name}: {shown or 'details'}.", actor=c.id, audience="gm" if c.hidden else "all")
+    if edits.get("unseen") is False and was_unseen:
+        ctx.log("reveal", f"The GM reveals {c.name}.", actor=c.id)  # rules.unseen: on the table's map from now on
     if "weapons" in edits:
         _unarm(ctx, c)
     _withdraw_unfit(ctx, c)

@@ -25,6 +25,7 @@ from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from fray_table.rules.round import may_act
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.terms import descending
+from fray_table.rules.unseen import unnamed, unseen_ids, unseen_of
 
 
 class Viewer(Struct, frozen=True):
@@ -55,7 +56,8 @@ class CombatantView(Struct):
     ac: int | None = None  # ascending
     ac_shown: int | None = None  # in the profile's own convention
     attack_bonus: int | None = None
-    hidden: bool = False
+    hidden: bool = False  # figures hidden from the table: the GM's card alone says so
+    unseen: bool | msgspec.UnsetType = msgspec.UNSET  # the GM's card alone, when true: nobody else has one (rules.unseen)
     notes: str | None = None
     subdual: int | None = None
     morale: str | None = None  # 003: the morale result governing `morale_round` (GM only)
@@ -136,9 +138,11 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
         down=c.down,
         conditions=c.conditions,
         condition=condition(c),
-        hidden=c.hidden,
+        hidden=c.hidden if gm else False,  # a badge of the GM's page alone
     )
-    if gm or not c.hidden:
+    if gm and c.unseen:
+        v.unseen = True
+    if gm or not (c.hidden or c.unseen):
         v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, combat_bonus(state, c), c.weapons
         v.ac_shown = descending(c.ac) if rules_of(state).profile.ac_style == "descending" else c.ac
         v.subdual = c.subdual
@@ -223,19 +227,54 @@ def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[st
 
 def declaration_views(state: Encounter, audience: str | frozenset[str]) -> list[DeclarationView]:
     by_id = {c.id: c for c in state.combatants}
+    unseen = [] if audience == "gm" else [c.name for c in unseen_of(state)]  # not there for the table
     shown = []
     for d in state.declarations:
         actor = by_id.get(d.actor)
+        if unseen and actor is not None and actor.unseen:
+            continue
         if isinstance(audience, str) or (actor is not None and actor.side in audience):
-            shown.append(DeclarationView(actor=d.actor, text=describe(state, d.action), type=tag(d.action)))
+            text = describe(state, d.action)
+            shown.append(DeclarationView(actor=d.actor, text=unnamed(text, unseen) if unseen else text, type=tag(d.action)))
         else:
             shown.append(DeclarationView(actor=d.actor, text="has declared"))
     return shown
 
 
-def awaited_ids(state: Encounter) -> list[str]:
-    """Who may still declare, in the order they are asked; [] outside declarations."""
-    return [c.id for c in awaited(state)] if state.phase == "declaration" else []
+def awaited_ids(state: Encounter, gm: bool = True) -> list[str]:
+    """Who may still declare, in the order they are asked; [] outside declarations.
+    The table is not told of the unseen (rules.unseen)."""
+    if state.phase != "declaration":
+        return []
+    return [c.id for c in awaited(state) if gm or not c.unseen]
+
+
+def awaiting_for(state: Encounter, gm: bool) -> Awaiting | None:
+    """The parked step as this viewer reads it: for the table, an unseen combatant's
+    name is 'someone unseen' and its id is no answer offered."""
+    waiting = state.awaiting
+    if gm or waiting is None or not any(c.unseen for c in state.combatants):
+        return waiting
+    unseen = unseen_of(state)
+    ids = {c.id for c in unseen}
+    return Awaiting(
+        id=waiting.id,
+        who="gm" if waiting.who in ids else waiting.who,
+        kind=waiting.kind,
+        prompt=unnamed(waiting.prompt, [c.name for c in unseen]),
+        options=[o for o in waiting.options if o not in ids],
+    )
+
+
+def seen_actions(state: Encounter, actions: dict[str, list[Choice]]) -> dict[str, list[Choice]]:
+    """A player's choices without an unseen combatant among their targets."""
+    unseen = unseen_ids(state)
+    if not unseen:
+        return actions
+    return {
+        cid: [msgspec.structs.replace(ch, targets=[t for t in ch.targets if t not in unseen]) if unseen & set(ch.targets) else ch for ch in listed]
+        for cid, listed in actions.items()
+    }
 
 
 def view(
@@ -250,7 +289,7 @@ def view(
     if actions is None:
         actions = legal_actions(state)
     if not gm:
-        actions = {cid: listed for cid, listed in actions.items() if cid in viewer.combatants}
+        actions = seen_actions(state, {cid: listed for cid, listed in actions.items() if cid in viewer.combatants})
     return View(
         id=state.id,
         profile=state.profile,
@@ -260,13 +299,13 @@ def view(
         phase=state.phase,
         seq=state.seq,
         seed_hash=state.seed_hash,
-        combatants=[combatant_view(state, c, gm) for c in state.combatants] if combatants is None else combatants,
+        combatants=[combatant_view(state, c, gm) for c in state.combatants if gm or not c.unseen] if combatants is None else combatants,
         declarations=declaration_views(state, declaration_audience(state, viewer)),
-        awaited=awaited_ids(state),
+        awaited=awaited_ids(state, gm),
         surprised=state.surprised,
         you=viewer,
         actions=actions,
-        awaiting=state.awaiting,
+        awaiting=awaiting_for(state, gm),
         seed=state.seed.hex() if gm or state.status == "ended" else None,
         forced=list(state.forced) if gm else None,
         undone=list(state.undone),
@@ -285,7 +324,13 @@ def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entr
 
 
 def line_for(entry: Entry, gm: bool) -> Entry:
-    """A line with a public text as the GM (its text) or anyone else (its public text) reads it."""
+    """A line with a public text as the GM (its text) or anyone else (its public text) reads it;
+    for anyone else, without the ids of the unseen combatants it names, nor its dice's purposes."""
     if gm:
-        return msgspec.structs.replace(entry, public=None)
-    return msgspec.structs.replace(entry, text=entry.public, public=None, mods=[], total=None, need=None)
+        return msgspec.structs.replace(entry, public=None, unseen=[])
+    shown = msgspec.structs.replace(entry, text=entry.public, public=None, mods=[], total=None, need=None, unseen=[])
+    if entry.unseen:
+        shown.actor = None if entry.actor in entry.unseen else entry.actor
+        shown.target = None if entry.target in entry.unseen else entry.target
+        shown.rolls = [msgspec.structs.replace(r, purpose="a roll") for r in entry.rolls]
+    return shown

@@ -7,8 +7,8 @@ what is the same for many. So a view is cut into parts, each with variants:
 | part | keys of the view | one variant per |
 | --- | --- | --- |
 | fixed | id, profile, options, modules (when any), seed_hash (never change) | encounter |
-| common | status, round, phase, seq, awaited, surprised, awaiting, undone | encounter |
-| cards | combatants | GM, or table |
+| common | status, round, phase, seq, awaited, surprised, awaiting, undone | GM, or table (the unseen left out) |
+| cards | combatants | GM, or table (the unseen left out) |
 | declarations | declarations | way of seeing them (GM, open, sealed to some sides) |
 | actions | actions | GM, or the combatants a player controls |
 | secrets | seed, forced | GM, or table |
@@ -28,7 +28,17 @@ from typing import Any
 import msgspec
 
 from fray_table.rules.model import Encounter
-from fray_table.rules.view import Choice, Viewer, awaited_ids, combatant_view, declaration_audience, declaration_views, legal_actions
+from fray_table.rules.view import (
+    Choice,
+    Viewer,
+    awaited_ids,
+    awaiting_for,
+    combatant_view,
+    declaration_audience,
+    declaration_views,
+    legal_actions,
+    seen_actions,
+)
 from fray_table.server.patch import diff
 
 _pack = msgspec.msgpack.Encoder().encode
@@ -48,7 +58,7 @@ class Views:
         self.before: dict[tuple, dict] = {}  # ... at the previous change
         self.ops: dict[tuple, list] = {}  # (part, variant) -> ops from before to now
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
-        self.cards: dict[bool, dict[bytes, dict]] = {True: {}, False: {}}
+        self.cards: dict[bool, dict[bytes, dict | None]] = {True: {}, False: {}}  # None: an unseen combatant's (no table card)
         self.actions_key: tuple | None = None
         self.actions: dict[str, list[Choice]] = {}
         self.secrets_key: tuple | None = None
@@ -83,8 +93,8 @@ class Views:
         for c in state.combatants:
             p = _digest(_pack(c))
             gm = self.cards[True][p] = gm_cards.get(p) or _plain(combatant_view(state, c, True))
-            table = table_cards.get(p)
-            if table is None:
+            table = None if c.unseen else table_cards.get(p)  # the unseen have no table card
+            if table is None and not c.unseen:
                 table = _plain(combatant_view(state, c, False))
                 table = gm if table == gm else table  # most cards read the same to all: held once
             self.cards[False][p] = table
@@ -103,15 +113,15 @@ class Views:
             case "common":
                 return {
                     "status": state.status, "round": state.round, "phase": state.phase, "seq": state.seq,
-                    "awaited": awaited_ids(state), "surprised": list(state.surprised),
-                    "awaiting": _plain(state.awaiting), "undone": list(state.undone),
+                    "awaited": awaited_ids(state, variant), "surprised": list(state.surprised),
+                    "awaiting": _plain(awaiting_for(state, variant)), "undone": list(state.undone),
                 }  # fmt: skip
             case "cards":
-                return {"combatants": list(self.cards[variant].values())}
+                return {"combatants": [card for card in self.cards[variant].values() if card is not None]}
             case "declarations":
                 return {"declarations": _plain(declaration_views(state, variant))}
             case "actions":
-                shown = self.actions if variant == "gm" else {c: self.actions[c] for c in variant if c in self.actions}
+                shown = self.actions if variant == "gm" else seen_actions(state, {c: self.actions[c] for c in variant if c in self.actions})
                 return {"actions": shown}
             case "secrets":
                 gm, ended = variant
@@ -136,7 +146,7 @@ class Views:
         gm = viewer.role == "gm"
         return {
             "fixed": None,
-            "common": None,
+            "common": gm,
             "cards": gm,
             "declarations": declaration_audience(state, viewer),
             "actions": "gm" if gm else viewer.combatants,

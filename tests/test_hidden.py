@@ -332,3 +332,139 @@ def test_a_hidden_combatants_cannot_reach_line_names_no_weapon_reach_or_distance
     player = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if "cannot reach" in e.text]
     assert gm == ["Goblin cannot reach Alda (90 ft away, spear reaches 10 ft).", "Goblin cannot reach Alda (90 ft away, shortbow ranges 50 ft)."]
     assert player == ["Goblin cannot reach Alda.", "Goblin cannot reach Alda."]
+
+
+# --- Unseen combatants (issue 13, Deliver 1): not in the table's view at all until revealed.
+
+LURKER = {
+    "id": "lurker9",
+    "name": "Grimsby",
+    "side": "goblins",
+    "ac": 14,
+    "hp": 11,
+    "hp_max": 11,
+    "dex": 16,
+    "x": 10,
+    "y": 15,
+    "hidden": True,
+    "unseen": True,
+    "weapons": [{"name": "dagger", "damage": "1d4"}],
+}
+SHADE = {"id": "shade", "name": "Shade", "side": "goblins", "ac": 12, "hp": 6, "hp_max": 6, "x": 40, "y": 40, "unseen": True}
+
+
+def unseen_fight(**options) -> dict:
+    return {
+        "options": {"sealed_declarations": False, **options},
+        "combatants": [*FIGHT["combatants"][:1], FIGHT["combatants"][2], LURKER, SHADE],
+        "players": {"Ann": ["alda"]},
+    }
+
+
+@pytest.mark.redis
+async def test_an_unseen_combatant_is_in_no_frame_of_the_table_until_it_acts_against_them(fray_server, join):
+    """Raw frames: the player's and the spectator's carry neither the unseen Grimsby's
+    id nor its name (no card, target, awaited id, declaration or log line) while it
+    waits and moves; the player cannot target it; when it strikes Alda it is revealed
+    (option reveal_when_acting, on by default), its figures still hidden and no
+    'hidden' badge; the GM reveals Shade with one edit."""
+    made = fray_server.create(unseen_fight())
+    gm = await join(fray_server, made["links"]["gm"])
+    player = await join(fray_server, made["links"]["players"]["Ann"])
+    spectator = await join(fray_server, made["links"]["spectator"])
+    assert {c["id"] for c in gm.view["combatants"]} == {"alda", "wolf", "lurker9", "shade"}
+    assert next(c for c in gm.view["combatants"] if c["id"] == "lurker9")["unseen"] is True
+
+    async def gm_does(command: dict) -> str:
+        ack = await gm.send(command)
+        assert ack["type"] == "ack", (command, ack)
+        for table in (gm, player, spectator):
+            await table.until(ack["position"])
+        return ack["position"]
+
+    await gm_does({"type": "force_rolls", "values": [5, 6]})  # 003 surprise: nobody surprised
+    await gm_does({"type": "start"})
+    assert [c["id"] for c in player.view["combatants"]] == ["alda", "wolf"]
+    assert player.view["awaited"] == ["alda", "wolf"] and set(gm.view["awaited"]) == {"alda", "wolf", "lurker9", "shade"}
+    attack = next(ch for ch in player.view["actions"]["alda"] if ch["type"] == "attack")
+    assert attack["targets"] == ["wolf"]
+    refused = await player.send({"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "lurker9"}})
+    assert refused["type"] == "error" and refused["code"] == "declare/unknown-target", refused
+    player.frames.clear()  # the refusal echoes the id the player sent itself
+    ack = await player.send({"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "wolf"}})
+    await gm.until(ack["position"])
+    await gm_does({"type": "declare", "actor": "lurker9", "action": {"type": "move", "x": 5, "y": 15}})
+    await gm_does({"type": "declare", "actor": "wolf", "action": {"type": "hold"}})
+    await gm_does({"type": "force_rolls", "values": [3]})  # Alda misses the wolf
+    await gm_does({"type": "advance"})
+    assert gm.view["round"] == 2 and any(e.get("actor") == "lurker9" and e["kind"] == "move" for e in gm.log)
+    for table in (player, spectator):
+        raw = "".join(table.frames)
+        assert "lurker9" not in raw and "Grimsby" not in raw and "shade" not in raw.lower(), table.log
+        assert [c["id"] for c in table.view["combatants"]] == ["alda", "wolf"]
+
+    # Round 2: Grimsby stabs Alda, and is seen from then on.
+    await gm_does({"type": "declare", "actor": "lurker9", "action": {"type": "attack", "target": "alda"}})
+    assert "lurker9" not in "".join(player.frames) and [d["actor"] for d in player.view["declarations"]] == []
+    await gm_does({"type": "force_rolls", "values": [20, 3]})
+    await gm_does({"type": "advance"})
+    for table in (player, spectator):
+        card = next(c for c in table.view["combatants"] if c["id"] == "lurker9")
+        assert card["hidden"] is False and "unseen" not in card  # no badge of either outside the GM's page
+        assert card["hp"] is None and card["ac"] is None and card["weapons"] is None  # its figures stay hidden
+        lines = [e["text"] for e in table.log if e.get("actor") == "lurker9"]
+        assert lines[0] == "Grimsby is revealed." and lines[1].startswith("Grimsby attacks Alda: d20 20"), lines
+        assert "shade" not in "".join(table.frames).lower()
+    assert next(c for c in gm.view["combatants"] if c["id"] == "lurker9").get("unseen") is None
+
+    # The GM reveals Shade: one edit (the card's button), one line for everyone.
+    await gm_does({"type": "edit_combatant", "id": "shade", "unseen": False})
+    for table in (player, spectator):
+        card = next(c for c in table.view["combatants"] if c["id"] == "shade")
+        assert card["hp"] == 6 and card["hidden"] is False  # not hidden: its figures are the table's now
+        assert table.log[-1]["text"] == "The GM reveals Shade."
+
+
+def test_an_unseen_attacker_is_someone_unseen_to_the_table_with_the_option_off():
+    """reveal_when_acting off: Grimsby strikes Alda unseen; the player reads 'Someone
+    unseen' with no actor id and no purposes on the dice; the GM reads it all; a line
+    about Grimsby alone (its move) is the GM's."""
+    fight = unseen_fight(reveal_when_acting=False)
+    del fight["players"]
+    fight["dice"] = [5, 6, 18, 3]
+    fight["commands"] = [
+        {"type": "start"},
+        {"type": "declare", "actor": "lurker9", "action": {"type": "attack", "target": "alda"}},
+        {"type": "declare", "actor": "shade", "action": {"type": "move", "x": 45, "y": 40}},
+        {"type": "advance"},
+    ]
+    played = play(fight)
+    assert next(c for c in played.state.combatants if c.id == "lurker9").unseen
+    gm = [e for e in log_for(played.log, played.state, Viewer("gm")) if "lurker9" in (e.actor, e.target) or "shade" in (e.actor, e.target)]
+    player = log_for(played.log, played.state, Viewer("player", ("alda",)))
+    gm_attack = next(e for e in gm if e.kind == "attack")
+    assert gm_attack.text.startswith("Grimsby attacks Alda: d20 18 + 0 combat bonus") and gm_attack.rolls[0].purpose == "Grimsby attacks Alda"
+    seen = [e for e in player if e.seq == gm_attack.seq and e.kind == "attack"]
+    assert [e.text for e in seen][:1] == ["Someone unseen attacks Alda: d20 18: hit."]
+    assert seen[0].actor is None and seen[0].target == "alda" and [r.purpose for r in seen[0].rolls] == ["a roll"]
+    assert not [e for e in player if "Grimsby" in e.text or "Shade" in e.text or "lurker9" in (e.actor, e.target) or e.actor == "shade"]
+    assert any(e.kind == "move" and e.actor == "shade" for e in gm)
+
+
+def test_the_servers_shared_views_leave_out_the_unseen_as_the_reference_view_does():
+    """server/views.py builds each audience's view from shared parts: with Grimsby unseen
+    (declared, awaited), they equal rules.view.view for the GM, the player and a spectator."""
+    from fray_table.rules.view import view
+    from fray_table.server.views import Views
+
+    fight = unseen_fight()
+    del fight["players"]
+    fight["dice"] = [5, 6]
+    fight["commands"] = [{"type": "start"}, {"type": "declare", "actor": "lurker9", "action": {"type": "attack", "target": "alda"}}]
+    state = play(fight).state
+    views = Views()
+    for viewer in (Viewer("gm"), Viewer("player", ("alda",)), Viewer("spectator")):
+        assert msgspec.to_builtins(views.of(state, viewer)) == msgspec.to_builtins(view(state, viewer)), viewer
+    player = msgspec.to_builtins(views.of(state, Viewer("player", ("alda",))))
+    assert [c["id"] for c in player["combatants"]] == ["alda", "wolf"] and "lurker9" not in player["awaited"]
+    assert player["declarations"] == [] and "lurker9" not in str(player["actions"])

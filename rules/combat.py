@@ -13,7 +13,7 @@ import msgspec
 
 from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 from fray_table.rules.actions import Attack
-from fray_table.rules.context import Context, lookup, reckoned, said
+from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
 from fray_table.rules.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.fighters import able, gone, usable, wielded
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
@@ -158,6 +158,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
             f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}",
             f"d20 {d20}",
             "hit" if hit else "miss",
+            own_terms(d20, mods[:-1], "the target's AC" + ("" if mods[-1][0] == "target AC" else " (shield ignored)")),
         ),
         mods=mods,
         total=total,

@@ -1,6 +1,6 @@
 """What a handler works with while one event is applied: the state, its dice, its log."""
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from fray_table.rules.dice import Dice
 from fray_table.rules.events import Actor
@@ -13,6 +13,9 @@ class Said(TypedDict):
 
     text: str
     public: str | None
+    # The text for viewers who may see the actor's figures but not the target's: the
+    # roller's own terms kept, the hidden target's left out (own_terms). None: `public`.
+    own: NotRequired[str | None]
 
 
 class Context:
@@ -23,15 +26,19 @@ class Context:
         self.dice = Dice(state.seed, state.seq, state.forced, state.entered)
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 
-    def log(self, kind: str, text: str, public: str | None = None, **fields) -> Entry:
+    def log(self, kind: str, text: str, public: str | None = None, own: str | None = None, **fields) -> Entry:
         """Log a line; `public` is its text for viewers who may not see its figures
         (None when the text holds none: see `said`). Whether they may is decided here,
         once: a line whose actor or target is hidden now keeps its public text (or, with
         none, its text) for everyone but the GM, who alone reads its terms and total.
+        When only the target is hidden, `own` (if given) is that text: the roller's own
+        terms are theirs to read, the target's figures left out (own_terms).
         A line that names an unseen combatant (rules.unseen) reads, for them, with
         'someone unseen' in place of its name; one about unseen combatants alone is the GM's."""
         mods = fields.pop("mods", [])
         veiled, unseen = self._veiled(fields, text)
+        if veiled and own is not None and not self._hides(fields.get("actor")):
+            public = own
         public = (text if public is None else public) if veiled else None
         if unseen:
             public = unnamed(public or text, [c.name for c in unseen])
@@ -66,6 +73,10 @@ class Context:
                 veiled = True
         return veiled, unseen
 
+    def _hides(self, cid: str | None) -> bool:
+        """Are combatant `cid`'s figures hidden from the table now (hidden or unseen)?"""
+        return cid is not None and any(c.id == cid and (c.hidden or c.unseen) for c in self.state.combatants)
+
     def option(self, name: str):
         from fray_table.rules.profiles import option
 
@@ -89,10 +100,21 @@ def said(*parts: str | Figures) -> Said:
     return {"text": text, "public": public if public != text else None}
 
 
-def reckoned(head: str, sums: str, dice: str, outcome: str) -> Said:
+def reckoned(head: str, sums: str, dice: str, outcome: str, own: str | None = None) -> Said:
     """A roll reckoned with combatants' figures, publicly its dice and outcome alone:
-    'Alda attacks Gob: d20 12 + 1 combat bonus + AC 6 = 19 ≥ 19: hit.', 'Alda attacks Gob: d20 12: hit.'"""
-    return said(f"{head}: ", (sums, dice), f": {outcome}.")
+    'Alda attacks Gob: d20 12 + 1 combat bonus + AC 6 = 19 ≥ 19: hit.', 'Alda attacks Gob: d20 12: hit.';
+    with `own` (own_terms), the roller's own terms when the target alone is hidden:
+    'Alda attacks Gob: d20 12 + 1 combat bonus vs the target's AC: hit.'"""
+    made = said(f"{head}: ", (sums, dice), f": {outcome}.")
+    if own is not None:
+        made["own"] = f"{head}: {own}: {outcome}."
+    return made
+
+
+def own_terms(d20: int, mods: list[tuple[str, int]], against: str = "the target's AC") -> str:
+    """A roll's die and the roller's own terms, against a hidden target's figure unnamed:
+    'd20 13 + 2 size M + 1 short range vs the target's AC' (issue 13: your own numbers are yours)."""
+    return f"d20 {d20}" + "".join(f" {'-' if v < 0 else '+'} {abs(v)} {n}" for n, v in mods) + f" vs {against}"
 
 
 def hp_left(c: Combatant) -> Figures:

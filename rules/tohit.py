@@ -6,7 +6,7 @@ combat bonus + any applicable weapon bonuses + the target's Armour Class is
 equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
 """
 
-from fray_table.rules.context import Context, reckoned
+from fray_table.rules.context import Context, own_terms, reckoned
 from fray_table.rules.damage import lose_hp
 from fray_table.rules.fighters import combat_bonus
 from fray_table.rules.model import Combatant
@@ -40,7 +40,13 @@ def d20_against_19(ctx: Context, attacker: Combatant, what: str, ac: int, mods: 
     terms = "".join(f" {'+' if v >= 0 else '-'} {abs(v)} {n}" for n, v in mods)
     ctx.log(
         "attack",
-        **reckoned(f"{attacker.name} {what}", f"d20 {d20}{terms} + AC {ac} = {total} {'≥' if hit else '<'} {TO_HIT}", f"d20 {d20}", "hit" if hit else "miss"),
+        **reckoned(
+            f"{attacker.name} {what}",
+            f"d20 {d20}{terms} + AC {ac} = {total} {'≥' if hit else '<'} {TO_HIT}",
+            f"d20 {d20}",
+            "hit" if hit else "miss",
+            own_terms(d20, mods),
+        ),
         actor=attacker.id,
         target=target,
         mods=mods + [("target AC", ac)],

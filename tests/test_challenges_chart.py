@@ -389,7 +389,8 @@ def test_hidden_foes_figures_are_redacted_from_the_players_log():
 
     played = fight(alda_attacks(), ADVANCE, dice=[D20, 4], result=4, gob={"hidden": True})
     seen = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",)))]
-    assert "Alda attacks Gob: d20 10: A strong Hit for +3 points of damage that also inflicts a Light wound." in seen
+    # Alda's own terms are her player's (issue 13); Gob's AC and the Attack Result are not
+    assert "Alda attacks Gob: d20 10 + 9 attack bonus vs the target's AC: A strong Hit for +3 points of damage that also inflicts a Light wound." in seen
     assert not [t for t in seen if "AC 15" in t or "HP left" in t]
 
 

@@ -51,7 +51,9 @@ def check_entries(entries: list[dict], side: str | None, mine: str = "alda") -> 
         assert e["kind"] != "gm" and "forces" not in e["text"], e
         if e.get("actor") in HIDDEN or e.get("target") in HIDDEN:
             assert e.get("total") is None and e.get("need") is None and not e.get("mods"), e
-            assert "HP left" not in e["text"] and " AC " not in e["text"] and "combat bonus" not in e["text"], e
+            assert not TARGET_FIGURES.search(e["text"]), e  # the roller's own terms are theirs: the hidden target's are not
+        if e.get("actor") in HIDDEN:
+            assert not FIGURES.search(e["text"]), e
 
 
 def check_raw(texts: list[str], seed: str) -> None:
@@ -179,7 +181,8 @@ async def test_rejections_removals_and_reconnects_show_each_line_to_its_audience
     assert rejected(player.log) == ["Rejected: Alda cannot attack itself."]
     assert rejected(spectator.log) == []
     live = [e["text"] for e in player.log if e.get("target") == "gob" or e.get("actor") == "gob"]
-    assert live and not any(FIGURES.search(t) for t in live)
+    assert live and not any(TARGET_FIGURES.search(t) for t in live)
+    assert not any(FIGURES.search(e["text"]) for e in player.log if e.get("actor") == "gob")
 
     ack = await gm.send({"type": "remove_combatant", "id": "gob"})
     await gm.until(ack["position"])
@@ -195,17 +198,19 @@ async def test_rejections_removals_and_reconnects_show_each_line_to_its_audience
 # death-ray save (SvDR), H and hull share; 000's armor points and lost INT. An
 # attacker's: 003's combat bonus, 002's THAC0 and wrestling rating w, 000's Attack
 # Value, 001's Attack Bonus. A figure is a number: '(victim's AC lowers by 1)' names none.
-FIGURES = re.compile(
+ATTACKER_FIGURES = (
+    r"-?\d+ (?:combat bonus|attack value|attack bonus)",
+    r"THAC0 -?\d",
+    r"\bw -?\d",
+)
+TARGET_FIGURES = re.compile(
     "|".join(
         (
             r"\bAC -?\d",  # 'AC 6', 'basic AC 9', 'its AC 15 → 14'
             r"-?\d+ is needed",
-            r"-?\d+ (?:combat bonus|attack value|attack bonus)",
             r"Attack Result [+-]?\d",
-            r"THAC0 -?\d",
             r"\bH -?\d",
             r"negative H",
-            r"\bw -?\d",
             r"C' -?\d",
             r"SvDR d20 -?\d+ [+-]",
             r"(?:death ray|to save)[^.]*[≥<] -?\d",
@@ -220,6 +225,8 @@ FIGURES = re.compile(
         )
     )
 )
+# A roll against a hidden target shows the roller its own terms (issue 13): only a hidden actor's are all secret.
+FIGURES = re.compile("|".join((TARGET_FIGURES.pattern, *ATTACKER_FIGURES)))
 SCENARIO_NAMES = sorted(p.stem for p in SCENARIOS.glob("*.toml"))
 
 
@@ -238,7 +245,7 @@ def test_log_lines_about_a_hidden_side_carry_none_of_its_figures_in_any_profile(
     assert about, "the scenario has no line about the hidden side to check"
     for e in about:
         assert e.total is None and e.need is None and not e.mods and e.public is None, e
-        assert not FIGURES.search(e.text), e.text
+        assert not (FIGURES if e.actor in hidden else TARGET_FIGURES).search(e.text), e.text
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)
@@ -277,7 +284,7 @@ def test_a_line_is_read_as_it_was_made_whatever_happens_to_its_combatant_later()
     played = play(fight)
     player = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "attack"]
     gm = [e.text for e in log_for(played.log, played.state, Viewer("gm")) if e.kind == "attack"]
-    assert player[0] == "Alda attacks Goblin: d20 20: hit." and "combat bonus" in gm[0]
+    assert player[0] == "Alda attacks Goblin: d20 20 + 1 combat bonus vs the target's AC: hit." and "combat bonus + AC 6" in gm[0]
     assert player[1] == gm[1] and "combat bonus" in player[1]
 
 
@@ -468,3 +475,30 @@ def test_the_servers_shared_views_leave_out_the_unseen_as_the_reference_view_doe
     player = msgspec.to_builtins(views.of(state, Viewer("player", ("alda",))))
     assert [c["id"] for c in player["combatants"]] == ["alda", "wolf"] and "lurker9" not in player["awaited"]
     assert player["declarations"] == [] and "lurker9" not in str(player["actions"])
+
+
+def test_a_player_reads_the_terms_of_their_own_roll_against_a_hidden_target():
+    """Issue 13, Deliver 2: Alda's roll against the hidden goblin shows Alda's player her own
+    terms (combat bonus, the parry's -4 on her) and the die, the goblin's AC and
+    the total left out; the GM reads the whole sum; a hidden goblin's own roll stays its dice."""
+    fight = {
+        "options": {"sealed_declarations": False, "parry_counter": "auto"},
+        "combatants": [FIGHT["combatants"][0], {**FIGHT["combatants"][1], "x": 15, "y": 10}],
+        "dice": [5, 6, 15, 13],
+        "commands": [
+            {"type": "start"},
+            {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}},
+            {"type": "declare", "actor": "gob", "action": {"type": "parry"}},
+            {"type": "advance"},
+            {"type": "declare", "actor": "alda", "action": {"type": "hold"}},
+            {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+            {"type": "advance"},
+        ],
+    }
+    played = play(fight)
+    gm = [e.text for e in log_for(played.log, played.state, Viewer("gm")) if e.kind == "attack"]
+    player = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "attack"]
+    # 003: d20 15 + 1 combat bonus - 4 parry + AC 6 (13 ascending) = 18 < 19; the goblin's own: AC 4 is Alda's 15
+    assert gm[0] == "Alda attacks Goblin: d20 15 + 1 combat bonus - 4 parry + AC 6 = 18 < 19: miss."
+    assert player[0] == "Alda attacks Goblin: d20 15 + 1 combat bonus - 4 parry vs the target's AC: miss."
+    assert gm[-1] == "Goblin attacks Alda: d20 13 + 0 combat bonus + AC 4 = 17 < 19: miss." and player[-1] == "Goblin attacks Alda: d20 13: miss."

@@ -13,7 +13,7 @@ from fray_table.rules import subdual
 from fray_table.rules.challenges import chart, initiative, natural, wounds
 from fray_table.rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
 from fray_table.rules.combat import in_melee, parried
-from fray_table.rules.context import Context, lookup, reckoned, said
+from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
 from fray_table.rules.damage import damage_dice, extra_dice, gawper_struck, lose_hp
 from fray_table.rules.model import Combatant, Step, Weapon
 from fray_table.rules.terms import call_shots, called_in, declaration, modifiers, parry_term, parrying
@@ -100,18 +100,18 @@ def roll(ctx: Context, blow: Blow, d20: int, head: str, sums: str, terms: list[t
     """Log the roll (`head`: who attacks whom; `sums`: the d20 and its terms) and read it:
     a natural 1, a natural 20 (a choice), or the chart."""
     who = dict(actor=blow.actor, target=blow.target, mods=terms, total=blow.result)
+    own = own_terms(d20, terms)  # the roller's own terms, for the table when the target's figures are hidden
     sums = f"{sums} = Attack Result {signed(blow.result)}"
     dice = f"d20 {d20}"
     if d20 == 1:
-        ctx.log("attack", **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect), **who)
+        ctx.log("attack", **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect, f"{own}, but a natural 1"), **who)
         settle(ctx, blow, NATURAL_1)
     elif d20 == 20:
-        ctx.log(
-            "attack", **reckoned(head, f"{sums} and a natural 20", dice, f"{grade(blow.result).effect}, or a normal Hit plus an immediate extra attack"), **who
-        )
+        outcome = f"{grade(blow.result).effect}, or a normal Hit plus an immediate extra attack"
+        ctx.log("attack", **reckoned(head, f"{sums} and a natural 20", dice, outcome, f"{own} and a natural 20"), **who)
         natural.ask(ctx, blow)
     else:
-        ctx.log("attack", **reckoned(head, sums, dice, grade(blow.result).effect), **who)
+        ctx.log("attack", **reckoned(head, sums, dice, grade(blow.result).effect, own), **who)
         settle(ctx, blow, grade(blow.result))
 
 

@@ -13,7 +13,7 @@ from fray_table.rules import combat, subdual
 from fray_table.rules.actions import Attack, TwoWeapons
 from fray_table.rules.charts.ll_house import CONCUSSION, MAIN_HAND, MASTER_BODY, OFF_HAND, TWO_WEAPON_BONUS, WHICH_HAND
 from fray_table.rules.combat import distance, double_refused, in_melee, queue
-from fray_table.rules.context import Context, lookup, reckoned
+from fray_table.rules.context import Context, lookup, own_terms, reckoned
 from fray_table.rules.damage import NO_CRITICAL
 from fray_table.rules.fighters import declared, gone, usable
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
@@ -167,7 +167,13 @@ def log_roll(ctx, attacker, target, verb, d20, mods, ac, parry_text, parry, hit,
     why = "a critical hit" if crit else "a fumble" if fumbled else "hit" if hit else "miss"
     ctx.log(
         "attack",
-        **reckoned(f"{attacker.name} {verb} {target.name}", f"{text} = {total} {'≥' if total >= ac + parry else '<'} {need}{natural}", f"d20 {d20}", why),
+        **reckoned(
+            f"{attacker.name} {verb} {target.name}",
+            f"{text} = {total} {'≥' if total >= ac + parry else '<'} {need}{natural}",
+            f"d20 {d20}",
+            why,
+            own_terms(d20, mods, "the target's AC" + (f" + {parry_text}" if parry else "")),
+        ),
         mods=mods,
         total=total,
         need=ac + parry,

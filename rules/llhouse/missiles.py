@@ -5,7 +5,7 @@ grappler's approach keep 003's rules and no special rolls (a ruling), but are sh
 000 reads them: 'You must roll the Armor Class or higher to hit'."""
 
 from fray_table.rules.charts.ll_house import CONCUSSION
-from fray_table.rules.context import Context, reckoned
+from fray_table.rules.context import Context, own_terms, reckoned
 from fray_table.rules.llhouse.attack import blow, log_roll, outcome
 from fray_table.rules.model import Combatant, Step
 from fray_table.rules.ruleset import MISSILE, rules_of
@@ -30,7 +30,9 @@ def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: 
     shown = "".join(f" {'-' if v < 0 else '+'} {abs(v)} {name}" for name, v in mods)
     ctx.log(
         "attack",
-        **reckoned(f"{attacker.name} {what}", f"d20 {d20}{shown} = {total} {'≥' if hit else '<'} AC {ac}", f"d20 {d20}", "hit" if hit else "miss"),
+        **reckoned(
+            f"{attacker.name} {what}", f"d20 {d20}{shown} = {total} {'≥' if hit else '<'} AC {ac}", f"d20 {d20}", "hit" if hit else "miss", own_terms(d20, mods)
+        ),
         actor=attacker.id,
         target=target,
         mods=mods,

@@ -15,7 +15,7 @@ from fray_table.rules.charts.thac0_sheet import (
     NEGATIVE_NEED,
     STEP,
 )
-from fray_table.rules.context import Context, reckoned
+from fray_table.rules.context import Context, own_terms, reckoned
 from fray_table.rules.fighters import combat_bonus
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.terms import MULTIPLE
@@ -93,7 +93,13 @@ def judge(ctx: Context, attacker: Combatant, what: str, reckoning: Reckoning, ta
     hit = reckoning.total(d20) >= reckoning.target
     ctx.log(
         "attack",
-        **reckoned(f"{attacker.name} {what}", reckoning.text(d20), f"d20 {d20}", "hit" if hit else "miss"),
+        **reckoned(
+            f"{attacker.name} {what}",
+            reckoning.text(d20),
+            f"d20 {d20}",
+            "hit" if hit else "miss",
+            own_terms(d20, reckoning.mods, f"THAC0 {reckoning.thac0} less the target's AC"),
+        ),
         actor=attacker.id,
         target=target,
         mods=[("THAC0", reckoning.thac0), ("target AC", reckoning.ac), *reckoning.mods],

@@ -6,6 +6,7 @@ import { h, replace } from "./dom.js";
 import { Figures } from "./gm_figures.js";
 import { Links, NewEncounter } from "./gm_links.js";
 import { AddCombatant, Conditions, Morale } from "./gm_setup.js";
+import { byDieText, sendForced } from "./dice_queue.js";
 import { nameOf } from "./render.js";
 
 const EDITABLE = [
@@ -38,8 +39,10 @@ export class GmConsole {
     this.advance = button("advance", "Close declarations and resolve", () => send({ type: "advance" }, "advance"));
     this.end = button("end", "End the fight", () => this.confirmEnd());
 
-    this.forceInput = h("input", { id: "force-input", testid: "force-input", inputmode: "numeric", placeholder: "e.g. 20, 6", autocomplete: "off" });
+    this.forceInput = h("input", { id: "force-input", testid: "force-input", inputmode: "numeric", placeholder: "e.g. d20: 20, 17; d6: 3", autocomplete: "off" });
     this.forced = h("span", { testid: "forced-queue" }, "none");
+    this.forcedByDie = h("span", { testid: "forced-by-die" }, "none");
+    this.clearForced = h("button", { type: "button", class: "small", testid: "clear-forced", on: { click: () => send({ type: "clear_forced" }, "clear the forced dice") } }, "Clear");
     const forceForm = h(
       "form",
       { class: "inline", testid: "force-form" },
@@ -49,12 +52,11 @@ export class GmConsole {
     );
     forceForm.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const values = this.forceInput.value.split(/[\s,;]+/).filter(Boolean).map(Number);
-      if (!values.length || values.some((v) => !Number.isInteger(v) || v < 1 || v > 1000)) {
-        complain("Give whole numbers from 1 to 1000, separated by commas or spaces.");
+      const wrong = sendForced(this.forceInput.value, send); // "d20: 20, 17; d6: 3" by die, "20 6" for any die
+      if (wrong) {
+        complain(wrong);
         return;
       }
-      send({ type: "force_rolls", values }, "force dice");
       this.forceInput.value = "";
     });
 
@@ -100,7 +102,7 @@ export class GmConsole {
       h("h2", {}, "GM console"),
       h("div", { class: "buttons" }, this.start, this.advance, this.end),
       forceForm,
-      h("p", { class: "hint" }, "Queued dice: ", this.forced),
+      h("p", { class: "hint" }, "Queued for any die (the next die rolled that it fits): ", this.forced, " · by die: ", this.forcedByDie, " ", this.clearForced),
       editForm,
       this.morale.form,
       section("conditions-section", "Conditions, hiding, removing", this.conditions.form),
@@ -141,6 +143,8 @@ export class GmConsole {
     this.advance.disabled = !(running && view.phase === "declaration" && !view.awaiting);
     this.end.disabled = view.status === "ended";
     this.forced.textContent = view.forced?.length ? view.forced.join(", ") : "none";
+    this.forcedByDie.textContent = byDieText(view);
+    this.clearForced.disabled = !view.forced?.length && !Object.keys(view.forced_by_die ?? {}).length;
 
     const chosen = this.editWho.value;
     const ids = view.combatants.map((c) => c.id);

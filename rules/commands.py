@@ -88,9 +88,19 @@ class Advance(CommandBase, tag="advance", frozen=True):
 
 
 class ForceRolls(CommandBase, tag="force_rolls", frozen=True):
-    """Queue die results; each is used by the next die rolled (if it fits that die)."""
+    """Queue die results. With `sides` (a kind of die: 20 for d20s), each is used by the
+    next roll of that kind only; without (0, as every stored fight has it), by the next
+    die rolled, of any kind, if it fits that die."""
 
     values: list[int]
+    sides: int = 0
+
+
+class ClearForced(CommandBase, tag="clear_forced", frozen=True):
+    """Empty the GM's forced-roll queues: one kind of die's (`sides`), the untyped one
+    (`sides` 0), or every one (no `sides`)."""
+
+    sides: int | None = None
 
 
 class Answer(CommandBase, tag="answer", frozen=True):
@@ -144,9 +154,25 @@ class Restore(CommandBase, tag="restore", frozen=True):
     steps: list[Step] | UnsetType = UNSET
     awaiting: Awaiting | None | UnsetType = UNSET
     forced: list[int] | UnsetType = UNSET
+    forced_by_die: dict[int, list[int]] | UnsetType = UNSET
     entered: list[int] | UnsetType = UNSET  # dice entered for a step waiting on the table (physical_dice)
     morale_triggers: list[str] | UnsetType = UNSET
     next_id: int | UnsetType = UNSET
 
 
-Command = CreateEncounter | AddCombatant | EditCombatant | RemoveCombatant | Start | Declare | Advance | ForceRolls | Answer | CallMorale | End | Undo | Restore
+Command = (
+    CreateEncounter
+    | AddCombatant
+    | EditCombatant
+    | RemoveCombatant
+    | Start
+    | Declare
+    | Advance
+    | ForceRolls
+    | ClearForced
+    | Answer
+    | CallMorale
+    | End
+    | Undo
+    | Restore
+)

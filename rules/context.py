@@ -23,7 +23,7 @@ class Context:
         self.state = state
         self.by = by
         self.command_id = command_id
-        self.dice = Dice(state.seed, state.seq, state.forced, state.entered)
+        self.dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die)
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 
     def log(self, kind: str, text: str, public: str | None = None, own: str | None = None, **fields) -> Entry:

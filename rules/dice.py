@@ -54,12 +54,14 @@ class NeedDie(Exception):
 
 class Dice:
     """The dice of one event. Dice entered from the table come first, then the GM's
-    forced results, then the seeded draw, or, while `physical`, a NeedDie."""
+    forced results (those for this kind of die, then those for any), then the seeded
+    draw, or, while `physical`, a NeedDie."""
 
-    def __init__(self, seed: bytes, position: int, forced: list[int], entered: list[int] | None = None) -> None:
+    def __init__(self, seed: bytes, position: int, forced: list[int], entered: list[int] | None = None, by_die: dict[int, list[int]] | None = None) -> None:
         self.seed = seed
         self.position = position
         self.forced = forced  # the encounter's queue, consumed in place
+        self.by_die = {} if by_die is None else by_die  # the queues for one kind of die (sides -> values), consumed in place
         self.entered = [] if entered is None else entered  # real dice entered for the step being resolved
         self.physical = False  # the step being resolved is rolled at the table
         self.index = 0
@@ -71,6 +73,13 @@ class Dice:
             self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, entered=True))
             return value
         forced = False
+        queued = self.by_die.get(sides) if self.by_die else None
+        if queued:  # a result forced for this kind of die: used by it alone
+            value = queued.pop(0)
+            if not queued:
+                del self.by_die[sides]
+            self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
+            return value
         if self.forced:
             value = self.forced.pop(0)
             forced = 1 <= value <= sides

@@ -176,7 +176,8 @@ class Encounter(Struct):
     surprised: list[str] = []  # sides that lose this round to surprise
     steps: list[Step] = []
     awaiting: Awaiting | None = None
-    forced: list[int] = []  # the GM's forced-roll queue
+    forced: list[int] = []  # the GM's forced-roll queue: each value for the next die it fits, of any kind
+    forced_by_die: dict[int, list[int]] = {}  # sides -> the GM's queue for that kind of die alone (force_rolls {sides})
     entered: list[int] = []  # real dice entered for the step waiting on them (option physical_dice)
     morale_triggers: list[str] = []  # 'first_death:<side>' ...: automatic checks already made (003)
     recent: list[Entry] = []  # log entries made by the last event
@@ -213,6 +214,7 @@ def copied(state: Encounter) -> Encounter:
     if state.awaiting is not None:
         new.awaiting = msgspec.structs.replace(state.awaiting, options=state.awaiting.options[:])
     new.forced = state.forced[:]
+    new.forced_by_die = {sides: values[:] for sides, values in state.forced_by_die.items()}
     new.entered = state.entered[:]
     new.morale_triggers = state.morale_triggers[:]
     new.recent = []

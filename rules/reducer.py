@@ -19,6 +19,7 @@ from fray_table.rules.commands import (
     Advance,
     Answer,
     CallMorale,
+    ClearForced,
     Command,
     CreateEncounter,
     Declare,
@@ -72,6 +73,8 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
             setup.check_remove(state, cmd)
         case ForceRolls():
             setup.check_force(state, cmd)
+        case ClearForced():
+            setup.check_clear_forced(state, cmd)
         case End():
             setup.check_end(state, cmd)
         case Start():
@@ -102,6 +105,8 @@ def _perform(ctx: Context, cmd: Command) -> None:
             setup.remove(ctx, cmd)
         case ForceRolls():
             setup.force(ctx, cmd)
+        case ClearForced():
+            setup.clear_forced(ctx, cmd)
         case End():
             setup.end(ctx, cmd)
         case Start():

@@ -121,6 +121,7 @@ def attempt(ctx: Context, step: Step) -> None:
         for name in state.__struct_fields__:
             setattr(state, name, getattr(before, name))
         dice.forced, dice.entered, dice.index, dice.rolls = state.forced, state.entered, index, []
+        dice.by_die = state.forced_by_die
         state.steps.insert(0, step)
         who = step.actor if lookup(state, step.actor) is not None else "gm"
         state.awaiting = Awaiting(

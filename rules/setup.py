@@ -6,7 +6,7 @@ import hashlib
 import msgspec
 
 from fray_table.rules import ruleset
-from fray_table.rules.commands import AddCombatant, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
+from fray_table.rules.commands import AddCombatant, ClearForced, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import check_action, describe
 from fray_table.rules.dice import parse
@@ -257,18 +257,55 @@ def remove(ctx: Context, cmd: RemoveCombatant) -> None:
         run(ctx)
 
 
+def waiting_forced(state: Encounter) -> int:
+    """How many forced results wait, in every queue."""
+    return len(state.forced) + sum(map(len, state.forced_by_die.values()))
+
+
 def check_force(state: Encounter, cmd: ForceRolls) -> None:
     if not cmd.values:
         raise Rejected("dice/empty", "give at least one value to force")
+    if not 0 <= cmd.sides <= 1000 or cmd.sides == 1:
+        raise Rejected("dice/bad-die", f"a die to force has 2 to 1000 sides, not {cmd.sides}")
     if any(not 1 <= v <= 1000 for v in cmd.values):
         raise Rejected("dice/out-of-range", "forced results are 1 to 1000")
-    if len(state.forced) + len(cmd.values) > MAX_FORCED:
+    if cmd.sides and any(v > cmd.sides for v in cmd.values):
+        raise Rejected("dice/too-high", f"a d{cmd.sides} shows 1 to {cmd.sides}, not {max(cmd.values)}")
+    if waiting_forced(state) + len(cmd.values) > MAX_FORCED:
         raise Rejected("dice/queue-full", f"at most {MAX_FORCED} forced results may wait")
 
 
 def force(ctx: Context, cmd: ForceRolls) -> None:
+    values = ", ".join(map(str, cmd.values))
+    if cmd.sides:
+        ctx.state.forced_by_die.setdefault(cmd.sides, []).extend(cmd.values)
+        ctx.log("gm", f"GM forces the next d{cmd.sides} rolls: {values}.", audience="gm")
+        return
     ctx.state.forced.extend(cmd.values)
-    ctx.log("gm", f"GM forces the next rolls: {', '.join(map(str, cmd.values))}.", audience="gm")
+    ctx.log("gm", f"GM forces the next rolls: {values}.", audience="gm")
+
+
+def check_clear_forced(state: Encounter, cmd: ClearForced) -> None:
+    if cmd.sides is None:
+        empty = not waiting_forced(state)
+    else:
+        empty = not (state.forced_by_die.get(cmd.sides) if cmd.sides else state.forced)
+    if empty:
+        raise Rejected("dice/nothing-forced", "no forced result waits" + (f" for a d{cmd.sides}" if cmd.sides else " of any kind" if cmd.sides == 0 else ""))
+
+
+def clear_forced(ctx: Context, cmd: ClearForced) -> None:
+    state = ctx.state
+    if cmd.sides is None:
+        state.forced, state.forced_by_die = [], {}
+        what = "every forced result"
+    elif cmd.sides:
+        del state.forced_by_die[cmd.sides]
+        what = f"the forced d{cmd.sides} results"
+    else:
+        state.forced = []
+        what = "the forced results of any die"
+    ctx.log("gm", f"GM clears {what}.", audience="gm")
 
 
 def check_end(state: Encounter, cmd: End) -> None:

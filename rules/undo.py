@@ -31,6 +31,7 @@ RESTORED = (
     "steps",
     "awaiting",
     "forced",
+    "forced_by_die",
     "entered",
     "morale_triggers",
     "next_id",
@@ -78,6 +79,11 @@ def _check_values(state: Encounter, cmd: Restore) -> None:
     for name, dice in (("forced", cmd.forced), ("entered", cmd.entered)):
         if dice is not UNSET and (len(dice) > MAX_FORCED or any(not 1 <= v <= 1000 for v in dice)):
             raise Rejected(BAD, f"at most {MAX_FORCED} {name} results, each 1 to 1000")
+    if cmd.forced_by_die is not UNSET:
+        if sum(map(len, cmd.forced_by_die.values())) > MAX_FORCED or any(
+            not 1 <= sides <= 1000 or any(not 1 <= v <= sides for v in values) for sides, values in cmd.forced_by_die.items()
+        ):
+            raise Rejected(BAD, f"at most {MAX_FORCED} forced results by die, each 1 to its die's sides")
     combatants = state.combatants if cmd.combatants is UNSET else cmd.combatants
     ids = [c.id for c in combatants]
     if len(ids) > MAX_COMBATANTS or len(set(ids)) != len(ids) or "" in ids:

@@ -81,7 +81,7 @@ class Views:
             self.actions_key = key
             self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
             self.changed.add("actions")
-        secrets = (state.status, tuple(state.forced))
+        secrets = (state.status, tuple(state.forced), tuple((s, tuple(v)) for s, v in state.forced_by_die.items()))
         if secrets != self.secrets_key:
             self.secrets_key = secrets
             self.changed.add("secrets")
@@ -125,7 +125,10 @@ class Views:
                 return {"actions": shown}
             case "secrets":
                 gm, ended = variant
-                return {"seed": state.seed.hex() if gm or ended else None, "forced": list(state.forced) if gm else None}
+                secrets: dict[str, Any] = {"seed": state.seed.hex() if gm or ended else None, "forced": list(state.forced) if gm else None}
+                if gm and state.forced_by_die:  # as rules.view.View: left out when none wait
+                    secrets["forced_by_die"] = {s: list(v) for s, v in sorted(state.forced_by_die.items())}
+                return secrets
             case "you":
                 return {"you": _plain(variant)}
         raise RuntimeError(f"no view part {part!r}")

@@ -2,6 +2,7 @@
 // The URL is /e/<encounter id>?token=<invite token>; the server's messages are
 // described in server/protocol.py and docs/protocol.md.
 
+import { Chat } from "./chat.js";
 import { $ } from "./dom.js";
 import { DeclarePanels } from "./controls.js";
 import { GmConsole } from "./gm.js";
@@ -28,6 +29,7 @@ const state = {
 
 let conn = null;
 let gm = null;
+let chat = null; // the table talk panel (chat.js), for a live page
 const panels = new DeclarePanels($("[data-testid=declare-panels]"), send, (marker) => {
   state.marker = marker;
   drawGrid();
@@ -62,6 +64,7 @@ function addEntries(entries, reset) {
     }
   }
   draw.addLog(fresh, reset);
+  chat?.add(fresh, reset);
 }
 
 function handle(msg) {
@@ -159,6 +162,7 @@ function render() {
   draw.renderAwaiting(view, answer);
   draw.markUndone(view.undone);
   panels.update(view);
+  chat?.update(view);
   if (view.you.role === "gm") {
     gm ??= new GmConsole($("[data-testid=gm-console]"), send, (m) => draw.toast(m), {
       encounter,
@@ -195,6 +199,7 @@ if (!encounter || !token) {
   const at = params.get("at");
   new Replay(encounter, token).load(at && /^\d+$/.test(at) ? Number(at) : null);
 } else {
+  chat = new Chat(send);
   conn = new Connection({
     encounter,
     token,

@@ -121,6 +121,15 @@ class CallMorale(CommandBase, tag="call_morale", frozen=True):
     modifier: int = 0
 
 
+class Say(CommandBase, tag="say", frozen=True):
+    """A chat line to the table, or a whisper (`to`): the GM's to the player of combatant
+    `to`, a player's to the GM (`to: "gm"`). Plain text (rules.chat)."""
+
+    roles: ClassVar[frozenset[str]] = TABLE
+    text: str
+    to: str = ""
+
+
 class End(CommandBase, tag="end", frozen=True):
     """End the fight and reveal the seed."""
 
@@ -170,6 +179,7 @@ Command = (
     | Advance
     | ForceRolls
     | ClearForced
+    | Say
     | Answer
     | CallMorale
     | End

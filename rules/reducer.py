@@ -13,7 +13,7 @@ from typing import assert_never
 
 import msgspec
 
-from fray_table.rules import morale, resolve, setup, undo
+from fray_table.rules import chat, morale, resolve, setup, undo
 from fray_table.rules.commands import (
     AddCombatant,
     Advance,
@@ -28,6 +28,7 @@ from fray_table.rules.commands import (
     ForceRolls,
     RemoveCombatant,
     Restore,
+    Say,
     Start,
     Undo,
 )
@@ -60,7 +61,7 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
     gm_made = by.role == "gm" and ("player" in cmd.roles or isinstance(cmd, Restore))
     if by.role not in cmd.roles and not gm_made:
         raise Rejected("auth/forbidden", f"a {by.role} may not send '{cmd.__struct_config__.tag}'")
-    if state.status == "ended" and not isinstance(cmd, (CreateEncounter, Undo, Restore)):
+    if state.status == "ended" and not isinstance(cmd, (CreateEncounter, Undo, Restore, Say)):  # the table may talk on
         raise Rejected("encounter/ended", "the fight has ended")
     match cmd:
         case CreateEncounter():
@@ -75,6 +76,8 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
             setup.check_force(state, cmd)
         case ClearForced():
             setup.check_clear_forced(state, cmd)
+        case Say():
+            chat.check_say(state, by, cmd)
         case End():
             setup.check_end(state, cmd)
         case Start():
@@ -107,6 +110,8 @@ def _perform(ctx: Context, cmd: Command) -> None:
             setup.force(ctx, cmd)
         case ClearForced():
             setup.clear_forced(ctx, cmd)
+        case Say():
+            chat.say(ctx, cmd)
         case End():
             setup.end(ctx, cmd)
         case Start():

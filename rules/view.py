@@ -121,6 +121,8 @@ def sees(entry: Entry, viewer: Viewer, sides: set[str]) -> bool:
         return True
     if audience.startswith("side:"):
         return audience[5:] in sides
+    if audience.startswith("to:"):  # a GM's whisper to the player of that combatant (rules.chat)
+        return viewer.role == "player" and audience[3:] in viewer.combatants
     return viewer.role == "player" and audience == "player:" + ",".join(viewer.combatants)
 
 

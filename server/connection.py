@@ -12,14 +12,14 @@ import time
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fray_table.rules.commands import Undo
+from fray_table.rules.commands import Say, Undo
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.reducer import check
 from fray_table.server import logs, metrics, protocol, undo
 from fray_table.server.api import claims_of
 from fray_table.server.hub import Client
-from fray_table.server.limits import RateGuard
+from fray_table.server.limits import RateGuard, TokenBucket
 from fray_table.server.security import EXPIRED, Access, TooManySockets
 from fray_table.server.store import StoreUnavailable, StoreUnknown, position_key
 from fray_table.server.tokens import BadToken
@@ -88,7 +88,7 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
     guard = RateGuard(app.state.limits)
-    replies = client.replies = Replies(client.push)
+    replies = client.replies = Replies(client.push, TokenBucket(app.state.limits.chat_rate, app.state.limits.chat_burst))
     try:
         while not seat.closed:
             message = await ws.receive()
@@ -142,10 +142,11 @@ class Replies:
     appended without waiting for Redis, so the next message is read at once; its
     ack goes out when Redis answers, and any answer after it waits its turn."""
 
-    __slots__ = ("_push", "_queue", "last_position")  # one per socket: kept small
+    __slots__ = ("_push", "_queue", "chat", "last_position")  # one per socket: kept small
 
-    def __init__(self, push) -> None:
+    def __init__(self, push, chat: TokenBucket | None = None) -> None:
         self._push = push
+        self.chat = chat  # this connection's chat rate (rules.chat): `say` past it gets chat/too-fast
         self._queue: list[tuple[asyncio.Future | None, str]] = []  # (append, message id) or (None, text); short (IN_FLIGHT)
         self.last_position = "0-0"  # of this connection's last acknowledged command
 
@@ -235,6 +236,13 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
     if "system" in message.command.roles:  # create, restore: the server alone writes them
         tag = message.command.__struct_config__.tag
         return protocol.Error(id=message.id, code="auth/forbidden", message=f"a {by.role} may not send '{tag}': only the server writes it")
+    if isinstance(message.command, Say) and replies.chat is not None and not replies.chat.take():
+        limits = app.state.limits
+        return protocol.Error(
+            id=message.id,
+            code="chat/too-fast",
+            message=f"at most {limits.chat_burst} chat messages at once, then one every {1 / limits.chat_rate:g} s: this one was not sent",
+        )
     logs.command_id.set(message.id[:100])
     event = Event(id=f"{token_id}.{message.id}", by=by, command=message.command, at=int(time.time() * 1000))
     if (seen := room.seen.get(event.id)) is not None:

@@ -19,6 +19,8 @@ class Limits(msgspec.Struct, frozen=True):
     strikes: int = 20  # rate-limited messages in a row before the connection is closed
     sockets_per_token: int = 8  # open websockets per invite token, per replica
     revoke_poll: float = 0.5  # seconds between checks of revoked tokens on other replicas
+    chat_rate: float = 0.5  # chat lines (say) per second per connection, sustained: one every 2 s
+    chat_burst: int = 5  # chat lines a connection may send at once
 
 
 class TokenBucket:

@@ -55,6 +55,8 @@ SAMPLES = {
     "declare": (STARTED, {"type": "declare", "actor": "alda", "action": {"type": "hold"}}),
     "advance": (STARTED, {"type": "advance"}),
     "force_rolls": ([], {"type": "force_rolls", "values": [3]}),
+    "clear_forced": ([{"type": "force_rolls", "values": [3], "sides": 6}], {"type": "clear_forced"}),
+    "say": ([], {"type": "say", "text": "hello"}),
     "answer": (PARKED, {"type": "answer", "awaiting": "{awaiting}", "choice": "decline"}),
     "call_morale": (STARTED, {"type": "call_morale", "combatant": "gob"}),
     "end": ([], {"type": "end"}),

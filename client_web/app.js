@@ -11,6 +11,7 @@ import { renderGrid } from "./map.js";
 import { applyPatch, Connection, comparePositions } from "./net.js";
 import * as draw from "./render.js";
 import { Replay } from "./replay.js";
+import { EndSummary } from "./summary.js";
 
 const SENT_MEMORY = 200; // command ids remembered, to tie errors and rejections to their sender
 
@@ -30,6 +31,7 @@ const state = {
 let conn = null;
 let gm = null;
 let chat = null; // the table talk panel (chat.js), for a live page
+let summary = null; // the end of the fight in numbers (summary.js)
 const panels = new DeclarePanels($("[data-testid=declare-panels]"), send, (marker) => {
   state.marker = marker;
   drawGrid();
@@ -163,6 +165,7 @@ function render() {
   draw.markUndone(view.undone);
   panels.update(view);
   chat?.update(view);
+  summary?.update(view);
   if (view.you.role === "gm") {
     gm ??= new GmConsole($("[data-testid=gm-console]"), send, (m) => draw.toast(m), {
       encounter,
@@ -200,6 +203,7 @@ if (!encounter || !token) {
   new Replay(encounter, token).load(at && /^\d+$/.test(at) ? Number(at) : null);
 } else {
   chat = new Chat(send);
+  summary = new EndSummary(encounter, token);
   conn = new Connection({
     encounter,
     token,

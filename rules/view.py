@@ -95,7 +95,7 @@ class View(Struct):
     forced: list[int] | None = None  # the GM's queue
     # The GM's queues by kind of die (sides -> values), when any wait: left out otherwise,
     # so a fight that never forces by die has the view bytes it had before.
-    forced_by_die: dict[int, list[int]] | msgspec.UnsetType = msgspec.UNSET
+    forced_by_die: dict[str, list[int]] | msgspec.UnsetType = msgspec.UNSET  # keyed '20', as JSON has it (patch paths)
     undone: list[int] = []  # events the GM has undone (rules/undo.py): not secret, the log says so
     # The modules taken from other profiles (module -> profile), fixed at creation. Left out
     # when there are none, so a fight without them has the same view bytes as before modules.
@@ -313,7 +313,7 @@ def view(
         awaiting=awaiting_for(state, gm),
         seed=state.seed.hex() if gm or state.status == "ended" else None,
         forced=list(state.forced) if gm else None,
-        forced_by_die={s: list(v) for s, v in sorted(state.forced_by_die.items())} if gm and state.forced_by_die else msgspec.UNSET,
+        forced_by_die={str(s): list(v) for s, v in sorted(state.forced_by_die.items())} if gm and state.forced_by_die else msgspec.UNSET,
         undone=list(state.undone),
         modules=dict(state.modules) if state.modules else msgspec.UNSET,
     )

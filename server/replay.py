@@ -13,14 +13,17 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from fray_table.rules.commands import AddCombatant, EditCombatant, Restore
 from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import apply
+from fray_table.rules.summary import Summary, summarize
 from fray_table.rules.view import Viewer, log_for, view
 from fray_table.server.api import claims_of, error, export_stream
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
 
+NAMING = (AddCombatant, EditCombatant, Restore)  # the events that may add, rename or reveal a combatant
 MAX_EVENTS = 20_000  # a replay folds at most this many events per request
 _encoder = msgspec.json.Encoder()
 
@@ -32,12 +35,32 @@ class Fold(msgspec.Struct):
     log: list[Entry]  # the viewer's lines, oldest first, up to `seq`
     rounds: list[dict]  # [{seq, round}]: the event that opened each round, over the whole stream
     viewer: Viewer
+    made_in: list[int] = []  # the round each line of `log` was made in
+    names: dict[str, str] = {}  # id -> name of every combatant the viewer was shown, up to `seq`
+
+    def summary(self) -> Summary:
+        """The fight up to `seq` in numbers, as this viewer saw it (rules.summary)."""
+        return summarize(zip(self.made_in, self.log, strict=True), self.names, self.state.round)
 
 
 class ReplayError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+
+
+OPENS = re.compile(r"^Round (\d+): declarations are open")  # rules.resolve's line opening a round
+
+
+def rounds_of(lines: list[Entry], round_: int) -> list[int]:
+    """The round each of one event's lines was made in, from the round it began in (an
+    advance resolves one round and opens the next)."""
+    made = []
+    for e in lines:
+        if e.kind == "round" and (opened := OPENS.match(e.text)):
+            round_ = int(opened.group(1))
+        made.append(round_)
+    return made
 
 
 async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> Fold:
@@ -53,18 +76,26 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
     state: Encounter | None = None
     kept: Encounter | None = None
     lines: list[Entry] = []
+    made_in: list[int] = []
+    names: dict[str, str] = {}
+    gm = viewer.role == "gm"
     rounds: list[dict] = []
     for seq, (_, payload) in enumerate(events):
         before = state.round if state is not None else 0
-        state = apply(state, decode_event(payload))
+        event = decode_event(payload)
+        state = apply(state, event)
         if state.round != before:
             rounds.append({"seq": seq, "round": state.round})
         if seq <= stop:
-            lines.extend(log_for(state.recent, state, viewer))
+            shown = log_for(state.recent, state, viewer)
+            lines.extend(shown)
+            made_in.extend(rounds_of(shown, before))
+            if seq == stop or isinstance(event.command, NAMING):  # who the viewer was shown, by name
+                names.update((c.id, c.name) for c in state.combatants if gm or not c.unseen)
         if seq == stop:
             kept = state  # apply() never changes a state: the moment stays as it was
     assert kept is not None
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer)
+    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer, made_in=made_in, names=names)
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:
@@ -96,6 +127,7 @@ async def replay_endpoint(request: Request) -> Response:
         "view": view(folded.state, viewer, actions={}),
         "log": folded.log,
         "rounds": folded.rounds,
+        "summary": folded.summary(),
     }
     return Response(_encoder.encode(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 

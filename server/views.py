@@ -127,7 +127,7 @@ class Views:
                 gm, ended = variant
                 secrets: dict[str, Any] = {"seed": state.seed.hex() if gm or ended else None, "forced": list(state.forced) if gm else None}
                 if gm and state.forced_by_die:  # as rules.view.View: left out when none wait
-                    secrets["forced_by_die"] = {s: list(v) for s, v in sorted(state.forced_by_die.items())}
+                    secrets["forced_by_die"] = {str(s): list(v) for s, v in sorted(state.forced_by_die.items())}
                 return secrets
             case "you":
                 return {"you": _plain(variant)}

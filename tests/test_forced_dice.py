@@ -63,7 +63,7 @@ def test_a_value_forced_for_a_kind_of_die_feeds_the_next_roll_of_that_kind_only(
     assert damage and all(r.sides == 6 and not r.forced for r in damage)
     assert played.state.forced_by_die == {8: [4]}  # no d8 was rolled: it waits
     gm = view(played.state, Viewer("gm"))
-    assert gm.forced_by_die == {8: [4]} and gm.forced == []
+    assert gm.forced_by_die == {"8": [4]} and gm.forced == []
     assert view(played.state, Viewer("player", ("alda",))).forced_by_die is msgspec.UNSET
     assert [e.text for e in played.log if e.kind == "gm"][1:3] == ["GM forces the next d20 rolls: 19, 2.", "GM forces the next d8 rolls: 4."]
 
@@ -115,7 +115,7 @@ def test_the_gms_shared_view_carries_the_queues_by_die_as_the_reference_does():
     views = Views()
     for viewer in (Viewer("gm"), Viewer("player", ("alda",)), Viewer("spectator")):
         assert msgspec.to_builtins(views.of(played.state, viewer)) == msgspec.to_builtins(view(played.state, viewer)), viewer
-    assert views.of(played.state, Viewer("gm"))["forced_by_die"] == {6: [3], 20: [20, 17]}
+    assert views.of(played.state, Viewer("gm"))["forced_by_die"] == {"6": [3], "20": [20, 17]}
     assert "forced_by_die" not in views.of(played.state, Viewer("spectator"))
 
 
@@ -124,3 +124,22 @@ def test_undoing_a_force_by_die_empties_that_queue_and_a_redo_refills_it():
     assert played.state.forced_by_die == {}
     played = play({**FIGHT, "commands": [{"type": "force_rolls", "values": [20, 17], "sides": 20}, {"type": "undo", "seq": 3}, {"type": "undo", "seq": 4}]})
     assert played.state.forced_by_die == {20: [20, 17]}
+
+
+@pytest.mark.redis
+async def test_the_gms_frames_show_the_queues_by_die_and_patch_them_away(fray_server, join):
+    """Over the wire: the queue by die reaches the GM's view through patches (keys '20', as
+    JSON has them), is used up, and is never in a player's frame."""
+    made = fray_server.create({**FIGHT, "players": {"Ann": ["alda"]}})
+    gm = await join(fray_server, made["links"]["gm"])
+    ann = await join(fray_server, made["links"]["players"]["Ann"])
+    for command in ({"type": "force_rolls", "values": [20, 17], "sides": 20}, {"type": "force_rolls", "values": [3], "sides": 6}):
+        await gm.until((await gm.send(command))["position"])
+    assert gm.view["forced_by_die"] == {"6": [3], "20": [20, 17]}
+    await gm.until((await gm.send({"type": "clear_forced", "sides": 20}))["position"])
+    assert gm.view["forced_by_die"] == {"6": [3]}
+    ack = await gm.send({"type": "clear_forced"})
+    await gm.until(ack["position"])
+    await ann.until(ack["position"])
+    assert "forced_by_die" not in gm.view and gm.view["forced"] == []
+    assert "forced_by_die" not in "".join(ann.frames)

@@ -1,0 +1,77 @@
+"""The end of a fight in numbers (issue 13, Deliver 8): rounds, who fell and to whom,
+damage dealt and taken, and which dice the GM forced or the table rolled.
+
+Made from the lines one viewer may read (rules.view.log_for), each with the round it
+was made in, so a summary never tells a viewer more than their log did: a hidden
+combatant's damage, whose figures they were not shown, counts only for the GM.
+"""
+
+from collections.abc import Iterable
+
+from msgspec import Struct
+
+from fray_table.rules.model import Entry
+
+
+class Fell(Struct):
+    id: str
+    name: str
+    round: int
+    by: str | None = None  # the name of whoever dealt the last damage before the fall, if the viewer saw it
+
+
+class Tally(Struct):
+    id: str
+    name: str
+    dealt: int = 0
+    taken: int = 0
+
+
+class Die(Struct):
+    seq: int
+    sides: int
+    value: int
+    purpose: str
+
+
+class Summary(Struct):
+    rounds: int
+    fell: list[Fell]
+    damage: list[Tally]  # combatants who dealt or took damage, in the order they first did
+    forced: list[Die]  # results the GM forced
+    entered: list[Die]  # dice rolled at the table and entered
+    seeded: int  # dice the seed rolled
+
+
+def summarize(lines: Iterable[tuple[int, Entry]], names: dict[str, str], rounds: int) -> Summary:
+    """`lines`: (round, entry) for each line the viewer read, oldest first; `names`: id ->
+    name of every combatant the viewer was shown."""
+    tallies: dict[str, Tally] = {}
+    fell: list[Fell] = []
+    last_hit: dict[str, str] = {}  # target -> who damaged it last
+    forced: list[Die] = []
+    entered: list[Die] = []
+    seeded = 0
+
+    def tally(cid: str) -> Tally:
+        if cid not in tallies:
+            tallies[cid] = Tally(id=cid, name=names.get(cid, cid))
+        return tallies[cid]
+
+    for round_, e in lines:
+        for r in e.rolls:
+            if r.forced:
+                forced.append(Die(seq=e.seq, sides=r.sides, value=r.value, purpose=r.purpose))
+            elif r.entered:
+                entered.append(Die(seq=e.seq, sides=r.sides, value=r.value, purpose=r.purpose))
+            else:
+                seeded += 1
+        if e.kind == "damage" and e.target and e.total is not None:
+            tally(e.target).taken += e.total
+            if e.actor and e.actor != e.target:
+                tally(e.actor).dealt += e.total
+                last_hit[e.target] = e.actor
+        elif e.kind == "down" and e.target and all(f.id != e.target for f in fell):
+            by = e.actor if e.actor and e.actor != e.target else last_hit.get(e.target)
+            fell.append(Fell(id=e.target, name=names.get(e.target, e.target), round=round_, by=names.get(by, by) if by else None))
+    return Summary(rounds=rounds, fell=fell, damage=list(tallies.values()), forced=forced, entered=entered, seeded=seeded)

@@ -4,7 +4,7 @@ from typing import NotRequired, TypedDict
 
 from fray_table.rules.dice import Dice
 from fray_table.rules.events import Actor
-from fray_table.rules.model import Combatant, Encounter, Entry, Mod
+from fray_table.rules.model import Combatant, Encounter, Entry, Mod, Roll
 from fray_table.rules.unseen import unnamed
 
 
@@ -36,22 +36,23 @@ class Context:
         A line that names an unseen combatant (rules.unseen) reads, for them, with
         'someone unseen' in place of its name; one about unseen combatants alone is the GM's."""
         mods = fields.pop("mods", [])
-        veiled, unseen = self._veiled(fields, text)
+        rolls = self.dice.take()
+        veiled, unseen = self._veiled(fields, text, rolls)
         if veiled and own is not None and not self._hides(fields.get("actor")):
             public = own
         public = (text if public is None else public) if veiled else None
         if unseen:
             public = unnamed(public or text, [c.name for c in unseen])
-            ids = [c.id for c in unseen]
-            fields["unseen"] = [cid for cid in (fields.get("actor"), fields.get("target")) if cid in ids]
-            if fields["unseen"] and all(cid is None or cid in ids for cid in (fields.get("actor"), fields.get("target"))):
+            ids = fields["unseen"] = [c.id for c in unseen]  # their ids and the dice's purposes are the GM's (rules.view.line_for)
+            named = [cid for cid in (fields.get("actor"), fields.get("target")) if cid is not None]
+            if named and all(cid in ids for cid in named):
                 fields["audience"] = "gm"  # about the unseen alone: the table does not know it is there
         entry = Entry(
             seq=self.state.seq,
             kind=kind,
             text=text,
             public=public,
-            rolls=self.dice.take(),
+            rolls=rolls,
             mods=[Mod(name, value) for name, value in mods],
             command_id=self.command_id,
             **fields,
@@ -59,14 +60,14 @@ class Context:
         self.state.recent.append(entry)
         return entry
 
-    def _veiled(self, fields: dict, text: str) -> tuple[bool, list[Combatant]]:
+    def _veiled(self, fields: dict, text: str, rolls: list[Roll]) -> tuple[bool, list[Combatant]]:
         """Does the line name (as actor or target) a combatant hidden now, and which
-        unseen combatants does it name (as actor, target, or in its text)?"""
+        unseen combatants does it name (as actor, target, in its text or its dice's purposes)?"""
         actor, target = fields.get("actor"), fields.get("target")
         veiled, unseen = False, []
         for c in self.state.combatants:
             named = c.id == actor or c.id == target
-            if c.unseen and (named or c.name in text):
+            if c.unseen and (named or c.name in text or any(c.name in r.purpose for r in rolls)):
                 unseen.append(c)
                 veiled = True
             elif c.hidden and named:

@@ -14,7 +14,7 @@ from support import key, token_of
 from fray_table.rules.commands import Command
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.scenario import play
-from fray_table.rules.view import Viewer, log_for
+from fray_table.rules.view import Viewer, log_for, view
 from fray_table.server.store import RedisStore
 
 NOTE = "NOTE-MARKER-the-goblin-is-a-prince"
@@ -502,3 +502,30 @@ def test_a_player_reads_the_terms_of_their_own_roll_against_a_hidden_target():
     assert gm[0] == "Alda attacks Goblin: d20 15 + 1 combat bonus - 4 parry + AC 6 = 18 < 19: miss."
     assert player[0] == "Alda attacks Goblin: d20 15 + 1 combat bonus - 4 parry vs the target's AC: miss."
     assert gm[-1] == "Goblin attacks Alda: d20 13 + 0 combat bonus + AC 4 = 17 < 19: miss." and player[-1] == "Goblin attacks Alda: d20 13: miss."
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_no_line_a_player_reads_names_an_unseen_side_in_any_profile(name):
+    """Every scenario with its last side unseen all fight long (option reveal_when_acting
+    off; the GM declares for everyone): what a player of the first side reads names none
+    of those combatants, by name, by id or in a die's purpose, and carries none of their figures."""
+    data = scenario(name)
+    sides = list(dict.fromkeys(c["side"] for c in data["combatants"]))
+    for c in data["combatants"]:
+        c["unseen"] = c["side"] == sides[-1]
+    data["options"] = {**data.get("options", {}), "reveal_when_acting": False}
+    played = play(data)
+    unseen = [c for c in data["combatants"] if c["unseen"]]
+    ids = {c.get("id") for c in unseen}
+    mine = next(c["id"] for c in data["combatants"] if c["side"] == sides[0])
+    gm = log_for(played.log, played.state, Viewer("gm"))
+    assert any(e.actor in ids or e.target in ids for e in gm), "the scenario has no line about the unseen side to check"
+    read = log_for(played.log, played.state, Viewer("player", (mine,)))
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(c["name"]) for c in unseen) + r")(?!\w)")
+    for e in read:
+        assert e.actor not in ids and e.target not in ids, e
+        assert not pattern.search(e.text) and not any(pattern.search(r.purpose) for r in e.rolls), e.text
+        if "someone unseen" in e.text.lower():
+            assert e.total is None and not e.mods, e
+    seen_view = view(played.state, Viewer("player", (mine,)))
+    assert not ids & {c.id for c in seen_view.combatants}

@@ -11,6 +11,7 @@ import { renderGrid } from "./map.js";
 import { applyPatch, Connection, comparePositions } from "./net.js";
 import * as draw from "./render.js";
 import { Replay } from "./replay.js";
+import { MapForm } from "./mapimage.js";
 import { EndSummary } from "./summary.js";
 
 const SENT_MEMORY = 200; // command ids remembered, to tie errors and rejections to their sender
@@ -32,6 +33,7 @@ let conn = null;
 let gm = null;
 let chat = null; // the table talk panel (chat.js), for a live page
 let summary = null; // the end of the fight in numbers (summary.js)
+let mapForm = null; // the GM's battle map image (mapimage.js)
 const panels = new DeclarePanels($("[data-testid=declare-panels]"), send, (marker) => {
   state.marker = marker;
   drawGrid();
@@ -173,6 +175,8 @@ function render() {
       notify: (m) => draw.toast(m, "", "info"),
     });
     gm.update(view);
+    mapForm ??= new MapForm(send, (m) => draw.toast(m));
+    mapForm.update(view);
   }
   $("#controls-h").textContent = { gm: "Declare for anyone", player: "Your actions", spectator: "Watching" }[view.you.role] ?? "Controls";
   const idle = $("[data-testid=no-actions]");

@@ -4,6 +4,7 @@
 // the declaration form's x/y fields, or a click on a square, do the same by keyboard).
 
 import { $, h, replace, svg } from "./dom.js";
+import { backdrop } from "./mapimage.js";
 import { mine, sideIndex } from "./render.js";
 
 const SQUARE_FT = 5; // positions are in feet on a 5-ft grid
@@ -127,6 +128,8 @@ export function renderGrid(view, marker, onPick, drag = null) {
     "data-y0": b.y0,
   });
   board.append(svg("rect", { class: "ground", x: 0, y: 0, width: cols * SQ, height: rows * SQ }));
+  const image = backdrop(view, b, px, SQ); // the GM's battle map image, under the grid lines
+  if (image) board.append(image);
   if (Math.max(cols, rows) <= MAX_LINES) {
     for (let i = 1; i < cols; i++) board.append(svg("line", { class: "gridline", x1: i * SQ, y1: 0, x2: i * SQ, y2: rows * SQ }));
     for (let j = 1; j < rows; j++) board.append(svg("line", { class: "gridline", x1: 0, y1: j * SQ, x2: cols * SQ, y2: j * SQ }));

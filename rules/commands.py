@@ -11,7 +11,7 @@ import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
 from fray_table.rules.actions import Action
-from fray_table.rules.model import Awaiting, Combatant, Declaration, Step
+from fray_table.rules.model import Awaiting, Combatant, Declaration, MapImage, Step
 
 GM = frozenset({"gm"})
 TABLE = frozenset({"gm", "player"})
@@ -130,6 +130,17 @@ class Say(CommandBase, tag="say", frozen=True):
     to: str = ""
 
 
+class SetMap(CommandBase, tag="set_map", frozen=True):
+    """The battle map's background: an image (base64 in JSON), its size in pixels and how
+    many pixels a 5-ft square spans; an empty image removes it (rules.battlemap)."""
+
+    image: bytes = b""
+    media: str = ""
+    width: int = 0
+    height: int = 0
+    square: int = 0
+
+
 class End(CommandBase, tag="end", frozen=True):
     """End the fight and reveal the seed."""
 
@@ -167,6 +178,7 @@ class Restore(CommandBase, tag="restore", frozen=True):
     entered: list[int] | UnsetType = UNSET  # dice entered for a step waiting on the table (physical_dice)
     morale_triggers: list[str] | UnsetType = UNSET
     next_id: int | UnsetType = UNSET
+    battle_map: MapImage | None | UnsetType = UNSET
 
 
 Command = (
@@ -180,6 +192,7 @@ Command = (
     | ForceRolls
     | ClearForced
     | Say
+    | SetMap
     | Answer
     | CallMorale
     | End

@@ -160,6 +160,17 @@ class Step(Struct, frozen=True):
     mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 
 
+class MapImage(Struct, frozen=True):
+    """The battle map's background image (rules.battlemap)."""
+
+    media: str  # image/png | image/jpeg | image/webp
+    image: bytes
+    width: int  # pixels
+    height: int
+    square: int  # pixels a 5-ft square spans
+    seq: int  # the event that set it
+
+
 class Encounter(Struct):
     id: str
     profile: str
@@ -184,6 +195,7 @@ class Encounter(Struct):
     next_id: int = 1
     undone: list[int] = []  # positions of the events the GM has undone, ascending (rules/undo.py)
     modules: dict[str, str] = {}  # module -> the profile it is taken from, over the profile's own (rules.ruleset)
+    battle_map: MapImage | None = None  # the GM's background image under the grid (rules.battlemap)
 
 
 # --- Copying a state: apply() works on a copy and never changes its argument.

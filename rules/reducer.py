@@ -13,7 +13,7 @@ from typing import assert_never
 
 import msgspec
 
-from fray_table.rules import chat, morale, resolve, setup, undo
+from fray_table.rules import battlemap, chat, morale, resolve, setup, undo
 from fray_table.rules.commands import (
     AddCombatant,
     Advance,
@@ -29,6 +29,7 @@ from fray_table.rules.commands import (
     RemoveCombatant,
     Restore,
     Say,
+    SetMap,
     Start,
     Undo,
 )
@@ -78,6 +79,8 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
             setup.check_clear_forced(state, cmd)
         case Say():
             chat.check_say(state, by, cmd)
+        case SetMap():
+            battlemap.check_set_map(state, cmd)
         case End():
             setup.check_end(state, cmd)
         case Start():
@@ -112,6 +115,8 @@ def _perform(ctx: Context, cmd: Command) -> None:
             setup.clear_forced(ctx, cmd)
         case Say():
             chat.say(ctx, cmd)
+        case SetMap():
+            battlemap.set_map(ctx, cmd)
         case End():
             setup.end(ctx, cmd)
         case Start():

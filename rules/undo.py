@@ -35,6 +35,7 @@ RESTORED = (
     "entered",
     "morale_triggers",
     "next_id",
+    "battle_map",
 )
 PINNED = ("id", "profile", "options", "modules", "seed", "seed_hash", "rules_version", "seq", "recent", "undone")
 BAD = "undo/bad-restore"

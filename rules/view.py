@@ -18,6 +18,7 @@ from fray_table.rules import (
     melee,
 )
 from fray_table.rules.actions import tag
+from fray_table.rules.battlemap import MapView, map_view
 from fray_table.rules.combat import routine_weapons
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from fray_table.rules.fighters import combat_bonus, gone
@@ -100,6 +101,8 @@ class View(Struct):
     # The modules taken from other profiles (module -> profile), fixed at creation. Left out
     # when there are none, so a fight without them has the same view bytes as before modules.
     modules: dict[str, str] | msgspec.UnsetType = msgspec.UNSET
+    # The battle map's background (rules.battlemap), for everyone; left out when there is none.
+    battle_map: MapView | msgspec.UnsetType = msgspec.UNSET
 
 
 def condition(c: Combatant) -> str:
@@ -316,6 +319,7 @@ def view(
         forced_by_die={str(s): list(v) for s, v in sorted(state.forced_by_die.items())} if gm and state.forced_by_die else msgspec.UNSET,
         undone=list(state.undone),
         modules=dict(state.modules) if state.modules else msgspec.UNSET,
+        battle_map=map_view(state) or msgspec.UNSET,
     )
 
 

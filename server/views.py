@@ -13,6 +13,7 @@ what is the same for many. So a view is cut into parts, each with variants:
 | actions | actions | GM, or the combatants a player controls |
 | secrets | seed, forced | GM, or table |
 | you | you | viewer |
+| battle map | battle_map (when set) | encounter |
 
 Each variant is built once per change and diffed once against its previous
 value; an audience's patch is the ops of its variants, concatenated. Every
@@ -27,6 +28,7 @@ from typing import Any
 
 import msgspec
 
+from fray_table.rules.battlemap import map_view
 from fray_table.rules.model import Encounter
 from fray_table.rules.view import (
     Choice,
@@ -62,6 +64,7 @@ class Views:
         self.actions_key: tuple | None = None
         self.actions: dict[str, list[Choice]] = {}
         self.secrets_key: tuple | None = None
+        self.map_key: int | None = None
         self.combatants = b""  # the digest of every combatant at the previous change
         self.changed: set[str] = set()  # parts that may differ from their value at the previous change
 
@@ -81,6 +84,10 @@ class Views:
             self.actions_key = key
             self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
             self.changed.add("actions")
+        map_key = state.battle_map.seq if state.battle_map is not None else -1
+        if map_key != self.map_key:  # the image is diffed only when the GM sets another
+            self.map_key = map_key
+            self.changed.add("map")
         secrets = (state.status, tuple(state.forced), tuple((s, tuple(v)) for s, v in state.forced_by_die.items()))
         if secrets != self.secrets_key:
             self.secrets_key = secrets
@@ -131,6 +138,9 @@ class Views:
                 return secrets
             case "you":
                 return {"you": _plain(variant)}
+            case "map":
+                shown = map_view(state)  # as rules.view.View: left out when there is none
+                return {} if shown is None else {"battle_map": _plain(shown)}
         raise RuntimeError(f"no view part {part!r}")
 
     def _part(self, part: str, variant: Any) -> dict:
@@ -155,6 +165,7 @@ class Views:
             "actions": "gm" if gm else viewer.combatants,
             "secrets": (gm, state.status == "ended"),
             "you": viewer,
+            "map": None,
         }
 
     def of(self, state: Encounter, viewer: Viewer) -> dict:

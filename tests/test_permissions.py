@@ -57,6 +57,7 @@ SAMPLES = {
     "force_rolls": ([], {"type": "force_rolls", "values": [3]}),
     "clear_forced": ([{"type": "force_rolls", "values": [3], "sides": 6}], {"type": "clear_forced"}),
     "say": ([], {"type": "say", "text": "hello"}),
+    "set_map": ([], {"type": "set_map", "image": "iVBORw0KGgoAAAAAAAAAAAAAAAAAAAAA", "media": "image/png", "width": 400, "height": 300, "square": 40}),
     "answer": (PARKED, {"type": "answer", "awaiting": "{awaiting}", "choice": "decline"}),
     "call_morale": (STARTED, {"type": "call_morale", "combatant": "gob"}),
     "end": ([], {"type": "end"}),

@@ -149,4 +149,33 @@ class Restore(CommandBase, tag="restore", frozen=True):
     next_id: int | UnsetType = UNSET
 
 
-Command = CreateEncounter | AddCombatant | EditCombatant | RemoveCombatant | Start | Declare | Advance | ForceRolls | Answer | CallMorale | End | Undo | Restore
+class Fork(CommandBase, tag="fork", frozen=True):
+    """Right after a prefix of another encounter's stream (its events 0..`at`, copied
+    as they are): this stream goes on from there as a fight of its own, encounter
+    `id`, with a fresh `seed` for every roll from here on (server/forks.py makes it;
+    no client may send it). `options` change the fight's options from here on."""
+
+    roles: ClassVar[frozenset[str]] = SYSTEM
+    id: str
+    seed: bytes
+    origin: str  # the encounter forked
+    at: int  # the last of its events kept
+    options: dict[str, int | bool | str] = {}
+
+
+Command = (
+    CreateEncounter
+    | AddCombatant
+    | EditCombatant
+    | RemoveCombatant
+    | Start
+    | Declare
+    | Advance
+    | ForceRolls
+    | Answer
+    | CallMorale
+    | End
+    | Undo
+    | Restore
+    | Fork
+)

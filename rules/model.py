@@ -156,6 +156,13 @@ class Step(Struct, frozen=True):
     mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 
 
+class Origin(Struct, frozen=True):
+    """Where a forked fight began: the encounter it was forked from, and the last of its events it kept."""
+
+    encounter: str
+    at: int
+
+
 class Encounter(Struct):
     id: str
     profile: str
@@ -179,6 +186,7 @@ class Encounter(Struct):
     next_id: int = 1
     undone: list[int] = []  # positions of the events the GM has undone, ascending (rules/undo.py)
     modules: dict[str, str] = {}  # module -> the profile it is taken from, over the profile's own (rules.ruleset)
+    origin: Origin | None = None  # a fork's (rules/fork.py)
 
 
 # --- Copying a state: apply() works on a copy and never changes its argument.

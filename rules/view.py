@@ -21,7 +21,7 @@ from fray_table.rules.actions import tag
 from fray_table.rules.combat import routine_weapons
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from fray_table.rules.fighters import combat_bonus, gone
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Origin, Weapon
 from fray_table.rules.round import may_act
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.terms import descending
@@ -95,6 +95,7 @@ class View(Struct):
     # The modules taken from other profiles (module -> profile), fixed at creation. Left out
     # when there are none, so a fight without them has the same view bytes as before modules.
     modules: dict[str, str] | msgspec.UnsetType = msgspec.UNSET
+    origin: Origin | msgspec.UnsetType = msgspec.UNSET  # a fork's (rules/fork.py); left out for any other fight
 
 
 def condition(c: Combatant) -> str:
@@ -271,6 +272,7 @@ def view(
         forced=list(state.forced) if gm else None,
         undone=list(state.undone),
         modules=dict(state.modules) if state.modules else msgspec.UNSET,
+        origin=state.origin if state.origin is not None else msgspec.UNSET,
     )
 
 

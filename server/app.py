@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket
 
 from fray_table import client_web
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, metrics, replay
+from fray_table.server import api, connection, forks, metrics, replay
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
 from fray_table.server.hub import Hub
@@ -131,6 +131,7 @@ def create_app(
         Route("/api/encounters/{id}/digest", api.encounter_digest),
         Route("/api/encounters/{id}/links", api.links, methods=["GET", "POST"]),
         Route("/api/encounters/{id}/links/{token_id}/revoke", api.revoke, methods=["POST"]),
+        Route("/api/encounters/{id}/fork", forks.fork_endpoint, methods=["POST"]),
         Route("/api/profiles", profiles),
         Route("/api/encounters/{id}/replay", replay.replay_endpoint),
         Route("/api/encounters/{id}/export", replay.export_endpoint),

@@ -1,4 +1,4 @@
-"""The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export` and `import` (server/fight_data.py)."""
+"""The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export`, `import` and `fork` (server/fight_data.py)."""
 
 import argparse
 import importlib.metadata
@@ -72,14 +72,20 @@ def schema_command(args) -> int:
 
 
 def add_data_commands(sub) -> None:
-    """`fray export` and `fray import` (server/fight_data.py)."""
+    """`fray export`, `fray import` and `fray fork` (server/fight_data.py)."""
     for name, text in (
         ("export", "write a fight's raw stream as JSON lines to stdout"),
         ("import", "add a fight exported by `fray export` to this server's Redis"),
+        ("fork", "a what-if fork of a fight after one of its events: a new fight with a fresh seed and new links"),
     ):
         command = sub.add_parser(name, help=text)
         if name == "export":
             command.add_argument("id", help="the encounter id")
+        elif name == "fork":
+            command.add_argument("id", help="the encounter to fork")
+            command.add_argument("--at", type=int, required=True, help="the last of its events the fork keeps (the number its log lines show)")
+            command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="an option changed from the fork on (repeatable)")
+            command.add_argument("--public-url", default="http://127.0.0.1:8000/", help="the server's address, for the printed links")
         else:
             command.add_argument("file", type=pathlib.Path, help="the .jsonl file ('-': stdin)")
             command.add_argument("--as", dest="new_id", default=None, help="import under this id instead of the file's")

@@ -32,6 +32,7 @@ class Fold(msgspec.Struct):
     log: list[Entry]  # the viewer's lines, oldest first, up to `seq`
     rounds: list[dict]  # [{seq, round}]: the event that opened each round, over the whole stream
     viewer: Viewer
+    ended: bool  # the whole stream: has the fight ended (so anyone may fork it: server/forks.py)
 
 
 class ReplayError(Exception):
@@ -63,8 +64,8 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
             lines.extend(log_for(state.recent, state, viewer))
         if seq == stop:
             kept = state  # apply() never changes a state: the moment stays as it was
-    assert kept is not None
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer)
+    assert kept is not None and state is not None
+    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer, ended=state.status == "ended")
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:
@@ -96,6 +97,7 @@ async def replay_endpoint(request: Request) -> Response:
         "view": view(folded.state, viewer, actions={}),
         "log": folded.log,
         "rounds": folded.rounds,
+        "ended": folded.ended,
     }
     return Response(_encoder.encode(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 

@@ -24,6 +24,8 @@ def check_fork(state: Encounter, cmd: Fork) -> None:
         )
     if not cmd.id or cmd.id == state.id:
         raise Rejected("fork/bad-id", "a fork is a new encounter: it needs an id of its own")
+    if cmd.veil > cmd.at or (cmd.veil >= 0) != (cmd.veil_role in ("player", "spectator")):
+        raise Rejected("fork/bad-veil", f"a fork's veil covers its origin's events (0 to #{cmd.at}) as a player or a spectator saw them")
     if len(cmd.seed) < 16:
         raise Rejected("create/weak-seed", "the seed must be at least 16 bytes")
     try:
@@ -38,7 +40,10 @@ def fork(ctx: Context, cmd: Fork) -> None:
     state.id = cmd.id
     state.seed = cmd.seed
     state.seed_hash = hashlib.sha256(cmd.seed).hexdigest()
-    state.origin = Origin(encounter=origin, at=cmd.at)
+    state.origin = Origin(encounter=origin, at=cmd.at, veil=cmd.veil, veil_role=cmd.veil_role, veil_combatants=tuple(cmd.veil_combatants))
+    if cmd.veil == cmd.at:  # a new veil: the origin's GM notes were not for this fork's GM
+        for c in state.combatants:
+            c.notes = ""
     changed = {name: value for name, value in cmd.options.items() if state.options.get(name) != value}
     state.options = validate_options(state.profile, {**state.options, **cmd.options}, state.modules)
     words = "; ".join(f"{name} now {value}" for name, value in changed.items())

@@ -156,11 +156,16 @@ class Step(Struct, frozen=True):
     mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 
 
-class Origin(Struct, frozen=True):
+class Origin(Struct, frozen=True, omit_defaults=True):
     """Where a forked fight began: the encounter it was forked from, and the last of its events it kept."""
 
     encounter: str
     at: int
+    # A fork made from a player's or a spectator's link: its GM reads the events up to
+    # `veil` (its origin's) as that link did, never as the origin's GM (rules.view.log_for).
+    veil: int = -1
+    veil_role: str = ""  # "player" | "spectator" under a veil
+    veil_combatants: tuple[str, ...] = ()
 
 
 class Encounter(Struct):

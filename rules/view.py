@@ -281,6 +281,17 @@ def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entr
     hidden combatant reads, for anyone but the GM, as its public text, without the
     sum's terms, total and number needed. Nothing is judged against today's state but
     the sides the viewer plays. `public` itself goes to nobody."""
+    origin = state.origin
+    if viewer.role == "gm" and origin is not None and origin.veil >= 0 and entries and entries[0].seq <= origin.veil:
+        # A fork's GM reads its origin's events as the link it was forked from did (rules/fork.py).
+        veiled = Viewer(role=origin.veil_role, combatants=origin.veil_combatants)
+        before = [e for e in entries if e.seq <= origin.veil]
+        after = [e for e in entries if e.seq > origin.veil]
+        return _lines(before, state, veiled) + _lines(after, state, viewer)
+    return _lines(entries, state, viewer)
+
+
+def _lines(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
     mine = sides_of(state, viewer)
     gm = viewer.role == "gm"
     return [line_for(e, gm) if e.public is not None else e for e in entries if sees(e, viewer, mine)]

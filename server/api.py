@@ -267,8 +267,11 @@ async def export_stream(request: Request) -> Response:
     from fray_table.server import archive
 
     encounter = request.path_params["id"]
-    if isinstance(claims := await gm_claims(request), Response):
-        return claims
+    if isinstance(room := await gm_room(request), Response):
+        return room
+    origin = room.state.origin
+    if origin is not None and origin.veil >= 0:  # a fork from a player's or spectator's link (server/forks.py)
+        return error(403, "export/veiled", f"this fork's first {origin.veil + 1} events are another GM's fight: its raw stream is not yours to export")
     lines = archive.export_lines(request.app.state.store, encounter)
     try:
         first = await anext(lines)  # a missing fight or an unreachable store is said before the 200

@@ -2,8 +2,10 @@
 another's and one `fork` event, with a fresh seed, new links and a link back.
 
 Who may fork: the GM, of a running or an ended fight; anyone else holding a link
-to the fight (a replay link), of an ended fight only: its seed is revealed, so a
-fork gives nothing hidden away. Whoever forks is the GM of the fork.
+to the fight (a replay link), of an ended fight only: its seed is revealed. Whoever
+forks is the GM of the fork; one who forked from a player's or a spectator's link
+reads the origin's events as that link did (the fork's veil, rules/fork.py): not
+the origin GM's lines, notes or hidden figures, in the log, the replay or an export.
 `POST /api/encounters/{id}/fork` (server/api.py) and `fray fork` (server/fight_data.py)
 both come here.
 """
@@ -20,6 +22,7 @@ from fray_table.rules.commands import End, Fork
 from fray_table.rules.events import Actor, Event, decode_event, encode_event
 from fray_table.rules.model import Encounter
 from fray_table.rules.reducer import apply, check
+from fray_table.rules.view import Viewer
 from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, issue_links, json_body, new_encounter_id, player_links
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
@@ -33,10 +36,13 @@ class ForkRefused(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-def fork_events(origin: Sequence[Event], at: int, encounter: str, seed: bytes, options: dict | None = None, now_ms: int = 0) -> tuple[list[Event], Encounter]:
+def fork_events(
+    origin: Sequence[Event], at: int, encounter: str, seed: bytes, options: dict | None = None, now_ms: int = 0, seen_as: Viewer | None = None
+) -> tuple[list[Event], Encounter]:
     """The fork's events (origin's 0..at, then the fork event) and its state after them;
     ForkRefused naming what is wrong (no such event, an event that ended the fight,
-    options these rules refuse)."""
+    options these rules refuse). `seen_as`: the link it is forked from, when not the
+    GM's: the fork's GM then reads events 0..at as that link did (a veil)."""
     if not 0 <= at < len(origin):
         raise ForkRefused(400, "fork/unknown-event", f"there is no event #{at} to fork after (the last is #{len(origin) - 1})")
     state: Encounter | None = None
@@ -46,13 +52,19 @@ def fork_events(origin: Sequence[Event], at: int, encounter: str, seed: bytes, o
     if state.status == "ended":
         ended = next((i for i, e in enumerate(origin[: at + 1]) if i and isinstance(e.command, End)), at)
         raise ForkRefused(400, "fork/after-end", f"the fight had ended by event #{at}: fork at an event before #{ended}, the end")
-    fork = Event(f"fork-{encounter}", Actor("system", "server"), Fork(id=encounter, seed=seed, origin=state.id, at=at, options=options or {}), at=now_ms)
+    veil, role, combatants = -1, "", []  # the fork's GM reads the origin as its GM did
+    if seen_as is not None and seen_as.role != "gm":  # as the link it is forked from did
+        veil, role, combatants = at, seen_as.role, list(seen_as.combatants)
+    elif state.origin is not None and state.origin.veil >= 0:  # the GM of a veiled fork: the veil stays
+        veil, role, combatants = state.origin.veil, state.origin.veil_role, list(state.origin.veil_combatants)
+    command = Fork(id=encounter, seed=seed, origin=state.id, at=at, options=options or {}, veil=veil, veil_role=role, veil_combatants=combatants)
+    fork = Event(f"fork-{encounter}", Actor("system", "server"), command, at=now_ms)
     if (refused := check(state, fork)) is not None:
         raise ForkRefused(400, refused.code, refused.message)
     return [*origin[: at + 1], fork], apply(state, fork)
 
 
-async def fork_stream(store, origin_id: str, at: int, encounter: str, options: dict | None = None) -> Encounter:
+async def fork_stream(store, origin_id: str, at: int, encounter: str, options: dict | None = None, seen_as: Viewer | None = None) -> Encounter:
     """Make the fork, encounter `encounter`, on `store`; its state."""
     if at >= MAX_EVENTS:
         raise ForkRefused(413, "fork/too-long", f"a fork keeps at most {MAX_EVENTS} events of its origin")
@@ -60,7 +72,7 @@ async def fork_stream(store, origin_id: str, at: int, encounter: str, options: d
     if not raw:
         raise ForkRefused(404, "encounter/unknown", f"there is no encounter {origin_id!r}")
     origin = [decode_event(payload) for _, payload in raw]
-    events, state = fork_events(origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000))
+    events, state = fork_events(origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as)
     for event in events:
         await store.append(encounter, event.id, encode_event(event))
     await store.set_meta(encounter, {"created": str(int(time.time())), "profile": state.profile, "forked_from": origin_id})
@@ -98,7 +110,7 @@ async def fork_endpoint(request: Request) -> Response:
             if room.state.status != "ended":
                 return error(403, "fork/running", "only the GM may fork a fight that is still running; anyone with a link may once it has ended")
         encounter = new_encounter_id()
-        state = await fork_stream(request.app.state.store, origin, body.at, encounter, body.options)
+        state = await fork_stream(request.app.state.store, origin, body.at, encounter, body.options, claims.viewer())
         made = await issue_links(request.app.state.access, encounter, state, player_links(state, None), base_url(request))
     except ForkRefused as e:
         return error(e.status, e.code, e.message)

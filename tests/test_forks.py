@@ -118,6 +118,21 @@ def test_the_fork_event_cannot_be_undone_but_the_events_before_it_can():
     assert state.id == "whatif" and state.seed == SEED
 
 
+def test_a_veil_stays_on_a_fork_of_a_veiled_fork_and_a_bad_one_is_refused():
+    from fray_table.rules.view import Viewer
+
+    events = origin_events()
+    veiled, state = fork_events(events, 4, "first", SEED, seen_as=Viewer("player", ("alda",)))
+    assert (state.origin.veil, state.origin.veil_role, state.origin.veil_combatants) == (4, "player", ("alda",))
+    again, state = fork_events(veiled, 5, "second", SEED)  # its GM forks it: the veil over events 0-4 stays
+    assert (state.origin.encounter, state.origin.at, state.origin.veil, state.origin.veil_role) == ("first", 5, 4, "player")
+    system = Actor("system", "server")
+    bad = Fork(id="x", seed=SEED, origin="scenario", at=4, veil=9, veil_role="player")
+    assert check(fold(events[:5]), Event("f", system, bad)).code == "fork/bad-veil"
+    gm_veil = Fork(id="x", seed=SEED, origin="scenario", at=4, veil=4, veil_role="gm")
+    assert check(fold(events[:5]), Event("f", system, gm_veil)).code == "fork/bad-veil"
+
+
 # --- on a real server ---------------------------------------------------------------------
 
 pytest_redis = pytest.mark.redis
@@ -218,3 +233,51 @@ async def test_fray_fork_on_the_command_line(fray_server, redis_url):
     bad = run(made["id"], "--at", "99", "--redis-url", redis_url)
     assert bad.returncode == 2
     assert bad.stderr.decode().splitlines() == ["fray fork: there is no event #99 to fork after (the last is #7)"]
+
+
+@pytest_redis
+async def test_a_fork_from_a_players_link_shows_its_gm_the_origin_as_that_player_saw_it(fray_server, redis_url):
+    """A player's fork of an ended fight makes them its GM, but behind a veil: the origin's
+    events read as their link read them (no GM-only line, no GM note), in the welcome, the
+    replay and the log; the raw stream is not theirs to export; what the fork adds is theirs."""
+    combatants = [dict(c) for c in FIGHT["combatants"]]
+    combatants[1] |= {"notes": "the goblin carries the vault key"}
+    made = fray_server.create({"combatants": combatants})
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    try:
+        for command in (
+            {"type": "force_rolls", "values": [5, 6]},
+            {"type": "start"},
+            {"type": "call_morale", "side": "goblins"},  # 003 morale: the result is the GM's alone
+            {"type": "end"},
+        ):
+            assert (await gm.send(command))["type"] == "ack", command
+        gm_only = [e for e in gm.log if e.get("audience") == "gm" or "morale" in e["text"].lower()]
+    finally:
+        await gm.close()
+    player_link = made["links"]["players"]["alda"]
+    answer = post_fork(fray_server, made["id"], player_link, {"at": 5})
+    assert answer.status_code == 201, answer.text
+    fork = answer.json()
+    params = lambda link, **more: {"token": token_of(link), **more}  # noqa: E731
+    as_player = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params=params(player_link), timeout=TIMEOUT).json()
+    as_origin_gm = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params=params(made["links"]["gm"]), timeout=TIMEOUT).json()
+    fork_log = httpx.get(f"{fray_server.url}/api/encounters/{fork['id']}/log", params=params(fork["links"]["gm"]), timeout=TIMEOUT).json()
+    assert len(as_origin_gm) > len([e for e in as_player if e["seq"] <= 5])  # the origin's GM saw more of it
+    assert [e for e in fork_log if e["seq"] <= 5] == [e for e in as_player if e["seq"] <= 5]
+    assert fork_log[-1]["text"].startswith(f"A fork of encounter {made['id']} after its event #5")
+    replay = httpx.get(f"{fray_server.url}/api/encounters/{fork['id']}/replay", params=params(fork["links"]["gm"], at="5"), timeout=TIMEOUT).json()
+    assert replay["view"]["you"]["role"] == "player" and replay["view"]["seed"] is None
+    origin_gm_replay = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/replay", params=params(made["links"]["gm"], at="5"), timeout=TIMEOUT).json()
+    assert origin_gm_replay["view"]["combatants"][1]["notes"] == "the goblin carries the vault key"
+    assert replay["view"]["combatants"][1]["notes"] is None  # the fork's GM, at the origin's event #5: as the player saw it
+    welcome = await Table.join(fray_server, fork["links"]["gm"])
+    try:
+        assert welcome.view["you"]["role"] == "gm"
+        assert [e for e in welcome.log if e["seq"] <= 5] == [e for e in as_player if e["seq"] <= 5]
+        assert all(c.get("notes") in (None, "") for c in welcome.view["combatants"])  # the origin GM's note is not the fork's
+    finally:
+        await welcome.close()
+    raw = httpx.get(f"{fray_server.url}/api/encounters/{fork['id']}/export", params=params(fork["links"]["gm"], format="jsonl"), timeout=TIMEOUT)
+    assert (raw.status_code, raw.json()["code"]) == (403, "export/veiled")
+    assert gm_only  # the origin had lines for its GM alone, which the veil kept from the fork's GM

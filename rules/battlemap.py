@@ -39,9 +39,7 @@ def check_set_map(state: Encounter, cmd: SetMap) -> None:
     if cmd.media not in MAGIC or not cmd.image.startswith(MAGIC[cmd.media]) or (cmd.media == "image/webp" and cmd.image[8:12] != b"WEBP"):
         raise Rejected("map/bad-image", f"the image must be a PNG, JPEG or WebP file, as its media type says ({', '.join(MAGIC)})")
     if not (1 <= cmd.width <= MAX_PX and 1 <= cmd.height <= MAX_PX and SQUARE_PX[0] <= cmd.square <= SQUARE_PX[1]):
-        raise Rejected(
-            "map/bad-size", f"width and height are 1 to {MAX_PX} pixels, and a 5-ft square spans {SQUARE_PX[0]} to {SQUARE_PX[1]} of them"
-        )
+        raise Rejected("map/bad-size", f"width and height are 1 to {MAX_PX} pixels, and a 5-ft square spans {SQUARE_PX[0]} to {SQUARE_PX[1]} of them")
 
 
 def set_map(ctx: Context, cmd: SetMap) -> None:

@@ -171,6 +171,18 @@ class MapImage(Struct, frozen=True):
     seq: int  # the event that set it
 
 
+class Origin(Struct, frozen=True, omit_defaults=True):
+    """Where a forked fight began: the encounter it was forked from, and the last of its events it kept."""
+
+    encounter: str
+    at: int
+    # A fork made from a player's or a spectator's link: its GM reads the events up to
+    # `veil` (its origin's) as that link did, never as the origin's GM (rules.view.log_for).
+    veil: int = -1
+    veil_role: str = ""  # "player" | "spectator" under a veil
+    veil_combatants: tuple[str, ...] = ()
+
+
 class Encounter(Struct):
     id: str
     profile: str
@@ -196,6 +208,7 @@ class Encounter(Struct):
     undone: list[int] = []  # positions of the events the GM has undone, ascending (rules/undo.py)
     modules: dict[str, str] = {}  # module -> the profile it is taken from, over the profile's own (rules.ruleset)
     battle_map: MapImage | None = None  # the GM's background image under the grid (rules.battlemap)
+    origin: Origin | None = None  # a fork's (rules/fork.py)
 
 
 # --- Copying a state: apply() works on a copy and never changes its argument.

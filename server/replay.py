@@ -13,7 +13,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from fray_table.rules.commands import AddCombatant, EditCombatant, Restore
+from fray_table.rules.commands import AddCombatant, EditCombatant, Fork, Restore
 from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import apply
@@ -35,6 +35,7 @@ class Fold(msgspec.Struct):
     log: list[Entry]  # the viewer's lines, oldest first, up to `seq`
     rounds: list[dict]  # [{seq, round}]: the event that opened each round, over the whole stream
     viewer: Viewer
+    ended: bool  # the whole stream: has the fight ended (so anyone may fork it: server/forks.py)
     made_in: list[int] = []  # the round each line of `log` was made in
     names: dict[str, str] = {}  # id -> name of every combatant the viewer was shown, up to `seq`
 
@@ -73,29 +74,35 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
         raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
     last = len(events) - 1
     stop = last if at is None else max(0, min(at, last))
+    decoded = [decode_event(payload) for _, payload in events]
+    # A veiled fork (rules/fork.py): its GM reads its origin's events as the link it was forked from did.
+    veil, veiled = -1, viewer
+    forks = [e.command for e in decoded if isinstance(e.command, Fork)]
+    if viewer.role == "gm" and forks and forks[-1].veil >= 0:
+        veil, veiled = forks[-1].veil, Viewer(role=forks[-1].veil_role, combatants=tuple(forks[-1].veil_combatants))
     state: Encounter | None = None
     kept: Encounter | None = None
     lines: list[Entry] = []
     made_in: list[int] = []
     names: dict[str, str] = {}
-    gm = viewer.role == "gm"
     rounds: list[dict] = []
-    for seq, (_, payload) in enumerate(events):
+    for seq, event in enumerate(decoded):
         before = state.round if state is not None else 0
-        event = decode_event(payload)
         state = apply(state, event)
         if state.round != before:
             rounds.append({"seq": seq, "round": state.round})
         if seq <= stop:
-            shown = log_for(state.recent, state, viewer)
+            seen = veiled if seq <= veil else viewer
+            shown = log_for(state.recent, state, seen)
             lines.extend(shown)
             made_in.extend(rounds_of(shown, before))
             if seq == stop or isinstance(event.command, NAMING):  # who the viewer was shown, by name
-                names.update((c.id, c.name) for c in state.combatants if gm or not c.unseen)
+                names.update((c.id, c.name) for c in state.combatants if seen.role == "gm" or not c.unseen)
         if seq == stop:
             kept = state  # apply() never changes a state: the moment stays as it was
-    assert kept is not None
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer, made_in=made_in, names=names)
+    assert kept is not None and state is not None
+    seen_as = veiled if stop <= veil else viewer
+    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended", made_in=made_in, names=names)
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:
@@ -127,6 +134,7 @@ async def replay_endpoint(request: Request) -> Response:
         "view": view(folded.state, viewer, actions={}),
         "log": folded.log,
         "rounds": folded.rounds,
+        "ended": folded.ended,
         "summary": folded.summary(),
     }
     return Response(_encoder.encode(body), media_type="application/json", headers={"Cache-Control": "no-store"})

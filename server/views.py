@@ -6,7 +6,7 @@ what is the same for many. So a view is cut into parts, each with variants:
 
 | part | keys of the view | one variant per |
 | --- | --- | --- |
-| fixed | id, profile, options, modules (when any), seed_hash (never change) | encounter |
+| fixed | id, profile, options, modules and origin (when any), seed_hash (never change) | encounter |
 | common | status, round, phase, seq, awaited, surprised, awaiting, undone | GM, or table (the unseen left out) |
 | cards | combatants | GM, or table (the unseen left out) |
 | declarations | declarations | way of seeing them (GM, open, sealed to some sides) |
@@ -116,6 +116,8 @@ class Views:
                 fixed = {"id": state.id, "profile": state.profile, "options": state.options, "seed_hash": state.seed_hash}
                 if state.modules:  # as rules.view.View: left out when there are none
                     fixed["modules"] = dict(state.modules)
+                if state.origin is not None:  # a fork's, likewise
+                    fixed["origin"] = _plain(state.origin)
                 return fixed
             case "common":
                 return {
@@ -139,8 +141,8 @@ class Views:
             case "you":
                 return {"you": _plain(variant)}
             case "map":
-                shown = map_view(state)  # as rules.view.View: left out when there is none
-                return {} if shown is None else {"battle_map": _plain(shown)}
+                background = map_view(state)  # as rules.view.View: left out when there is none
+                return {} if background is None else {"battle_map": _plain(background)}
         raise RuntimeError(f"no view part {part!r}")
 
     def _part(self, part: str, variant: Any) -> dict:

@@ -44,6 +44,7 @@ def fork(ctx: Context, cmd: Fork) -> None:
     if cmd.veil == cmd.at:  # a new veil: the origin's GM notes were not for this fork's GM
         for c in state.combatants:
             c.notes = ""
+        state.forced, state.forced_by_die = [], {}  # nor were the dice that GM forced and did not use
     changed = {name: value for name, value in cmd.options.items() if state.options.get(name) != value}
     state.options = validate_options(state.profile, {**state.options, **cmd.options}, state.modules)
     words = "; ".join(f"{name} now {value}" for name, value in changed.items())

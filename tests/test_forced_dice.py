@@ -143,3 +143,18 @@ async def test_the_gms_frames_show_the_queues_by_die_and_patch_them_away(fray_se
     await ann.until(ack["position"])
     assert "forced_by_die" not in gm.view and gm.view["forced"] == []
     assert "forced_by_die" not in "".join(ann.frames)
+
+
+def test_a_veiled_fork_does_not_hand_the_origin_gms_forced_dice_to_its_new_gm():
+    """A fork from a player's link (rules/fork.py, a new veil): the dice the origin's GM forced
+    and did not use, by die or not, are not in the fork's state for its new GM to read."""
+    from fray_table.rules.commands import Fork
+    from fray_table.rules.events import Actor, Event
+    from fray_table.rules.reducer import apply
+
+    played = play({**FIGHT, "dice": [5], "commands": [{"type": "force_rolls", "values": [20], "sides": 20}]})
+    assert played.state.forced == [5] and played.state.forced_by_die == {20: [20]}
+    at = played.state.seq - 1
+    fork = Fork(id="f1", seed=bytes(32), origin=played.state.id, at=at, veil=at, veil_role="player", veil_combatants=["alda"])
+    forked = apply(played.state, Event("fork-1", Actor("system", "server"), fork))
+    assert forked.origin is not None and forked.forced == [] and forked.forced_by_die == {}

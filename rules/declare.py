@@ -57,6 +57,8 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
     target = getattr(cmd.action, "target", "")
     if by.role != "gm" and isinstance(target, str) and target in unseen_ids(state):
         raise Rejected("declare/unknown-target", f"there is no combatant {target!r}")  # rules.unseen: the table knows of none
+    if by.role != "gm" and actor.unseen:
+        raise Rejected("declare/unseen", f"{actor.name} is unseen: the GM declares for it until it is revealed")
     check_action(state, actor, cmd)
 
 

@@ -276,13 +276,15 @@ def awaiting_for(state: Encounter, gm: bool) -> Awaiting | None:
 
 
 def seen_actions(state: Encounter, actions: dict[str, list[Choice]]) -> dict[str, list[Choice]]:
-    """A player's choices without an unseen combatant among their targets."""
+    """A player's choices without an unseen combatant among their targets; an unseen
+    combatant of theirs has none (the GM declares for it until it is revealed)."""
     unseen = unseen_ids(state)
     if not unseen:
         return actions
     return {
         cid: [msgspec.structs.replace(ch, targets=[t for t in ch.targets if t not in unseen]) if unseen & set(ch.targets) else ch for ch in listed]
         for cid, listed in actions.items()
+        if cid not in unseen
     }
 
 

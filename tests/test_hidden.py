@@ -529,3 +529,24 @@ def test_no_line_a_player_reads_names_an_unseen_side_in_any_profile(name):
             assert e.total is None and not e.mods, e
     seen_view = view(played.state, Viewer("player", (mine,)))
     assert not ids & {c.id for c in seen_view.combatants}
+
+
+def test_a_players_own_unseen_combatant_is_the_gms_to_declare_for_until_revealed():
+    """No card and no choices for it on the player's page (views would disagree otherwise); a
+    declaration for it from the player is refused, from the GM taken."""
+    fight = unseen_fight()
+    del fight["players"]
+    fight["combatants"][0] = {**fight["combatants"][0], "unseen": True}  # Alda hides
+    fight["dice"] = [5, 6]
+    fight["commands"] = [{"type": "start"}]
+    state = play(fight).state
+    player = view(state, Viewer("player", ("alda",)))
+    assert "alda" not in {c.id for c in player.combatants} and player.actions == {}
+    from fray_table.rules.commands import Declare
+    from fray_table.rules.events import Actor, Event
+    from fray_table.rules.reducer import check
+
+    hold = msgspec.convert({"type": "declare", "actor": "alda", "action": {"type": "hold"}}, Declare)
+    refused = check(state, Event("x", Actor("player", "Ann", ("alda",)), hold))
+    assert refused is not None and (refused.code, refused.message) == ("declare/unseen", "Alda is unseen: the GM declares for it until it is revealed")
+    assert check(state, Event("y", Actor("gm", "gm"), hold)) is None

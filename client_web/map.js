@@ -167,11 +167,11 @@ export function renderGrid(view, marker, onPick, drag = null) {
       const token = svg(
         "g",
         {
-          class: `token side-${colour(c.side)}${c.down ? " down" : ""}${mine(view, c.id) ? " mine" : ""}${draggable ? " draggable" : ""}`,
+          class: `token side-${colour(c.side)}${c.down ? " down" : ""}${mine(view, c.id) ? " mine" : ""}${draggable ? " draggable" : ""}${c.unseen ? " unseen" : ""}`,
           testid: `token-${c.id}`,
           "data-id": c.id,
         },
-        svg("title", {}, `${c.name} (${c.side}), ${hp}${c.down ? ", down" : ""}${marks.length ? `, ${marks.join(", ")}` : ""}, at ${c.x},${c.y} ft`),
+        svg("title", {}, `${c.name} (${c.side}${c.unseen ? ", unseen by the table" : ""}), ${hp}${c.down ? ", down" : ""}${marks.length ? `, ${marks.join(", ")}` : ""}, at ${c.x},${c.y} ft`),
         svg("circle", { cx, cy, r }),
         svg("text", { x: cx, y: cy, "font-size": r * 0.8, "text-anchor": "middle", "dominant-baseline": "central" }, initials(c.name)),
       );

@@ -23,7 +23,7 @@ def test_browser_an_unseen_combatant_is_off_the_players_page_until_the_gm_reveal
     player = table.open(made["links"]["players"]["alda"], "player")
     expect(gm.get_by_test_id("combatant-lurk")).to_contain_text("unseen by the table")
     expect(gm.get_by_test_id("combatant-gob")).to_contain_text("figures hidden")
-    expect(gm.get_by_test_id("token-lurk")).to_have_count(1)
+    expect(gm.get_by_test_id("token-lurk")).to_have_class("token side-1 unseen")  # drawn faint on the GM's map alone
     expect(player.get_by_test_id("combatant-gob")).to_have_count(1)
     expect(player.get_by_test_id("combatant-lurk")).to_have_count(0)
     expect(player.get_by_test_id("token-lurk")).to_have_count(0)
@@ -36,5 +36,6 @@ def test_browser_an_unseen_combatant_is_off_the_players_page_until_the_gm_reveal
     expect(player.get_by_test_id("hp-lurk")).to_have_text("unhurt")  # its figures stay hidden
     expect(player.get_by_test_id("log")).to_contain_text("The GM reveals Grimsby.")
     expect(gm.get_by_test_id("reveal-lurk")).to_have_count(0)
+    expect(gm.get_by_test_id("token-lurk")).to_have_class("token side-1")
     expect(gm.get_by_test_id("combatant-lurk")).to_contain_text("figures hidden")
     assert not table.problems, table.problems

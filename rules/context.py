@@ -34,10 +34,12 @@ class Context:
         When only the target is hidden, `own` (if given) is that text: the roller's own
         terms are theirs to read, the target's figures left out (own_terms).
         A line that names an unseen combatant (rules.unseen) reads, for them, with
-        'someone unseen' in place of its name; one about unseen combatants alone is the GM's."""
+        'someone unseen' in place of its name; one about unseen combatants alone is the GM's.
+        `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise)."""
         mods = fields.pop("mods", [])
         rolls = self.dice.take()
-        veiled, unseen = self._veiled(fields, text, rolls)
+        about_hidden, unseen = self._veiled(fields, text, rolls)
+        veiled = bool(fields.pop("veiled", False)) or about_hidden
         if veiled and own is not None and not self._hides(fields.get("actor")):
             public = own
         public = (text if public is None else public) if veiled else None

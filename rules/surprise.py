@@ -18,17 +18,25 @@ def sides(ctx: Context) -> list[str]:
 
 def roll_surprise(ctx: Context) -> None:
     surprised = []
+    # A side all unseen (rules.unseen: an ambush) is not named to the table: its roll is the GM's.
+    unseen = {s for s in sides(ctx) if all(c.unseen for c in ctx.state.combatants if c.side == s)}
     for side in sides(ctx):
         roll = ctx.dice.roll(6, f"surprise for {side}")
         caught = roll <= SURPRISED_ON
         if caught:
             surprised.append(side)
-        ctx.log("surprise", f"{side} rolls d6 {roll}: {'surprised' if caught else 'not surprised'}.")
+        ctx.log("surprise", f"{side} rolls d6 {roll}: {'surprised' if caught else 'not surprised'}.", audience="gm" if side in unseen else "all")
     everyone = sides(ctx)
     if surprised and len(surprised) < len(everyone):
         ctx.state.surprised = surprised
         active = [s for s in everyone if s not in surprised]
-        ctx.log("surprise", f"{', '.join(active)} gain a free round and attack at +2; {', '.join(surprised)} cannot act until round 2.")
+        named = [", ".join("an unseen foe" if s in unseen else s for s in group) for group in (active, surprised)]
+        ctx.log(
+            "surprise",
+            f"{', '.join(active)} gain a free round and attack at +2; {', '.join(surprised)} cannot act until round 2.",
+            f"{named[0][0].upper()}{named[0][1:]} gain a free round and attack at +2; {named[1]} cannot act until round 2." if unseen else None,
+            veiled=bool(unseen),
+        )
     else:
         ctx.state.surprised = []
         ctx.log("surprise", "No free round: " + ("every side is surprised." if surprised else "no side is surprised."))

@@ -550,3 +550,19 @@ def test_a_players_own_unseen_combatant_is_the_gms_to_declare_for_until_revealed
     refused = check(state, Event("x", Actor("player", "Ann", ("alda",)), hold))
     assert refused is not None and (refused.code, refused.message) == ("declare/unseen", "Alda is unseen: the GM declares for it until it is revealed")
     assert check(state, Event("y", Actor("gm", "gm"), hold)) is None
+
+
+def test_an_ambush_side_all_unseen_is_not_named_by_the_surprise_roll():
+    """003's surprise: the goblins, all unseen, roll d6 for the GM alone; the party, caught
+    (d6 2), reads that an unseen foe has a free round, not who."""
+    fight = {
+        "combatants": [FIGHT["combatants"][0], {**LURKER, "side": "ambush"}],
+        "dice": [2, 5],
+        "commands": [{"type": "start"}],
+    }
+    played = play(fight)
+    player = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "surprise"]
+    gm = [e.text for e in log_for(played.log, played.state, Viewer("gm")) if e.kind == "surprise"]
+    assert gm == ["party rolls d6 2: surprised.", "ambush rolls d6 5: not surprised.", "ambush gain a free round and attack at +2; party cannot act until round 2."]
+    assert player == ["party rolls d6 2: surprised.", "An unseen foe gain a free round and attack at +2; party cannot act until round 2."]
+    assert played.state.surprised == ["party"]

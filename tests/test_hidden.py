@@ -563,6 +563,10 @@ def test_an_ambush_side_all_unseen_is_not_named_by_the_surprise_roll():
     played = play(fight)
     player = [e.text for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.kind == "surprise"]
     gm = [e.text for e in log_for(played.log, played.state, Viewer("gm")) if e.kind == "surprise"]
-    assert gm == ["party rolls d6 2: surprised.", "ambush rolls d6 5: not surprised.", "ambush gain a free round and attack at +2; party cannot act until round 2."]
+    assert gm == [
+        "party rolls d6 2: surprised.",
+        "ambush rolls d6 5: not surprised.",
+        "ambush gain a free round and attack at +2; party cannot act until round 2.",
+    ]
     assert player == ["party rolls d6 2: surprised.", "An unseen foe gain a free round and attack at +2; party cannot act until round 2."]
     assert played.state.surprised == ["party"]

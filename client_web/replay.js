@@ -3,6 +3,7 @@
 // the chosen event and filters it for this link's viewer, so a player's replay
 // shows what that player saw then, never the GM's view.
 
+import { DiceCheck } from "./dicecheck_panel.js";
 import { $, h, replace } from "./dom.js";
 import { nameCombatantFigures } from "./gm_links.js";
 import { renderGrid } from "./map.js";
@@ -94,6 +95,7 @@ export class Replay {
         " · ",
         h("a", { href: live, testid: "live-link" }, "Back to the live table"),
       ),
+      (this.dice = new DiceCheck()).el,
     );
     this.root.hidden = false;
     document.body.dataset.mode = "replay";
@@ -228,6 +230,7 @@ export class Replay {
     draw.renderAwaiting(view, null);
     renderGrid(view, null, null);
     draw.addLog(body.log, true);
+    this.dice.update(body);
     const idle = $("[data-testid=no-actions]");
     idle.hidden = false;
     idle.textContent = `A replay: the fight as ${view.you.role === "gm" ? "the GM" : `a ${view.you.role}`} saw it at event ${body.seq}.`;

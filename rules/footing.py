@@ -37,15 +37,6 @@ def check(state: Encounter, actor: Combatant, action) -> None:
                 raise Rejected("recover/not-dropped", f"{actor.name}'s {weapon.name} is {why}: there is nothing to pick up")
 
 
-def describe(state: Encounter, action) -> str | None:
-    match action:
-        case Stand():
-            return "stand up"
-        case Recover():
-            return "pick up a dropped weapon"
-    return None
-
-
 def resolve(ctx: Context, actor: Combatant, action) -> None:
     match action:
         case Stand():
@@ -73,11 +64,12 @@ def recover(ctx: Context, actor: Combatant, index: int) -> None:
     ctx.log("move", f"{actor.name} picks up the {weapon.name}.", actor=actor.id)
 
 
-def choices(state: Encounter, c: Combatant) -> list[dict]:
-    """`stand` for a prone combatant, `recover` (with the dropped weapons) for a disarmed one."""
-    out: list[dict] = []
-    if PRONE in c.conditions:
-        out.append(dict(type="stand"))
-    if lost := dropped(c):
-        out.append(dict(type="recover", options={"weapon": lost}))
-    return out
+def offer_stand(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    """`stand` for a prone combatant."""
+    return dict(type="stand") if PRONE in c.conditions else None
+
+
+def offer_recover(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    """`recover`, with the dropped weapons, for a disarmed one."""
+    lost = dropped(c)
+    return dict(type="recover", options={"weapon": lost}) if lost else None

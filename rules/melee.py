@@ -241,24 +241,27 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     return steps
 
 
-def describe(state: Encounter, action) -> str | None:
-    """How a melee declaration reads in the log, or None if it is not one of these."""
-    target = lookup(state, getattr(action, "target", "")) if hasattr(action, "target") else None
-    name = target.name if target else getattr(action, "target", "")
-    match action:
-        case Charge():
-            extra = f", {action.called_shots} called shot(s)" if action.called_shots else ""
-            return f"charge {name}{extra}"
-        case Approach():
-            return f"approach {name} cautiously"
-        case SetSpear():
-            return "set a spear against a charge"
-        case Parry():
-            weapon = parried_with(state, action)
-            return f"parry with the {weapon}" if weapon else "parry"
-        case Kill():
-            return f"kill the helpless {name}"
-    return None
+def target_name(state: Encounter, action) -> str:
+    target = lookup(state, action.target)
+    return target.name if target else action.target
+
+
+def describe_charge(state: Encounter, action: Charge) -> str:
+    extra = f", {action.called_shots} called shot(s)" if action.called_shots else ""
+    return f"charge {target_name(state, action)}{extra}"
+
+
+def describe_approach(state: Encounter, action: Approach) -> str:
+    return f"approach {target_name(state, action)} cautiously"
+
+
+def describe_parry(state: Encounter, action: Parry) -> str:
+    weapon = parried_with(state, action)
+    return f"parry with the {weapon}" if weapon else "parry"
+
+
+def describe_kill(state: Encounter, action: Kill) -> str:
+    return f"kill the helpless {target_name(state, action)}"
 
 
 def parried_with(state: Encounter, action: Parry) -> str:
@@ -270,23 +273,39 @@ def parried_with(state: Encounter, action: Parry) -> str:
     return c.weapons[index].name if c and not c.hidden and index < len(c.weapons) else ""
 
 
-def choices(state: Encounter, c: Combatant) -> list[dict]:
-    """The melee declarations open to `c` now, with their options, for rules.view."""
-    foes = [t for t in state.combatants if t.id != c.id and not t.down and t.side != c.side]
+# --- choices: each action's view.Choice fields, for its record (rules.holmes.actions)
+
+
+def ready(c: Combatant) -> list[int]:
+    return [i for i, w in enumerate(c.weapons) if usable(w)]
+
+
+def charge_to(state: Encounter, c: Combatant) -> list[str]:
     reach = reach_of(c, weapon_index(state, c))
-    ready = [i for i, w in enumerate(c.weapons) if usable(w)]
-    listed = []
-    charge_to = [t.id for t in foes if can_reach(c, t, reach)]
-    if charge_to and ready:
-        listed.append(dict(type="charge", targets=charge_to, options={"weapon": ready, "called_shots": [0, 1, 2, 3]}))
-    if charge_to:
-        listed.append(dict(type="approach", targets=charge_to))
-    polearms = [i for i in ready if c.weapons[i].polearm]
-    if polearms:
-        listed.append(dict(type="set_spear", options={"weapon": polearms}))
-    if ready:
-        listed.append(dict(type="parry", options={"weapon": ready}))
+    return [t.id for t in state.combatants if t.id != c.id and not t.down and t.side != c.side and can_reach(c, t, reach)]
+
+
+def offer_charge(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    weapons = ready(c)
+    to = charge_to(state, c) if weapons else []
+    return dict(type="charge", targets=to, options={"weapon": weapons, "called_shots": [0, 1, 2, 3]}) if to else None
+
+
+def offer_approach(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    to = charge_to(state, c)
+    return dict(type="approach", targets=to) if to else None
+
+
+def offer_set(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    polearms = [i for i in ready(c) if c.weapons[i].polearm]
+    return dict(type="set_spear", options={"weapon": polearms}) if polearms else None
+
+
+def offer_parry(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    weapons = ready(c)
+    return dict(type="parry", options={"weapon": weapons}) if weapons else None
+
+
+def offer_kill(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
     victims = [t.id for t in state.combatants if t.id != c.id and not t.down and helpless(t)]
-    if victims:
-        listed.append(dict(type="kill", targets=victims))
-    return listed
+    return dict(type="kill", targets=victims) if victims else None

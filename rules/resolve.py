@@ -5,27 +5,6 @@ from collections.abc import Callable
 
 import msgspec
 
-from fray_table.rules import extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
-from fray_table.rules.actions import (
-    Approach,
-    Attack,
-    Cast,
-    Charge,
-    Flee,
-    Grapple,
-    Hold,
-    Kill,
-    Move,
-    Recover,
-    SetSpear,
-    Shoot,
-    Stand,
-    StopDropRoll,
-    ThrowOil,
-    ThrowTorch,
-    UseDevice,
-)
-from fray_table.rules.combat import attack
 from fray_table.rules.commands import Advance, Answer, Start
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import added, controls
@@ -74,7 +53,7 @@ def advance(ctx: Context, cmd: Advance) -> None:
     state = ctx.state
     ctx.log("round", f"Round {state.round}: declarations close.")
     state.steps = plan(state)
-    extras.after_plan(state)
+    rules_of(state).arrange(state)  # 003: the longer weapon first, burning oil (hook `arrange`)
     run(ctx)
 
 
@@ -159,31 +138,9 @@ def resolve(ctx: Context, step: Step) -> None:
     if not may_act(state, actor):
         ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
-    own = added(state, declaration.action)
-    if own is not None:  # an action a module adds (rules.ruleset.Module.actions)
+    own = added(state, declaration.action)  # its record (rules.ruleset.ActionRules): 003's like any profile's
+    if own is not None:
         own.resolve(ctx, actor, declaration.action, step)
-        return
-    match declaration.action:
-        case Attack() as a:
-            if lookup(state, a.target) is None:
-                ctx.log("attack", f"{actor.name}'s target has left the fight.", actor=actor.id)
-            else:
-                attack(ctx, actor, a)
-        case Move() as m:
-            actor.x, actor.y = m.x, m.y
-            ctx.log("move", f"{actor.name} moves to ({m.x}, {m.y}).", actor=actor.id)
-        case Hold():
-            pass
-        case Charge() as a:
-            melee.charge(ctx, actor, a)
-        case Approach() as a:
-            melee.approach(ctx, actor, a)
-        case SetSpear() as a:
-            melee.set_spear(ctx, actor, a)
-        case Kill() as a:
-            melee.kill(ctx, actor, a)
-        case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover() | UseDevice() | Flee():
-            extras.resolve(ctx, actor, declaration.action, step)
 
 
 def end_of_round(ctx: Context) -> None:

@@ -29,11 +29,24 @@ from fray_table.rules.model import Encounter
 GROUP = "fray.profiles"
 
 
-class Added(NamedTuple):
-    """An action a module adds: how its declaration reads in the log, and how it resolves."""
+class ActionRules(NamedTuple):
+    """One action, as its module holds it (DESIGN: 'An action is one record too'): its words
+    in the log, its resolution, its check, its choice in the view and the phase it resolves
+    in. Declarations, the step queue and the view reach every action through this record
+    alone, 003's like any profile's; the command shape is its class in rules.actions."""
 
-    describe: Callable[[Encounter, Any], str]
+    describe: Callable[[Encounter, Any], str]  # (state, action) -> how its declaration reads
     resolve: Callable[..., None]  # (ctx, actor, action, step)
+    check: Callable[..., None] | None = None  # (state, actor, action): raises Rejected, changes nothing
+    # (state, combatant, targets) -> the view.Choice fields it offers now, or None; `targets`
+    # are hook `targets`' ids. An action without one is offered by its module's `choices`, if at all.
+    choices: Callable[..., dict | None] | None = None
+    # The phase its one step resolves in; None: the steps its class lists (Shoot.steps), or
+    # none at all (a stance: hold, parry).
+    phase: str | None = None
+
+
+Added = ActionRules  # the name a table's package may already use: Added(describe, resolve)
 
 
 # The seams a module may fill with one function, and what each decides. Every one
@@ -47,6 +60,8 @@ HOOKS = {
     "fall": "what happens to a combatant at 0 HP or less (rules.damage.fall)",
     "order": "the order in which combatants act in each phase (rules.round.plan)",
     "armor_class": "the AC the armor a combatant wears gives it, or None to keep its own (rules.setup)",
+    "arrange": "the round's queue once declarations close, reordered or added to in place: (state) (rules.resolve.advance)",
+    "targets": "whom a combatant's choices may name, foes first: (state, combatant) -> ids (rules.view)",
     # Natural 20s and 1s: the to_hit decides when a roll is one (its crit range, whether it hits),
     # the criticals and fumbles modules what it does (rules.damage.critical).
     "critical": "what a critical hit does to its blow, before the damage: (ctx, attacker, target, weapon, kind) -> Critical",
@@ -75,7 +90,7 @@ class Module:
     name: str  # 'to_hit', 'dying', 'maneuvers', 'striking', ...
     help: str  # what it decides, in the document's words
     hooks: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # HOOKS it fills
-    actions: Mapping[str, Added] = dataclasses.field(default_factory=dict)  # action tag -> its rules
+    actions: Mapping[str, ActionRules] = dataclasses.field(default_factory=dict)  # action tag -> its record
     prompts: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # awaiting kind -> what resumes it
     steps: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # step kind -> its handler
     stops_acting: tuple[str, ...] = ()  # conditions that stop a combatant acting
@@ -112,7 +127,8 @@ class Rules:
     profile: Profile
     modules: Mapping[str, tuple[str, Module]]  # module name -> (the profile it comes from, the module)
     hooks: Mapping[str, Callable]
-    actions: Mapping[str, Added]
+    actions: Mapping[str, ActionRules]
+    offers: tuple[Callable, ...]  # the actions' own `choices`, in the order the view lists them
     prompts: Mapping[str, Callable]
     steps: Mapping[str, Callable]
     stops_acting: tuple[str, ...]
@@ -191,7 +207,8 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         profile=base,
         modules=modules,
         hooks=_hooks(base, modules),
-        actions={k: v for m in parts for k, v in m.actions.items()},
+        actions=(actions := {k: v for m in parts for k, v in m.actions.items()}),
+        offers=tuple(a.choices for a in actions.values() if a.choices is not None),
         prompts={k: v for m in parts for k, v in m.prompts.items()},
         steps={k: v for m in parts for k, v in m.steps.items()},
         stops_acting=tuple(dict.fromkeys(x for m in parts for x in m.stops_acting)),

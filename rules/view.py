@@ -12,18 +12,12 @@ from collections.abc import Sequence
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules import (
-    extras,  # 003: ranged, oil, grappling, spells, delay
-    footing,  # stand up, pick up a dropped weapon
-    melee,
-)
 from fray_table.rules.actions import tag
-from fray_table.rules.combat import routine_weapons
-from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
-from fray_table.rules.fighters import combat_bonus, gone
+from fray_table.rules.declare import awaited, describe
+from fray_table.rules.fighters import combat_bonus
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
 from fray_table.rules.round import may_act
-from fray_table.rules.ruleset import rules_of
+from fray_table.rules.ruleset import Rules, rules_of
 from fray_table.rules.terms import descending
 
 
@@ -151,47 +145,14 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     return v
 
 
-# Option lists every combatant's choices share (held once; nobody changes them).
-CALLED_SHOTS = list(range(MAX_CALLED_SHOTS + 1))
-EITHER = [False, True]
-
-
-def choices(state: Encounter, c: Combatant) -> list[Choice]:
-    others = [t for t in state.combatants if t.id != c.id and not t.down and not gone(state, t)]
-    return (
-        [
-            Choice(
-                type="attack",
-                targets=[t.id for t in others if t.side != c.side] + [t.id for t in others if t.side == c.side],
-                options={
-                    "weapon": list(range(len(c.weapons))),
-                    "called_shots": CALLED_SHOTS,
-                    "from_behind": EITHER,
-                    "subdue": EITHER,
-                    "double": EITHER,  # 003: shorter, lighter weapon attacks twice
-                    # a monster's attack routine, one strike a weapon (003: multiple attacks)
-                    **({"routine": EITHER} if len(routine_weapons(c)) > 1 else {}),
-                },
-            ),
-            Choice(type="move", options={"max_feet": [c.move]}),
-            Choice(type="hold"),
-        ]
-        + [Choice(**fields) for fields in melee.choices(state, c)]
-        + [  # 003: charge, approach, set, parry, kill
-            Choice(**fields)
-            for fields in footing.choices(state, c)  # stand, recover
-        ]
-    )
-
-
-def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choice]:
-    """Add the 003 actions (ranged, oil, grappling, spells) and every action's `delay`."""
-    targets = next((ch.targets for ch in listed if ch.type == "attack"), [])
-    listed = listed + [Choice(**fields) for fields in extras.choices(state, c, targets)]
-    for ch in listed:
-        later = extras.delay_choices(ch.type)
-        if later and "delay" not in ch.options:
-            ch.options = {**ch.options, "delay": later}
+def choices(state: Encounter, c: Combatant, rules: Rules) -> list[Choice]:
+    """What `c` may declare now: each action's record's choice (its `choices`, in the
+    order the rules list them), then each module's changes to the list (its own actions
+    added, those it replaces gone)."""
+    targets = rules.targets(state, c)
+    listed = [Choice(**fields) for offer in rules.offers if (fields := offer(state, c, targets)) is not None]
+    for change in rules.choices:
+        listed = change(state, c, listed)
     return listed
 
 
@@ -200,15 +161,8 @@ def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
     every viewer, so the server computes it once per change, not once per audience."""
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         return {}
-    changes = rules_of(state).choices  # each module's own actions added, those it replaces gone
-    listed = {}
-    for c in state.combatants:
-        if may_act(state, c):
-            actions = with_003(state, c, choices(state, c))
-            for change in changes:
-                actions = change(state, c, actions)
-            listed[c.id] = actions
-    return listed
+    rules = rules_of(state)
+    return {c.id: choices(state, c, rules) for c in state.combatants if may_act(state, c)}
 
 
 def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[str]:

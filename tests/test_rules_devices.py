@@ -143,7 +143,7 @@ def test_bad_flee_is_rejected_as_a_bad_move_and_changes_nothing():
 
 def test_device_and_flee_take_no_delay():
     # Like `cast`: no `delay` field, so none is offered (a device is used when weapons are).
-    from fray_table.rules.extras import delay_options
+    from fray_table.rules.holmes.actions import delay_options
 
     assert delay_options("use_device") == () and delay_options("flee") == ()
 

@@ -6,9 +6,9 @@ grapple, morale...), which every profile keeps; this record names the ones a
 module of another profile may replace.
 """
 
-from fray_table.rules import combat, damage, extras, fighters, oil, ranged, round, tohit, traits
+from fray_table.rules import combat, damage, fighters, morale, oil, ranged, round, subdual, tohit, traits
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.holmes import criticals, fumbles
+from fray_table.rules.holmes import actions, criticals, fumbles
 from fray_table.rules.profiles import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
 
@@ -47,10 +47,12 @@ PROFILE = Profile(
         Module("initiative", "003: 'Combat proceeds in Dexterity order'.", hooks={"order": round.in_dex_order}),
         Module(
             "round",
-            "003's round: strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
+            "003's round: its actions, strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
+            hooks={"arrange": actions.arrange, "targets": actions.targets},
+            actions=actions.ACTIONS,
             steps={"strike": combat.strike, "burn": oil.burn},
             stops_acting=CANNOT_ACT,
-            round_end=(extras.end_of_round,),
+            round_end=(subdual.end_of_round, morale.end_of_round),
         ),
     ),
 )

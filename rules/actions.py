@@ -32,7 +32,7 @@ class Hold(ActionBase, tag="hold", frozen=True):
     """Do nothing this round (or wait, ready)."""
 
 
-# --- 003: melee manoeuvres (resolved in rules.melee)
+# --- 003: melee manoeuvres (resolved in rules.holmes.melee)
 
 
 class Charge(ActionBase, tag="charge", frozen=True):
@@ -59,7 +59,7 @@ class Parry(ActionBase, tag="parry", frozen=True):
     """003: parry/fight defensively for the round with this weapon; attackers take -4."""
 
     # 003: 'He must also declare which weapon is being used to parry': required when the parrier
-    # carries more than one weapon (None: not given, a single weapon is implied; rules.fighters.parry_weapon).
+    # carries more than one weapon (None: not given, a single weapon is implied; rules.holmes.fighters.parry_weapon).
     weapon: int | None = None
 
 
@@ -69,7 +69,7 @@ class Kill(ActionBase, tag="kill", frozen=True):
     target: str
 
 
-# --- 003: ranged, burning oil, grappling, spells (resolved in rules.ranged, oil, grapple, cast)
+# --- 003: ranged, burning oil, grappling, spells (resolved in rules.holmes.ranged, oil, grapple, cast)
 
 
 class Shoot(ActionBase, tag="shoot", frozen=True):
@@ -135,7 +135,7 @@ class Cast(ActionBase, tag="cast", frozen=True):
     target: str = ""
 
 
-# --- 003: devices and fleeing (resolved in rules.devices)
+# --- 003: devices and fleeing (resolved in rules.holmes.devices)
 
 
 class UseDevice(ActionBase, tag="use_device", frozen=True):
@@ -153,7 +153,7 @@ class Flee(ActionBase, tag="flee", frozen=True):
     y: int
 
 
-# --- footing: getting up and re-arming (resolved in rules.footing)
+# --- footing: getting up and re-arming (resolved in rules.holmes.footing)
 
 
 class Stand(ActionBase, tag="stand", frozen=True):
@@ -278,11 +278,11 @@ Action = (
     | Approach
     | SetSpear
     | Parry
-    | Kill  # 003 melee (rules.melee)
+    | Kill  # 003 melee (rules.holmes.melee)
     | Stand
-    | Recover  # footing (rules.footing)
+    | Recover  # footing (rules.holmes.footing)
     | UseDevice
-    | Flee  # 003 devices and fleeing (rules.devices)
+    | Flee  # 003 devices and fleeing (rules.holmes.devices)
     | ShieldBash
     | TwoWeapons
     | Staunch  # 000 (rules.llhouse)

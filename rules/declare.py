@@ -8,7 +8,7 @@ from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Declaration, Encounter
-from fray_table.rules.round import declaration_order, may_act, why_idle
+from fray_table.rules.round import may_act, why_idle
 from fray_table.rules.ruleset import ActionRules, owner_of_action, rules_of
 
 
@@ -26,7 +26,7 @@ def awaited(state: Encounter) -> list[Combatant]:
     declared = {d.actor for d in state.declarations}
     waiting = [c for c in state.combatants if may_act(state, c) and c.id not in declared]
     if state.options.get("formal_declarations"):
-        return declaration_order(waiting)
+        return rules_of(state).declaration_order(waiting)  # 003: reversed INT (hook `declaration_order`)
     return waiting
 
 

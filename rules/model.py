@@ -11,6 +11,11 @@ from msgspec import Struct, field
 from fray_table.rules.actions import Action
 
 
+def descending(ac: int) -> int:
+    """An ascending AC (Combatant.ac) as the descending one 003's and 002's sheets show (AC 9 unarmoured)."""
+    return 19 - ac
+
+
 class Roll(Struct, frozen=True, omit_defaults=True):
     sides: int
     value: int
@@ -92,7 +97,7 @@ class Combatant(Struct, kw_only=True):
     down: bool = False
     conditions: list[str] = []
     subdual: int = 0
-    # --- 003: oil, subdual, grappling, morale (rules.oil, subdual, grapple, morale)
+    # --- 003: oil, subdual, grappling, morale (rules.holmes.oil, subdual, grapple, morale)
     size: str = "M"  # 'L' | 'M' | 'S': the oil flask's to-hit modifier (003)
     pc: bool = False  # player characters never roll morale (003: 'monsters and NPCs')
     mindless: bool = False  # 003: 'not entirely mindless like undead, slimes and oozes': no morale
@@ -151,7 +156,7 @@ class Step(Struct, frozen=True):
     phase: str
     actor: str
     kind: str = "act"
-    target: str = ""  # kind 'strike': one attack roll queued by rules.combat / rules.melee
+    target: str = ""  # kind 'strike': one attack roll queued by rules.holmes.combat / rules.holmes.melee
     weapon: int = 0
     mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 

@@ -76,8 +76,8 @@ def figure(name: str, label: str, kind: str, help: str, **more) -> Figure:
     return Figure(name, label, kind, help, _DEFAULTS[name], **more)
 
 
-# 003's own figures, which every profile reads (rules.setup.check_figures holds the bounds: rules.fighters.check_class,
-# rules.traits.check_traits). Name, side, AC, HP, DEX, move, position and weapons are set by the add and Edit forms.
+# 003's own figures, which every profile reads (rules.setup.check_figures holds the bounds: rules.holmes.fighters.check_class,
+# rules.holmes.traits.check_traits). Name, side, AC, HP, DEX, move, position and weapons are set by the add and Edit forms.
 COMMON_FIGURES = (
     figure(
         "pc",
@@ -138,12 +138,12 @@ COMMON = (
         "(`players`: combatants marked pc; `all`: every step, the GM for monsters) and entered.",
         ("off", "players", "all"),
     ),
-    # 003: morale, burning oil (rules.morale, rules.oil)
+    # 003: morale, burning oil (rules.holmes.morale, rules.holmes.oil)
     Option("morale_first_death", False, "A side's first death calls its morale at the end of that round (003)."),
     Option("morale_half_down", False, "Half a side out of the fight calls its morale at the end of that round (003)."),
     Option("morale_leader_down", False, "A side's `leader` going down calls its morale at the end of that round (003)."),
     Option("morale_per_creature", False, "Each creature rolls its own morale; off, one 2d6 serves the whole party (003)."),
-    # 003: melee (rules.combat, rules.melee)
+    # 003: melee (rules.holmes.combat, rules.holmes.melee)
     Option("weapon_length", True, "In mutual melee the longer weapon strikes first, whatever the DEX (003)."),
     Option("parry_counter", "ask", "A parrier's +3 counter-attack is offered as a choice, or made at once (003).", ("ask", "auto")),
     Option("demihuman_thac0", "fighter", "002's D-H letters: attack ranks after fighter levels, or levels 1=A..13=M.", ("fighter", "letters")),

@@ -6,16 +6,15 @@ from collections.abc import Callable
 import msgspec
 
 from fray_table.rules.commands import Advance, Answer, Start
-from fray_table.rules.context import Context, lookup
+from fray_table.rules.conditions import out_of_fight
+from fray_table.rules.context import Context, lookup, sides
 from fray_table.rules.declare import added, controls
 from fray_table.rules.dice import NeedDie
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Awaiting, Encounter, Step
-from fray_table.rules.morale import out_of_fight
 from fray_table.rules.round import may_act, plan, why_idle
 from fray_table.rules.ruleset import rules_of
-from fray_table.rules.surprise import roll_surprise, sides
 
 # What resumes a parked queue, and the steps queued mid-phase, come from the
 # encounter's rules (rules.ruleset: Module.prompts, Module.steps); a die rolled at
@@ -35,7 +34,7 @@ def start(ctx: Context, cmd: Start) -> None:
     state = ctx.state
     state.status = "running"
     state.round = 1
-    roll_surprise(ctx)
+    rules_of(state).surprise(ctx)  # 003: a d6 a side (hook `surprise`)
     state.phase = "declaration"
     ctx.log("round", "Round 1: declarations are open.")
 

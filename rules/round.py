@@ -32,21 +32,6 @@ def steps_of(rules: Rules, action) -> list[tuple[str, str]]:
     return steps
 
 
-def dex_order(combatants: list[Combatant]) -> list[Combatant]:
-    """Highest DEX first; ties keep the order combatants were added (a ruling)."""
-    return sorted(combatants, key=lambda c: -c.dex)
-
-
-def in_dex_order(state: Encounter) -> list[Combatant]:
-    """003's order of actors in each phase (hook `order`)."""
-    return dex_order(state.combatants)
-
-
-def declaration_order(combatants: list[Combatant]) -> list[Combatant]:
-    """003's formal procedure: 'reversed Intelligence order', lowest INT declares first."""
-    return sorted(combatants, key=lambda c: c.int_)
-
-
 def may_act(state: Encounter, c: Combatant) -> bool:
     held = rules_of(state).stops_acting
     return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in held)

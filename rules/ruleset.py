@@ -52,18 +52,20 @@ Added = ActionRules  # the name a table's package may already use: Added(describ
 # The seams a module may fill with one function, and what each decides. Every one
 # has holmes-phases' (003) function, so each is always there.
 HOOKS = {
-    "melee_roll": "an attack roll that can be made, to its damage (rules.combat.strike)",
-    "shot": "a missile at its target, once picked out of a melee (rules.ranged.shoot)",
-    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles -> (hit, d20) (rules.tohit.roll_to_hit)",
-    "combat_bonus": "the figure a combatant adds to its d20 (rules.fighters.combat_bonus)",
-    "routine": "the strikes a declared attack makes (rules.combat.attack)",
-    "fall": "what happens to a combatant at 0 HP or less (rules.damage.fall)",
+    "melee_roll": "an attack roll that can be made, to its damage (rules.holmes.combat.strike)",
+    "shot": "a missile at its target, once picked out of a melee (rules.holmes.ranged.shoot)",
+    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles -> (hit, d20) (rules.holmes.tohit.roll_to_hit)",
+    "combat_bonus": "the figure a combatant adds to its d20 (rules.holmes.fighters.combat_bonus)",
+    "routine": "the strikes a declared attack makes (rules.holmes.combat.attack)",
+    "fall": "what happens to a combatant at 0 HP or less (rules.holmes.damage.fall)",
     "order": "the order in which combatants act in each phase (rules.round.plan)",
+    "declaration_order": "the order declarations are asked in under option formal_declarations: (combatants) -> combatants (rules.declare)",
+    "surprise": "who is surprised as the fight starts: (ctx) (rules.resolve.start)",
     "armor_class": "the AC the armor a combatant wears gives it, or None to keep its own (rules.setup)",
     "arrange": "the round's queue once declarations close, reordered or added to in place: (state) (rules.resolve.advance)",
     "targets": "whom a combatant's choices may name, foes first: (state, combatant) -> ids (rules.view)",
     # Natural 20s and 1s: the to_hit decides when a roll is one (its crit range, whether it hits),
-    # the criticals and fumbles modules what it does (rules.damage.critical).
+    # the criticals and fumbles modules what it does (rules.holmes.damage.critical).
     "critical": "what a critical hit does to its blow, before the damage: (ctx, attacker, target, weapon, kind) -> Critical",
     "critical_effect": "a critical's effect once its damage has landed: (ctx, attacker, target, effect)",
     "fumble": "what a fumble (a natural 1 that misses) does: (ctx, attacker, target, weapon, kind)",
@@ -93,6 +95,9 @@ class Module:
     actions: Mapping[str, ActionRules] = dataclasses.field(default_factory=dict)  # action tag -> its record
     prompts: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # awaiting kind -> what resumes it
     steps: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # step kind -> its handler
+    # command tag -> (check(state, cmd), perform(ctx, cmd)): the commands of the wire vocabulary
+    # (rules.commands) whose rule is a profile's (003's call_morale)
+    commands: Mapping[str, tuple[Callable, Callable]] = dataclasses.field(default_factory=dict)
     stops_acting: tuple[str, ...] = ()  # conditions that stop a combatant acting
     check_figures: tuple[Callable, ...] = ()  # (combatant, code): every card passes each
     check_declaration: tuple[Callable, ...] = ()  # (state, actor, action): every declaration passes each
@@ -131,6 +136,7 @@ class Rules:
     offers: tuple[Callable, ...]  # the actions' own `choices`, in the order the view lists them
     prompts: Mapping[str, Callable]
     steps: Mapping[str, Callable]
+    commands: Mapping[str, tuple[Callable, Callable]]
     stops_acting: tuple[str, ...]
     check_figures: tuple[Callable, ...]
     check_declaration: tuple[Callable, ...]
@@ -211,6 +217,7 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         offers=tuple(a.choices for a in actions.values() if a.choices is not None),
         prompts={k: v for m in parts for k, v in m.prompts.items()},
         steps={k: v for m in parts for k, v in m.steps.items()},
+        commands={k: v for m in parts for k, v in m.commands.items()},
         stops_acting=tuple(dict.fromkeys(x for m in parts for x in m.stops_acting)),
         check_figures=tuple(f for m in parts for f in m.check_figures),
         check_declaration=tuple(f for m in parts for f in m.check_declaration),

@@ -11,14 +11,13 @@ from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import check_action, describe
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
+from fray_table.rules.grid import GRID
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.profiles import check_declared, naming_figures, validate_options
 from fray_table.rules.ruleset import rules_of
-from fray_table.rules.traits import check_traits
 
 MAX_COMBATANTS = 200
 MAX_FORCED = 100
-GRID = 5  # feet
 
 
 def create(cmd: CreateEncounter) -> Encounter:
@@ -85,7 +84,6 @@ def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] |
     if not 0 <= c.move <= 1000:
         raise Rejected(code, f"move {c.move} ft is outside 0..1000")
     check_weapons(c.weapons, code)
-    check_traits(c, code)
     for check in rules_of(state).check_figures:
         check(c, code)
 

@@ -14,11 +14,9 @@ from msgspec import Struct
 
 from fray_table.rules.actions import tag
 from fray_table.rules.declare import awaited, describe
-from fray_table.rules.fighters import combat_bonus
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon, descending
 from fray_table.rules.round import may_act
 from fray_table.rules.ruleset import Rules, rules_of
-from fray_table.rules.terms import descending
 
 
 class Viewer(Struct, frozen=True):
@@ -133,7 +131,7 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
         hidden=c.hidden,
     )
     if gm or not c.hidden:
-        v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, combat_bonus(state, c), c.weapons
+        v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, rules_of(state).combat_bonus(state, c), c.weapons
         v.ac_shown = descending(c.ac) if rules_of(state).profile.ac_style == "descending" else c.ac
         v.subdual = c.subdual
     v.burning = c.burning

@@ -116,8 +116,8 @@ def test_flee_leaves_the_combatant_fled_and_unable_to_declare():
 
 def test_flee_uses_the_morale_condition():
     from fray_table.rules.conditions import CANNOT_ACT
-    from fray_table.rules.devices import FLED
-    from fray_table.rules.morale import OUT
+    from fray_table.rules.holmes.devices import FLED
+    from fray_table.rules.holmes.morale import OUT
 
     assert FLED == OUT["flee"] and FLED in CANNOT_ACT
 

@@ -7,14 +7,14 @@ import msgspec
 
 from fray_table.rules.challenges import initiative, wounds
 from fray_table.rules.charts.attack_result import grade
-from fray_table.rules.combat import distance, queue
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.fighters import OUT_OF_FIGHT, able, usable
+from fray_table.rules.holmes.combat import distance, queue
+from fray_table.rules.holmes.fighters import OUT_OF_FIGHT, able, usable
 from fray_table.rules.model import Awaiting, Combatant, Step
 
 RESULT, EXTRA = "result", "extra"  # the natural 20's two answers
 DECLINE = "decline"
-DISARMED = "disarmed"  # 003's condition for a weapon on the floor (rules.footing picks it up)
+DISARMED = "disarmed"  # 003's condition for a weapon on the floor (rules.holmes.footing picks it up)
 
 
 def ask(ctx: Context, blow) -> None:

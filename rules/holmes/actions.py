@@ -2,23 +2,23 @@
 the log, its resolution, its choice in the view and the phase it resolves in.
 Declarations, the step queue and the view reach them only through these records,
 as they reach any profile's; the rules themselves live in their own modules
-(rules.melee, ranged, oil, grapple, spells, devices, footing).
+(rules.holmes.melee, ranged, oil, grapple, spells, devices, footing).
 """
 
 import functools
 from typing import get_args
 
-from fray_table.rules import devices, footing, grapple, melee, oil, ranged, spells
 from fray_table.rules.actions import Action, Attack, Flee, Move, Shoot, ThrowOil, ThrowTorch
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE
-from fray_table.rules.combat import attack, distance, routine_weapons
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import gone
+from fray_table.rules.holmes import devices, footing, grapple, melee, oil, ranged, spells
+from fray_table.rules.holmes.combat import attack, distance, routine_weapons
+from fray_table.rules.holmes.fighters import gone
+from fray_table.rules.holmes.terms import CALLED_SHOTS_MAX
 from fray_table.rules.model import Combatant, Encounter, Step
 from fray_table.rules.round import PHASES
 from fray_table.rules.ruleset import ActionRules
-from fray_table.rules.terms import CALLED_SHOTS_MAX
 
 # Which phase resolves each declared action (003).
 PHASE_OF = {
@@ -36,10 +36,10 @@ PHASE_OF = {
     "grapple": "attack",
     "stop_drop_roll": "movement",  # 003: 'This is a Movement Phase action'
     "cast": "magic",  # 'Magic spells cast ... now their effects are resolved.'
-    "stand": "movement",  # getting up is movement (a ruling; rules.footing)
-    "recover": "movement",  # picking up a dropped weapon (a ruling; rules.footing)
+    "stand": "movement",  # getting up is movement (a ruling; rules.holmes.footing)
+    "recover": "movement",  # picking up a dropped weapon (a ruling; rules.holmes.footing)
     "use_device": "attack",  # 003: devices 'are "weapons" and not "spells"; ... resolved in the earlier phases'
-    "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.devices)
+    "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.holmes.devices)
 }
 
 ACTING = PHASES[1:-1]  # attack, movement, magic
@@ -117,7 +117,7 @@ def check_attack(state: Encounter, actor: Combatant, a: Attack) -> None:
 
 
 def check_square(state: Encounter, actor: Combatant, m: Move | Flee) -> None:
-    """A move's or a flight's destination (a flight is checked as a move: rules.devices)."""
+    """A move's or a flight's destination (a flight is checked as a move: rules.holmes.devices)."""
     if m.x < 0 or m.y < 0 or m.x % 5 or m.y % 5:
         raise Rejected("declare/off-grid", f"({m.x}, {m.y}) is not a square of the 5-ft grid")
     dest = Combatant(id="", name="", side="", x=m.x, y=m.y)
@@ -290,13 +290,13 @@ ACTIONS = {
     "attack": ActionRules(describe_attack, resolve_attack, check_attack, offer_attack, PHASE_OF["attack"]),
     "move": ActionRules(lambda state, m: f"move to ({m.x}, {m.y}){delay_text(m)}", resolve_move, check_move, offer_move, PHASE_OF["move"]),
     "hold": ActionRules(words("hold"), nothing, None, offer_hold, PHASE_OF["hold"]),
-    # melee manoeuvres (rules.melee): charge, approach, set, parry, kill
+    # melee manoeuvres (rules.holmes.melee): charge, approach, set, parry, kill
     "charge": ActionRules(melee.describe_charge, steps(melee.charge), melee.check, melee.offer_charge, PHASE_OF["charge"]),
     "approach": ActionRules(melee.describe_approach, steps(melee.approach), melee.check, melee.offer_approach, PHASE_OF["approach"]),
     "set_spear": ActionRules(words("set a spear against a charge"), steps(melee.set_spear), melee.check, melee.offer_set, PHASE_OF["set_spear"]),
     "parry": ActionRules(melee.describe_parry, nothing, melee.check, melee.offer_parry, PHASE_OF["parry"]),
     "kill": ActionRules(melee.describe_kill, steps(melee.kill), melee.check, melee.offer_kill, PHASE_OF["kill"]),
-    # footing (rules.footing): stand up, pick up a dropped weapon
+    # footing (rules.holmes.footing): stand up, pick up a dropped weapon
     "stand": ActionRules(words("stand up"), steps(footing.resolve), footing.check, footing.offer_stand, PHASE_OF["stand"]),
     "recover": ActionRules(words("pick up a dropped weapon"), steps(footing.resolve), footing.check, footing.offer_recover, PHASE_OF["recover"]),
     # ranged, oil, grappling, spells, devices, fleeing

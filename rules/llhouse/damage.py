@@ -4,8 +4,8 @@ effect, the death and dying chart at 0 HP, and CLEAVE's leftover."""
 
 from fray_table.rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
 from fray_table.rules.context import Context, hp_left, lookup, said
-from fray_table.rules.damage import damage_dice, drop_check, fall
 from fray_table.rules.dice import parse
+from fray_table.rules.holmes.damage import damage_dice, drop_check, fall
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.llhouse.dying import DEAD
 from fray_table.rules.llhouse.figures import expertise, maneuvers_open, shield_ready
@@ -20,7 +20,7 @@ def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: We
     """'Dam + Bonus, then X3': the weapon's dice (option weapon_damage; else 003's 1-6), 003's
     extra d6s (called shots, set spear), the weapon's bonus and WEAPON EXPERTISE's +2 a rank;
     'Maximum Damage ... (plus all bonuses)' takes every die at its highest."""
-    dice = damage_dice(ctx, weapon, mode)  # a routine's strike rolls its own (rules.damage)
+    dice = damage_dice(ctx, weapon, mode)  # a routine's strike rolls its own (rules.holmes.damage)
     count, sides, plus = parse(dice)
     if times == "max":
         rolled = count * sides + plus + 6 * extra_d6
@@ -96,7 +96,7 @@ def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
 
 def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
     """The damage lands; then the critical hit's effect; at 0 HP the death and dying chart
-    (rules.damage.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
+    (rules.holmes.damage.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
     state = ctx.state
     target.hp -= points
     ctx.log("damage", **said(f"{target.name} takes {points} damage", hp_left(target), "."), actor=attacker.id, target=target.id, total=points)

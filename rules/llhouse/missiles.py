@@ -6,10 +6,10 @@ grappler's approach keep 003's rules and no special rolls (a ruling), but are sh
 
 from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.context import Context, reckoned
+from fray_table.rules.holmes.terms import called_in
 from fray_table.rules.llhouse.attack import blow, log_roll, outcome
 from fray_table.rules.model import Combatant, Step
 from fray_table.rules.ruleset import MISSILE, rules_of
-from fray_table.rules.terms import called_in
 
 
 def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -19,12 +19,12 @@ from fray_table.rules.charts.thac0_sheet import (
     SINKS,
     SPEED_STEP,
 )
-from fray_table.rules.combat import distance, queue
 from fray_table.rules.context import Context, hp_left, lookup, said
-from fray_table.rules.damage import roll_damage
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import declared, usable
-from fray_table.rules.melee import toward
+from fray_table.rules.holmes.combat import distance, queue
+from fray_table.rules.holmes.damage import roll_damage
+from fray_table.rules.holmes.fighters import declared, usable
+from fray_table.rules.holmes.melee import toward
 from fray_table.rules.model import Combatant, Encounter, Step
 
 GRAPPLED, DEAD, SUNK, BOARDING = "grappled", "dead in water", "sunk", "boarding"

@@ -1,6 +1,6 @@
 """The strike of 003: a declared attack queued as strikes, each strike's attack roll,
-and a parry's disarm or counter-attack. The terms of the roll are rules.terms, what
-a hit does is rules.damage.
+and a parry's disarm or counter-attack. The terms of the roll are rules.holmes.terms, what
+a hit does is rules.holmes.damage.
 
 Every attack roll is one `strike` step on the queue (kind 'strike'), so that a
 choice made in the middle of an exchange (a parrier's counter-attack) parks the
@@ -11,19 +11,15 @@ what every strike must pass first (able, target up, weapon usable, in reach).
 
 import msgspec
 
-from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 from fray_table.rules.actions import Attack
 from fray_table.rules.context import Context, lookup, reckoned, said
-from fray_table.rules.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
-from fray_table.rules.fighters import able, gone, usable, wielded
+from fray_table.rules.grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
+from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
+from fray_table.rules.holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
+from fray_table.rules.holmes.fighters import able, gone, usable, wielded
+from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE, rules_of
-from fray_table.rules.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
-
-
-def distance(a: Combatant, b: Combatant) -> int:
-    """Feet on the 5-ft grid; a diagonal step counts 5 ft (a ruling)."""
-    return max(abs(a.x - b.x), abs(a.y - b.y))
 
 
 def in_melee(attacker: Combatant, target: Combatant, weapon: Weapon) -> bool:

@@ -20,15 +20,15 @@ from fray_table.rules.charts.oil import (
     TORCH_AC,
 )
 from fray_table.rules.charts.range_cover import range_band
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import gone
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.fighters import gone
+from fray_table.rules.holmes.order import dex_order
+from fray_table.rules.holmes.ranged import aim_mods, check_aim, check_target, into_melee
+from fray_table.rules.holmes.terms import descending
+from fray_table.rules.holmes.tohit import base_mods, hurt, roll_to_hit
 from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.ranged import aim_mods, check_aim, check_target, into_melee
-from fray_table.rules.round import dex_order
-from fray_table.rules.terms import descending
-from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 
 OILED, BURNING, PRONE = "oiled", "burning", "prone"
 

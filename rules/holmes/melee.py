@@ -1,17 +1,17 @@
 """Melee manoeuvres of 003: approach (cautious or charging), setting a spear,
 weapon length, parrying, killing the helpless, and their declaration checks.
 
-The attack roll itself is rules.combat; this module decides who strikes whom,
+The attack roll itself is rules.holmes.combat; this module decides who strikes whom,
 in what order, and queues the strikes.
 """
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from fray_table.rules.combat import distance, double_refused, queue, routine_refused
 from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
+from fray_table.rules.holmes.combat import distance, double_refused, queue, routine_refused
+from fray_table.rules.holmes.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
+from fray_table.rules.holmes.terms import allowed_called_shots, check_called_shots
 from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.terms import allowed_called_shots, check_called_shots
 
 GRID = 5  # feet
 MELEE_ACTIONS = (Attack, Charge, Approach, SetSpear, Parry, Kill)

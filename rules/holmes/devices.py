@@ -1,8 +1,8 @@
 """Devices and fleeing (003). 'Wands, rods, and other magic devices are "weapons" and
 not "spells"; their effects are resolved in the earlier phases': Fray resolves the use
 in the attack phase; the device's effects are the GM's. A burning user still uses it
-(only spells are lost to the flames, rules.oil). Fleeing is a move in the movement
-phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.morale)."""
+(only spells are lost to the flames, rules.holmes.oil). Fleeing is a move in the movement
+phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.holmes.morale)."""
 
 from fray_table.rules.actions import Flee, UseDevice
 from fray_table.rules.conditions import FLED

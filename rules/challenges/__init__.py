@@ -4,8 +4,9 @@ LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 and 20. Over holmes-phases, it replaces the attack roll and the initiative order."""
 
 from fray_table.rules.challenges import attack, initiative, natural, wounds
+from fray_table.rules.challenges.options import CHALLENGES
 from fray_table.rules.charts import thac0
-from fray_table.rules.profiles import CHALLENGES, COMMON_FIGURES
+from fray_table.rules.holmes.options import COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
 
 PROFILE_NAME = "challenges"

@@ -9,7 +9,7 @@ through this record, and the other profiles build on them.
 
 from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, morale, oil, order, ranged, subdual, surprise, tohit, traits
-from fray_table.rules.profiles import COMMON, COMMON_FIGURES
+from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
 
 NAME = "holmes-phases"

@@ -10,7 +10,7 @@ everyone.
 from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles, naturals
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.profiles import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
+from fray_table.rules.llhouse.options import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
 
 TO_HIT = "000's own attack roll"

@@ -4,9 +4,10 @@ the attack roll, and adds striking, wrestling (in place of 003's grappling) and
 naval combat."""
 
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.profiles import COMMON, COMMON_FIGURES, THAC0_SHEET, THAC0_SHEET_FIGURES
+from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
 from fray_table.rules.thac0sheet import figures, melee, naval, profile, striking, tohit, wrestling
+from fray_table.rules.thac0sheet.options import THAC0_SHEET, THAC0_SHEET_FIGURES
 
 NAME = profile.NAME
 

@@ -11,9 +11,9 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.holmes.damage import lose_hp
 from fray_table.rules.holmes.fighters import combat_bonus
 from fray_table.rules.holmes.oil import PRONE
+from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.holmes.terms import descending
 from fray_table.rules.holmes.tohit import roll_to_hit
-from fray_table.rules.profiles import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
 
 # The table's kick chart: d6 -> (damage, knocked prone).

@@ -6,6 +6,11 @@ New options get defaults, tags never change: stored events live forever.
 
 from msgspec import Struct
 
+# The step kinds the actions' own `steps` name (each defined here, once).
+SHOOT, SHOOT_MOVE, MOVE_SHOOT = "shoot", "shoot_move", "move_shoot"  # 003's missiles, with a move after or before
+HAYMAKER = "haymaker"  # 002: a haymaker's blow, at the attack phase's last turn
+ACT = "act"  # rules.model.ACT: a declared action's one step
+
 
 class ActionBase(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
     pass
@@ -91,10 +96,10 @@ class Shoot(ActionBase, tag="shoot", frozen=True):
         """003: 'the first attack will take place during the first attack phase of the
         round, the second during the movement phase'; or shoot then move, or move then shoot."""
         if self.x is None:
-            return [("attack", "shoot"), ("movement", "shoot")][: self.shots]
+            return [("attack", SHOOT), ("movement", SHOOT)][: self.shots]
         if self.move_first:
-            return [("movement", "move_shoot")]
-        return [("attack", "shoot"), ("movement", "shoot_move")]
+            return [("movement", MOVE_SHOOT)]
+        return [("attack", SHOOT), ("movement", SHOOT_MOVE)]
 
 
 class ThrowOil(ActionBase, tag="throw_oil", frozen=True):
@@ -202,7 +207,7 @@ class House(ActionBase, tag="house", frozen=True):
     phase: str = "attack"  # the phase it resolves in: attack | movement | magic
 
     def steps(self) -> list[tuple[str, str]]:
-        return [(self.phase, "act")]
+        return [(self.phase, ACT)]
 
 
 def tag(action: ActionBase) -> str:
@@ -225,7 +230,7 @@ class Strike(ActionBase, tag="strike", frozen=True):
     haymaker: bool = False  # 002: 'Lose initiative, -5 to hit: -4 on SvDR, and no size limit'
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("attack", "haymaker" if self.haymaker else "act")]  # a haymaker waits for the phase's last turn
+        return [("attack", HAYMAKER if self.haymaker else ACT)]  # a haymaker waits for the phase's last turn
 
 
 class Wrestle(ActionBase, tag="wrestle", frozen=True):
@@ -234,7 +239,7 @@ class Wrestle(ActionBase, tag="wrestle", frozen=True):
     target: str
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("attack", "act")]
+        return [("attack", ACT)]
 
 
 class GrappleShip(ActionBase, tag="grapple_ship", frozen=True):
@@ -243,7 +248,7 @@ class GrappleShip(ActionBase, tag="grapple_ship", frozen=True):
     target: str
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("movement", "act")]
+        return [("movement", ACT)]
 
 
 class Board(ActionBase, tag="board", frozen=True):
@@ -253,14 +258,14 @@ class Board(ActionBase, tag="board", frozen=True):
     weapon: int = 0
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("attack", "act")]  # the leap and the blow are one act (a ruling)
+        return [("attack", ACT)]  # the leap and the blow are one act (a ruling)
 
 
 class Repair(ActionBase, tag="repair", frozen=True):
     """002 'Naval combat': five crewmen patch a vessel, 1 hull point a turn, up to half the damage."""
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("movement", "act")]
+        return [("movement", ACT)]
 
 
 # Every action a declaration may carry: the stream's decoder is this one union.

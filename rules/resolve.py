@@ -12,7 +12,7 @@ from fray_table.rules.declare import added, controls
 from fray_table.rules.dice import NeedDie
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
-from fray_table.rules.model import Awaiting, Encounter, Step
+from fray_table.rules.model import DIE, END_OF_ROUND, Awaiting, Encounter, Step
 from fray_table.rules.round import may_act, plan, why_idle
 from fray_table.rules.ruleset import rules_of
 
@@ -103,7 +103,7 @@ def attempt(ctx: Context, step: Step) -> None:
         state.awaiting = Awaiting(
             id=f"die:{state.seq}",
             who=who,
-            kind="die",
+            kind=DIE,
             prompt=f"Roll a d{need.sides} at the table for {need.purpose}, and enter it.",
             options=[str(v) for v in range(1, need.sides + 1)],
         )
@@ -118,12 +118,12 @@ def die_entered(ctx: Context, waiting: Awaiting, choice: str) -> None:
     ctx.state.entered.append(int(choice))
 
 
-ENGINE_PROMPTS["die"] = die_entered
+ENGINE_PROMPTS[DIE] = die_entered
 
 
 def resolve(ctx: Context, step: Step) -> None:
     state = ctx.state
-    if step.kind == "end_of_round":
+    if step.kind == END_OF_ROUND:
         end_of_round(ctx)
         return
     handler = rules_of(state).steps.get(step.kind)

@@ -6,7 +6,7 @@ phase beginning.'
 """
 
 from fray_table.rules.actions import tag
-from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.model import ACT, END_OF_ROUND, Combatant, Encounter, Step
 from fray_table.rules.ruleset import Rules, rules_of
 
 # 003: declaration, then the attack, movement and magic phases, then end of round.
@@ -25,7 +25,7 @@ def steps_of(rules: Rules, action) -> list[tuple[str, str]]:
         steps = own()
     else:
         phase = rules.actions[tag(action)].phase
-        steps = [(phase, "act")] if phase else []
+        steps = [(phase, ACT)] if phase else []
     delay = getattr(action, "delay", "")
     if delay:
         steps = [(delay if PHASES.index(p) < PHASES.index(delay) else p, kind) for p, kind in steps]
@@ -55,5 +55,5 @@ def plan(state: Encounter) -> list[Step]:
             d = by_actor.get(c.id)
             if d is not None:
                 steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(rules, d.action) if p == phase]
-    steps.append(Step(phase="end", actor="", kind="end_of_round"))
+    steps.append(Step(phase="end", actor="", kind=END_OF_ROUND))
     return steps

@@ -98,6 +98,9 @@ class Module:
     # command tag -> (check(state, cmd), perform(ctx, cmd)): the commands of the wire vocabulary
     # (rules.commands) whose rule is a profile's (003's call_morale)
     commands: Mapping[str, tuple[Callable, Callable]] = dataclasses.field(default_factory=dict)
+    # the kinds its steps and prompts had in fights stored before they were renamed: old -> new
+    # (compose gives each old name the new one's handler, so a stored queue or prompt resumes)
+    former: Mapping[str, str] = dataclasses.field(default_factory=dict)
     stops_acting: tuple[str, ...] = ()  # conditions that stop a combatant acting
     check_figures: tuple[Callable, ...] = ()  # (combatant, code): every card passes each
     check_declaration: tuple[Callable, ...] = ()  # (state, actor, action): every declaration passes each
@@ -215,8 +218,8 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         hooks=_hooks(base, modules),
         actions=(actions := {k: v for m in parts for k, v in m.actions.items()}),
         offers=tuple(a.choices for a in actions.values() if a.choices is not None),
-        prompts={k: v for m in parts for k, v in m.prompts.items()},
-        steps={k: v for m in parts for k, v in m.steps.items()},
+        prompts=_with_former({k: v for m in parts for k, v in m.prompts.items()}, parts),
+        steps=_with_former({k: v for m in parts for k, v in m.steps.items()}, parts),
         commands={k: v for m in parts for k, v in m.commands.items()},
         stops_acting=tuple(dict.fromkeys(x for m in parts for x in m.stops_acting)),
         check_figures=tuple(f for m in parts for f in m.check_figures),
@@ -225,6 +228,11 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         round_end=tuple(dict.fromkeys(f for m in parts for f in m.round_end)),  # once, where first named
         options=(*base.options, *borrowed.values()),  # two modules may read one option
     )
+
+
+def _with_former(handlers: dict[str, Callable], parts: list[Module]) -> dict[str, Callable]:
+    """The handlers by kind, each also under the names its kind had before (Module.former)."""
+    return {**handlers, **{old: handlers[new] for m in parts for old, new in m.former.items() if new in handlers}}
 
 
 def _whose(name: str) -> str:

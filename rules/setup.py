@@ -12,7 +12,7 @@ from fray_table.rules.declare import check_action, describe
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import GRID
-from fray_table.rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.model import ACT, Combatant, Encounter, Weapon
 from fray_table.rules.profiles import check_declared, naming_figures, validate_options
 from fray_table.rules.ruleset import rules_of
 
@@ -214,7 +214,7 @@ def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
 def _unarm(ctx: Context, c: Combatant) -> None:
     """Strikes already queued with a weapon the edit took away are dropped, saying so."""
     state = ctx.state
-    gone = [s for s in state.steps if s.actor == c.id and s.kind != "act" and s.weapon >= len(c.weapons)]
+    gone = [s for s in state.steps if s.actor == c.id and s.kind != ACT and s.weapon >= len(c.weapons)]
     if gone:
         state.steps = [s for s in state.steps if s not in gone]
         ctx.log("attack", f"{c.name}'s queued {'strike is' if len(gone) == 1 else 'strikes are'} dropped: the weapon was taken away.", actor=c.id)
@@ -241,7 +241,8 @@ def remove(ctx: Context, cmd: RemoveCombatant) -> None:
     state.steps = [s for s in state.steps if s.actor != cmd.id]  # it acts no more this round
     ctx.log("setup", f"{c.name} leaves the fight.", actor=c.id)
     waiting = state.awaiting
-    if waiting is not None and (waiting.who == cmd.id or cmd.id in waiting.id.split(":")):
+    # The combatants the question is about: its fields (a prompt stored before RULES_VERSION 5: its id).
+    if waiting is not None and (waiting.who == cmd.id or cmd.id in ((waiting.attacker, waiting.target) if waiting.attacker else waiting.id.split(":"))):
         # A question to or about the leaver cannot be answered (issue 11: the answer
         # looked it up and failed): it is dropped, and the round goes on without it.
         from fray_table.rules.resolve import run  # resolve imports the rules this module's checks use

@@ -185,6 +185,14 @@ def declaration_views(state: Encounter, audience: str | frozenset[str]) -> list[
     return shown
 
 
+def shown_prompt(waiting: Awaiting | None) -> Awaiting | None:
+    """The prompt as a viewer sees it: its id, who answers, its kind, words and options. Its
+    data (attacker, target, points, effect) are the rules'; its words say what is asked."""
+    if waiting is None or not (waiting.attacker or waiting.target or waiting.points or waiting.effect):
+        return waiting
+    return Awaiting(id=waiting.id, who=waiting.who, kind=waiting.kind, prompt=waiting.prompt, options=waiting.options)
+
+
 def awaited_ids(state: Encounter) -> list[str]:
     """Who may still declare, in the order they are asked; [] outside declarations."""
     return [c.id for c in awaited(state)] if state.phase == "declaration" else []
@@ -218,7 +226,7 @@ def view(
         surprised=state.surprised,
         you=viewer,
         actions=actions,
-        awaiting=state.awaiting,
+        awaiting=shown_prompt(state.awaiting),
         seed=state.seed.hex() if gm or state.status == "ended" else None,
         forced=list(state.forced) if gm else None,
         undone=list(state.undone),

@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 
 from fray_table.rules.model import Encounter
-from fray_table.rules.view import Choice, Viewer, awaited_ids, combatant_view, declaration_audience, declaration_views, legal_actions
+from fray_table.rules.view import Choice, Viewer, awaited_ids, combatant_view, declaration_audience, declaration_views, legal_actions, shown_prompt
 from fray_table.server.patch import diff
 
 _pack = msgspec.msgpack.Encoder().encode
@@ -104,7 +104,7 @@ class Views:
                 return {
                     "status": state.status, "round": state.round, "phase": state.phase, "seq": state.seq,
                     "awaited": awaited_ids(state), "surprised": list(state.surprised),
-                    "awaiting": _plain(state.awaiting), "undone": list(state.undone),
+                    "awaiting": _plain(shown_prompt(state.awaiting)), "undone": list(state.undone),
                 }  # fmt: skip
             case "cards":
                 return {"combatants": list(self.cards[variant].values())}

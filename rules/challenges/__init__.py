@@ -39,8 +39,9 @@ PROFILE = Profile(
             "001: one roll, Attack Result = d20 + Attack Bonus - AC read on the attack chart, from a clumsy miss to a "
             "mighty hit with its wound, and its own natural 1 and 20.",
             hooks={"melee_roll": attack.strike, "shot": attack.shot, "combat_bonus": attack_bonus},
-            steps={"natural-20": attack.pending},  # a natural 20 settled as chosen
-            prompts={"natural-20": natural.chosen, "extra-attack": natural.aimed},
+            steps={natural.NATURAL_20_KIND: attack.pending},  # a natural 20 settled as chosen
+            prompts={natural.NATURAL_20_KIND: natural.chosen, natural.EXTRA_ATTACK_KIND: natural.aimed},
+            former=natural.FORMER,
             options=("attack_bonus", "wound_penalties", "double_damage", "save_vs_paralyzation", "wound_slows", "drop_forfeits"),
             decides=("criticals", "fumbles"),
             why="001's one-roll attack chart decides its own natural 1 ('Miss clumsily') and natural 20",

@@ -15,6 +15,7 @@ from fray_table.rules.context import Context, lookup, reckoned, said
 from fray_table.rules.holmes import subdual
 from fray_table.rules.holmes.combat import in_melee, parried
 from fray_table.rules.holmes.damage import damage_dice, extra_dice, gawper_struck, lose_hp
+from fray_table.rules.holmes.kinds import STRIKE
 from fray_table.rules.holmes.terms import call_shots, called_in, declaration, modifiers, parry_term, parrying
 from fray_table.rules.model import Combatant, Step, Weapon
 
@@ -150,12 +151,12 @@ def follow(ctx: Context, attacker: Combatant, target: Combatant, blow: Blow, g: 
     weapon = attacker.weapons[blow.weapon]
     index = parrying(ctx.state, target) if blow.mode != "shot" and in_melee(attacker, target, weapon) else None
     if g.damage == "none" and index is not None:  # 003: a parried miss may disarm, or open a counter-attack
-        step = Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=blow.weapon, mode=blow.mode)
+        step = Step(phase=ctx.state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=blow.weapon, mode=blow.mode)
         parried(ctx, attacker, target, weapon, index, step, blow.result + blow.parry >= HIT_FROM)
 
 
 def pending(ctx: Context, step: Step) -> None:
-    """STEPS['natural-20']: the natural 20 settled as its attacker chose (rules.challenges.natural)."""
+    """Step natural_20: the natural 20 settled as its attacker chose (rules.challenges.natural)."""
     mode, result, called, parry, *choice = step.mode.split(" ")
     blow = Blow(step.actor, step.target, step.weapon, mode, int(result), int(called), int(parry))
     chosen = NATURAL_20 if choice == [natural.EXTRA] else grade(blow.result)

@@ -8,7 +8,7 @@ through this record, and the other profiles build on them.
 """
 
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, morale, oil, order, ranged, subdual, surprise, tohit, traits
+from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, kinds, morale, oil, order, ranged, subdual, surprise, tohit, traits
 from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
 
@@ -33,7 +33,7 @@ PROFILE = Profile(
                 "combat_bonus": fighters.hit_table_bonus,
                 "armor_class": traits.armor_as_given,
             },
-            prompts={"riposte": combat.riposte},  # 003: a parrier's counter-attack at +3
+            prompts={kinds.RIPOSTE_PROMPT: combat.riposte},  # 003: a parrier's counter-attack at +3
         ),
         Module("routine", "003: one strike, or two for a shorter, lighter weapon against a longer one.", hooks={"routine": combat.routine}),
         Module(
@@ -50,7 +50,7 @@ PROFILE = Profile(
             "003's round: its actions, strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
             hooks={"arrange": actions.arrange, "targets": actions.targets, "surprise": surprise.roll_surprise},
             actions=actions.ACTIONS,
-            steps={"strike": combat.strike, "burn": oil.burn},
+            steps={kinds.STRIKE: combat.strike, kinds.BURN: oil.burn},
             commands={"call_morale": (morale.check_call, morale.call)},  # 003: the GM calls for a morale check
             stops_acting=CANNOT_ACT,
             check_figures=(traits.check_traits,),  # the figures 003's oil, subdual and morale read

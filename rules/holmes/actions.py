@@ -8,7 +8,7 @@ as they reach any profile's; the rules themselves live in their own modules
 import functools
 from typing import get_args
 
-from fray_table.rules.actions import Action, Attack, Flee, Move, Shoot, ThrowOil, ThrowTorch
+from fray_table.rules.actions import ACT, SHOOT, Action, Attack, Flee, Move, Shoot, ThrowOil, ThrowTorch
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
@@ -57,7 +57,7 @@ def phases_after(first: str | None) -> list[str]:
 
 def natural_phase(action) -> str | None:
     own = getattr(action, "steps", None)
-    steps = own() if own else [(PHASE_OF[action.__struct_config__.tag], "act")]
+    steps = own() if own else [(PHASE_OF[action.__struct_config__.tag], ACT)]
     return steps[0][0] if steps else None
 
 
@@ -71,7 +71,7 @@ def delay_options(kind: str) -> tuple[str, ...]:
     cls = next((t for t in get_args(Action) if t.__struct_config__.tag == kind), None)
     if cls is None or "delay" not in cls.__struct_fields__:
         return ()
-    return tuple(phases_after("attack" if kind == "shoot" else PHASE_OF.get(kind)))
+    return tuple(phases_after("attack" if kind == SHOOT else PHASE_OF.get(kind)))
 
 
 @functools.cache

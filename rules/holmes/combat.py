@@ -17,6 +17,7 @@ from fray_table.rules.grid import distance  # noqa: F401  (the board's: named he
 from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
 from fray_table.rules.holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.holmes.fighters import able, gone, usable, wielded
+from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
 from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE, rules_of
@@ -46,11 +47,9 @@ def monster_routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
     target = ctx.combatant(action.target)
     if why := routine_refused(attacker):  # the weapons changed since the declaration
         ctx.log("attack", f"{attacker.name} cannot make its attack routine: {why}.", actor=attacker.id, target=target.id)
-        queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=action.weapon, mode="attack")])
+        queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=action.weapon, mode="attack")])
         return
-    queue(
-        ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=i, mode=ROUTINE) for i in routine_weapons(attacker)]
-    )
+    queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=i, mode=ROUTINE) for i in routine_weapons(attacker)])
 
 
 def attack(ctx: Context, attacker: Combatant, action: Attack) -> None:
@@ -73,7 +72,7 @@ def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
         else:
             strikes = 2
     mode = "double" if strikes == 2 else "attack"
-    queue(state, [Step(phase=state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=action.weapon, mode=mode)] * strikes)
+    queue(state, [Step(phase=state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=action.weapon, mode=mode)] * strikes)
 
 
 def double_refused(state: Encounter, attacker: Combatant, target: Combatant, index: int) -> str:
@@ -198,14 +197,15 @@ def parried(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon
         return
     if state.options.get("parry_counter", "ask") == "auto":
         ctx.log("parry", f"{target.name} parries the spent {weapon.name} and counter-attacks.", **who)
-        queue(state, [Step(phase=state.phase, actor=target.id, kind="strike", target=attacker.id, weapon=index, mode="riposte")])
+        queue(state, [Step(phase=state.phase, actor=target.id, kind=STRIKE, target=attacker.id, weapon=index, mode="riposte")])
         return
     state.awaiting = Awaiting(
         id=f"{state.seq}:riposte:{attacker.id}",
         who=target.id,
-        kind="riposte",
+        kind=RIPOSTE_PROMPT,
         prompt=f"{target.name} parried {attacker.name}'s {weapon.name}: counter-attack once at +{RIPOSTE}?",
         options=["counter", "decline"],
+        attacker=attacker.id,
     )
     ctx.log("parry", f"{target.name} parries; {attacker.name}'s {weapon.name} is spent. {target.name} may counter-attack at +{RIPOSTE}.", **who)
 
@@ -214,9 +214,9 @@ def riposte(ctx: Context, waiting: Awaiting, choice: str) -> None:
     """The prompt riposte's answer (003's to_hit)."""
     state = ctx.state
     defender = ctx.combatant(waiting.who)
-    attacker = waiting.id.partition(":riposte:")[2]  # the id names the spent attacker
+    attacker = waiting.attacker or waiting.id.partition(":riposte:")[2]  # the spent attacker (a prompt stored before RULES_VERSION 5: in its id)
     index = parrying(state, defender)
     if choice != "counter" or index is None:
         ctx.log("parry", f"{defender.name} declines the counter-attack.", actor=defender.id)
         return
-    queue(state, [Step(phase=state.phase, actor=defender.id, kind="strike", target=attacker, weapon=index, mode="riposte")])
+    queue(state, [Step(phase=state.phase, actor=defender.id, kind=STRIKE, target=attacker, weapon=index, mode="riposte")])

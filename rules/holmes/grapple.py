@@ -19,7 +19,7 @@ from fray_table.rules.grid import distance
 from fray_table.rules.holmes.ranged import check_target
 from fray_table.rules.holmes.terms import descending
 from fray_table.rules.holmes.tohit import base_mods, roll_to_hit
-from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.model import ACT, Combatant, Encounter, Step
 from fray_table.rules.round import may_act
 
 MAX_GRAPPLERS = 6  # 003: 'only six men may grapple one man-sized creature at once'
@@ -56,7 +56,7 @@ def brawlers(ctx: Context, actor: Combatant, a: Grapple) -> list[tuple[Combatant
     state = ctx.state
     by_actor = {d.actor: d.action for d in state.declarations}
     joining = [
-        (s, g) for s in state.steps if s.phase == state.phase and s.kind == "act" and isinstance(g := by_actor.get(s.actor), Grapple) and g.target == a.target
+        (s, g) for s in state.steps if s.phase == state.phase and s.kind == ACT and isinstance(g := by_actor.get(s.actor), Grapple) and g.target == a.target
     ]
     joined = [s for s, _ in joining]
     state.steps = [s for s in state.steps if s not in joined]

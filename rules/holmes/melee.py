@@ -10,8 +10,9 @@ from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.holmes.combat import distance, double_refused, queue, routine_refused
 from fray_table.rules.holmes.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
+from fray_table.rules.holmes.kinds import STRIKE
 from fray_table.rules.holmes.terms import allowed_called_shots, check_called_shots
-from fray_table.rules.model import Combatant, Encounter, Step
+from fray_table.rules.model import ACT, Combatant, Encounter, Step
 
 GRID = 5  # feet
 MELEE_ACTIONS = (Attack, Charge, Approach, SetSpear, Parry, Kill)
@@ -145,7 +146,7 @@ def charge(ctx: Context, actor: Combatant, action: Charge) -> None:
         ctx.log("charge", f"{actor.name} charges to ({actor.x}, {actor.y}) but cannot reach {target.name}.", **who)
         return
     ctx.log("charge", f"{actor.name} charges {target.name}, to ({actor.x}, {actor.y}).", **who)
-    blow = Step(phase=state.phase, actor=actor.id, kind="strike", target=target.id, weapon=action.weapon, mode="charge")
+    blow = Step(phase=state.phase, actor=actor.id, kind=STRIKE, target=target.id, weapon=action.weapon, mode="charge")
     counter = counter_step(state, target, actor)
     if counter is None:
         queue(state, [blow])
@@ -166,7 +167,7 @@ def counter_step(state: Encounter, defender: Combatant, charger: Combatant) -> S
         mode, index = "set", action.weapon
     if index is None or distance(defender, charger) > reach_of(defender, index):
         return None
-    return Step(phase=state.phase, actor=defender.id, kind="strike", target=charger.id, weapon=index, mode=mode)
+    return Step(phase=state.phase, actor=defender.id, kind=STRIKE, target=charger.id, weapon=index, mode=mode)
 
 
 def approach(ctx: Context, actor: Combatant, action: Approach) -> None:
@@ -225,11 +226,11 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     while moved:
         moved = False
         for i, s in enumerate(steps):
-            mine = attacks.get(s.actor) if s.kind == "act" else None
+            mine = attacks.get(s.actor) if s.kind == ACT else None
             theirs = attacks.get(mine.target) if mine else None
             if mine is None or theirs is None or theirs.target != s.actor:
                 continue
-            j = next((k for k, t in enumerate(steps) if k > i and t.actor == mine.target and t.kind == "act" and t.phase == s.phase), None)
+            j = next((k for k, t in enumerate(steps) if k > i and t.actor == mine.target and t.kind == ACT and t.phase == s.phase), None)
             me, them = lookup(state, s.actor), lookup(state, mine.target)
             if j is None or me is None or them is None:
                 continue

@@ -8,7 +8,7 @@ weapons may move and shoot ... Other ranged weapons must remain stationary.'
 combatant will be hit, and then roll to attack that character as normal.'
 """
 
-from fray_table.rules.actions import Shoot
+from fray_table.rules.actions import MOVE_SHOOT, SHOOT_MOVE, Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
 from fray_table.rules.conditions import OUT_OF_FIGHT
 from fray_table.rules.context import Context, lookup, said
@@ -97,11 +97,11 @@ def describe(state: Encounter, a: Shoot) -> str:
 
 
 def resolve(ctx: Context, actor: Combatant, a: Shoot, kind: str) -> None:
-    if kind in ("shoot_move", "move_shoot"):
+    if kind in (SHOOT_MOVE, MOVE_SHOOT):
         assert a.x is not None and a.y is not None  # Shoot.steps plans a move only with x and y
         actor.x, actor.y = a.x, a.y
         ctx.log("move", f"{actor.name} moves to ({a.x}, {a.y}).", actor=actor.id)
-    if kind != "shoot_move":
+    if kind != SHOOT_MOVE:
         shoot(ctx, actor, a)
 
 

@@ -63,7 +63,8 @@ PROFILE = Profile(
             "routine",
             "000's improved combat options: cleave and extra attacks, struck on 000's roll.",
             hooks={"routine": attack.routine},
-            steps={"ll-strike": attack.extra_strike},
+            steps={attack.LL_STRIKE: attack.extra_strike},
+            former={"ll-strike": attack.LL_STRIKE},  # RULES_VERSION 4's spelling
             needs=("to_hit",),
             why=f"its extra strikes are rolled on {TO_HIT}",
         ),
@@ -83,7 +84,7 @@ PROFILE = Profile(
                 "two_weapons": Added(manoeuvres.describe, attack.two_weapons, phase="attack"),
             },
             choices=(manoeuvres.choices,),
-            prompts={"shield_sacrifice": damage.sacrifice},
+            prompts={damage.SACRIFICE_PROMPT: damage.sacrifice},
             options=("maneuvers", "two_weapon_fighting"),
             needs=("to_hit",),
             why=f"the shield bash and two weapons are rolled on {TO_HIT}",

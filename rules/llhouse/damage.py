@@ -48,6 +48,9 @@ def kill(ctx: Context, attacker: Combatant, target: Combatant) -> None:
     ctx.log("down", f"{target.name} is killed outright.", actor=attacker.id, target=target.id)
 
 
+SACRIFICE_PROMPT = "shield_sacrifice"  # prompt: 000's SHIELD SACRIFICE, 'sacrifice' or 'keep'
+
+
 def sacrifice_open(state: Encounter, target: Combatant, points: int) -> bool:
     return points > 0 and not target.down and shield_ready(target) and maneuvers_open(state, target)
 
@@ -62,9 +65,13 @@ def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effe
     state.awaiting = Awaiting(
         id=f"{state.seq}:sacrifice:{attacker.id}:{target.id}:{points}:{effect}",
         who=target.id,
-        kind="shield_sacrifice",
+        kind=SACRIFICE_PROMPT,
         prompt=f"{attacker.name} hits {target.name} for {points} damage: sacrifice the shield to prevent {SHIELD_SACRIFICE} of it?",
         options=["sacrifice", "keep"],
+        attacker=attacker.id,
+        target=target.id,
+        points=points,
+        effect=effect,
     )
     ctx.log("shield", f"{target.name} may sacrifice the shield against {points} damage.", actor=attacker.id, target=target.id)
 
@@ -72,12 +79,14 @@ def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effe
 def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
     """The prompt shield_sacrifice's answer (000's maneuvers): 'roll 1d4, subtract that from the Attacker's Damage to find
     the Damage you actually take. This move shatters your shield beyond use'."""
-    _, _, attacker_id, target_id, points_text, effect = waiting.id.split(":")
+    attacker_id, target_id, points, effect = waiting.attacker, waiting.target, waiting.points, waiting.effect
+    if not attacker_id:  # a prompt stored before RULES_VERSION 5 holds them in its id
+        _, _, attacker_id, target_id, points_text, effect = waiting.id.split(":")
+        points = int(points_text)
     state = ctx.state
     attacker, target = lookup(state, attacker_id), lookup(state, target_id)
     if attacker is None or target is None:
         return
-    points = int(points_text)
     if choice == "sacrifice" and shield_ready(target):
         saved = ctx.dice.roll_dice(SHIELD_SACRIFICE, f"{target.name}'s shield sacrifice")
         taken = max(0, points - saved)

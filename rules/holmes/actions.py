@@ -112,7 +112,7 @@ def check_attack(state: Encounter, actor: Combatant, a: Attack) -> None:
         raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {a.weapon}")
     if not 0 <= a.called_shots <= CALLED_SHOTS_MAX:
         raise Rejected("declare/called-shots", f"called shots are 0 to {CALLED_SHOTS_MAX}")
-    melee.check(state, actor, a)  # 003 melee: weapons, double attack, routine, called shots
+    melee.check_attack(state, actor, a)  # 003 melee: weapons, double attack, routine, called shots
     check_delay(state, actor, a)
 
 
@@ -291,14 +291,20 @@ ACTIONS = {
     "move": ActionRules(lambda state, m: f"move to ({m.x}, {m.y}){delay_text(m)}", resolve_move, check_move, offer_move, PHASE_OF["move"]),
     "hold": ActionRules(words("hold"), nothing, None, offer_hold, PHASE_OF["hold"]),
     # melee manoeuvres (rules.holmes.melee): charge, approach, set, parry, kill
-    "charge": ActionRules(melee.describe_charge, steps(melee.charge), melee.check, melee.offer_charge, PHASE_OF["charge"]),
-    "approach": ActionRules(melee.describe_approach, steps(melee.approach), melee.check, melee.offer_approach, PHASE_OF["approach"]),
-    "set_spear": ActionRules(words("set a spear against a charge"), steps(melee.set_spear), melee.check, melee.offer_set, PHASE_OF["set_spear"]),
-    "parry": ActionRules(melee.describe_parry, nothing, melee.check, melee.offer_parry, PHASE_OF["parry"]),
-    "kill": ActionRules(melee.describe_kill, steps(melee.kill), melee.check, melee.offer_kill, PHASE_OF["kill"]),
+    "charge": ActionRules(melee.describe_charge, steps(melee.charge), melee.check_charge, melee.offer_charge, PHASE_OF["charge"]),
+    "approach": ActionRules(melee.describe_approach, steps(melee.approach), melee.check_approach, melee.offer_approach, PHASE_OF["approach"]),
+    "set_spear": ActionRules(words("set a spear against a charge"), steps(melee.set_spear), melee.check_set, melee.offer_set, PHASE_OF["set_spear"]),
+    "parry": ActionRules(melee.describe_parry, nothing, melee.check_parry, melee.offer_parry, PHASE_OF["parry"]),
+    "kill": ActionRules(melee.describe_kill, steps(melee.kill), melee.check_kill, melee.offer_kill, PHASE_OF["kill"]),
     # footing (rules.holmes.footing): stand up, pick up a dropped weapon
-    "stand": ActionRules(words("stand up"), steps(footing.resolve), footing.check, footing.offer_stand, PHASE_OF["stand"]),
-    "recover": ActionRules(words("pick up a dropped weapon"), steps(footing.resolve), footing.check, footing.offer_recover, PHASE_OF["recover"]),
+    "stand": ActionRules(words("stand up"), lambda ctx, actor, a, step: footing.stand(ctx, actor), footing.check_stand, footing.offer_stand, PHASE_OF["stand"]),
+    "recover": ActionRules(
+        words("pick up a dropped weapon"),
+        lambda ctx, actor, a, step: footing.recover(ctx, actor, a.weapon),
+        footing.check_recover,
+        footing.offer_recover,
+        PHASE_OF["recover"],
+    ),
     # ranged, oil, grappling, spells, devices, fleeing
     "shoot": ActionRules(describe_shoot, lambda ctx, actor, a, step: ranged.resolve(ctx, actor, a, step.kind), check_shoot, offer_shoot, PHASE_OF["shoot"]),
     "throw_oil": ActionRules(describe_oil, steps(oil.throw_oil), check_throw, offer_oil, PHASE_OF["throw_oil"]),
@@ -312,8 +318,8 @@ ACTIONS = {
         PHASE_OF["stop_drop_roll"],
     ),
     "cast": ActionRules(spells.describe, steps(spells.cast), spells.check, offer_cast, PHASE_OF["cast"]),
-    "use_device": ActionRules(devices.describe, steps(devices.use), devices.check, offer_device, PHASE_OF["use_device"]),
-    "flee": ActionRules(devices.describe, steps(devices.flee), check_square, offer_flee, PHASE_OF["flee"]),
+    "use_device": ActionRules(devices.describe_use, steps(devices.use), devices.check, offer_device, PHASE_OF["use_device"]),
+    "flee": ActionRules(devices.describe_flee, steps(devices.flee), check_square, offer_flee, PHASE_OF["flee"]),
 }
 
 

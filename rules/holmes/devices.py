@@ -20,9 +20,11 @@ def check(state: Encounter, actor: Combatant, a: UseDevice) -> None:
         raise Rejected("use_device/unknown-target", f"there is no combatant {a.target!r}")
 
 
-def describe(state: Encounter, a: UseDevice | Flee) -> str:
-    if isinstance(a, Flee):
-        return f"flee to ({a.x}, {a.y})"
+def describe_flee(state: Encounter, a: Flee) -> str:
+    return f"flee to ({a.x}, {a.y})"
+
+
+def describe_use(state: Encounter, a: UseDevice) -> str:
     target = lookup(state, a.target) if a.target else None
     return f"use {a.device}" + (f" on {target.name}" if target else "")
 

@@ -23,26 +23,18 @@ def dropped(c: Combatant) -> list[int]:
     return [i for i, w in enumerate(c.weapons) if w.dropped and not w.broken]
 
 
-def check(state: Encounter, actor: Combatant, action) -> None:
-    match action:
-        case Stand():
-            if PRONE not in actor.conditions:
-                raise Rejected("stand/not-prone", f"{actor.name} is not prone")
-        case Recover():
-            if not 0 <= action.weapon < len(actor.weapons):
-                raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {action.weapon}")
-            if action.weapon not in dropped(actor):
-                weapon = actor.weapons[action.weapon]
-                why = "broken" if weapon.broken else "not dropped"
-                raise Rejected("recover/not-dropped", f"{actor.name}'s {weapon.name} is {why}: there is nothing to pick up")
+def check_stand(state: Encounter, actor: Combatant, action: Stand) -> None:
+    if PRONE not in actor.conditions:
+        raise Rejected("stand/not-prone", f"{actor.name} is not prone")
 
 
-def resolve(ctx: Context, actor: Combatant, action) -> None:
-    match action:
-        case Stand():
-            stand(ctx, actor)
-        case Recover():
-            recover(ctx, actor, action.weapon)
+def check_recover(state: Encounter, actor: Combatant, action: Recover) -> None:
+    if not 0 <= action.weapon < len(actor.weapons):
+        raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {action.weapon}")
+    if action.weapon not in dropped(actor):
+        weapon = actor.weapons[action.weapon]
+        why = "broken" if weapon.broken else "not dropped"
+        raise Rejected("recover/not-dropped", f"{actor.name}'s {weapon.name} is {why}: there is nothing to pick up")
 
 
 def stand(ctx: Context, actor: Combatant) -> None:

@@ -47,71 +47,88 @@ def can_reach(actor: Combatant, target: Combatant, reach: int) -> bool:
     return distance(actor, target) <= actor.move + reach
 
 
-# --- declaration checks (called from rules.declare.check_action) -------------
+# --- declaration checks (each action's record's `check`: rules.holmes.actions) ---
 
 
-def check(state: Encounter, actor: Combatant, action) -> None:
-    """003's melee rules on a declaration; raises Rejected, changes nothing."""
-    index = getattr(action, "weapon", None)
-    if isinstance(action, Parry) and index is None:
-        if len(actor.weapons) > 1:
-            raise Rejected(
-                "parry/which-weapon",
-                f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries (003: 'He must also declare which weapon is being used to parry')",
-            )
-        index = parry_weapon(action)
-    if isinstance(action, MELEE_ACTIONS) and index is not None:
-        if not 0 <= index < len(actor.weapons):
-            raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {index}")
-        weapon = actor.weapons[index]
-        if not usable(weapon):
-            raise Rejected("melee/weapon-unusable", f"{actor.name}'s {weapon.name} is {'broken' if weapon.broken else 'dropped'}")
-    target = None
-    if isinstance(action, Attack | Charge | Approach | Kill):  # the melee actions with a target
-        target = lookup(state, action.target)
-        if target is None:
-            raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
-        if target.id == actor.id:
-            raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
-        check_not_gone(state, target)
-        if target.down and not isinstance(action, Attack):
-            raise Rejected("melee/target-down", f"{target.name} is already down")
-    match action:
-        case Attack() if action.routine:
-            why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
-            if why:
-                raise Rejected("melee/no-routine", f"{actor.name} cannot make an attack routine: {why}")
-        case Attack() if action.double:
-            assert target is not None  # looked up above for every action with a target
-            why = double_refused(state, actor, target, action.weapon)
-            if why:
-                raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
-        case Charge():
-            assert target is not None
-            if not can_reach(actor, target, reach_of(actor, action.weapon)):
-                raise Rejected("melee/charge-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} charges {actor.move} ft")
-            if not 0 <= action.called_shots <= 3:
-                raise Rejected("declare/called-shots", "called shots are 0 to 3")
-        case Approach():
-            assert target is not None
-            if not can_reach(actor, target, reach_of(actor, weapon_index(state, actor))):
-                raise Rejected("melee/approach-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} moves {actor.move} ft")
-        case SetSpear():
-            if not actor.weapons[action.weapon].polearm:
-                raise Rejected("melee/not-a-polearm", f"only a spear or polearm may be set; the {actor.weapons[action.weapon].name} is neither")
-        case Kill():
-            assert target is not None
-            if not helpless(target):
-                raise Rejected("melee/not-helpless", f"{target.name} is not helpless (bound, asleep, paralysed, pinned)")
+def check_weapon(actor: Combatant, index: int) -> None:
+    if not 0 <= index < len(actor.weapons):
+        raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {index}")
+    weapon = actor.weapons[index]
+    if not usable(weapon):
+        raise Rejected("melee/weapon-unusable", f"{actor.name}'s {weapon.name} is {'broken' if weapon.broken else 'dropped'}")
+
+
+def check_target(state: Encounter, actor: Combatant, action: Attack | Charge | Approach | Kill) -> Combatant:
+    """The target of a melee action, there and still in the fight (any but an attack's standing too)."""
+    target = lookup(state, action.target)
+    if target is None:
+        raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
+    if target.id == actor.id:
+        raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
+    check_not_gone(state, target)
+    if target.down and not isinstance(action, Attack):
+        raise Rejected("melee/target-down", f"{target.name} is already down")
+    return target
+
+
+def check_attack(state: Encounter, actor: Combatant, action: Attack) -> None:
+    """003's melee rules on a declared attack: its weapon, the double attack, a monster's routine, called shots."""
+    check_weapon(actor, action.weapon)
+    target = check_target(state, actor, action)
+    if action.routine:
+        why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
+        if why:
+            raise Rejected("melee/no-routine", f"{actor.name} cannot make an attack routine: {why}")
+    elif action.double:
+        why = double_refused(state, actor, target, action.weapon)
+        if why:
+            raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
     check_called(state, actor, target, action)
 
 
-def check_called(state: Encounter, actor: Combatant, target: Combatant | None, action) -> None:
+def check_charge(state: Encounter, actor: Combatant, action: Charge) -> None:
+    check_weapon(actor, action.weapon)
+    target = check_target(state, actor, action)
+    if not can_reach(actor, target, reach_of(actor, action.weapon)):
+        raise Rejected("melee/charge-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} charges {actor.move} ft")
+    if not 0 <= action.called_shots <= 3:
+        raise Rejected("declare/called-shots", "called shots are 0 to 3")
+    check_called(state, actor, target, action)
+
+
+def check_approach(state: Encounter, actor: Combatant, action: Approach) -> None:
+    target = check_target(state, actor, action)
+    if not can_reach(actor, target, reach_of(actor, weapon_index(state, actor))):
+        raise Rejected("melee/approach-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} moves {actor.move} ft")
+
+
+def check_set(state: Encounter, actor: Combatant, action: SetSpear) -> None:
+    check_weapon(actor, action.weapon)
+    if not actor.weapons[action.weapon].polearm:
+        raise Rejected("melee/not-a-polearm", f"only a spear or polearm may be set; the {actor.weapons[action.weapon].name} is neither")
+
+
+def check_parry(state: Encounter, actor: Combatant, action: Parry) -> None:
+    if action.weapon is None and len(actor.weapons) > 1:
+        raise Rejected(
+            "parry/which-weapon",
+            f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries (003: 'He must also declare which weapon is being used to parry')",
+        )
+    check_weapon(actor, parry_weapon(action))
+
+
+def check_kill(state: Encounter, actor: Combatant, action: Kill) -> None:
+    target = check_target(state, actor, action)
+    if not helpless(target):
+        raise Rejected("melee/not-helpless", f"{target.name} is not helpless (bound, asleep, paralysed, pinned)")
+
+
+def check_called(state: Encounter, actor: Combatant, target: Combatant, action: Attack | Charge) -> None:
     """Refuse called shots at declaration when the figures are public and already
     make them raise the number needed to 20 or more (003). Parries are sealed and
     hidden figures are secret, so neither counts here; resolution re-checks."""
     wanted = getattr(action, "called_shots", 0)
-    if not wanted or target is None or target.hidden or not isinstance(action, Attack | Charge):
+    if not wanted or target.hidden:
         return
     weapon = actor.weapons[action.weapon]
     mode = "charge" if isinstance(action, Charge) else "double" if action.double else "attack"

@@ -44,6 +44,9 @@ class ActionRules(NamedTuple):
     # The phase its one step resolves in; None: the steps its class lists (Shoot.steps), or
     # none at all (a stance: hold, parry).
     phase: str | None = None
+    # (action) -> the weapon indices it names, read when the GM's edit takes weapons away;
+    # None: its `weapon`, if it has one (000's two_weapons names its off hand too).
+    weapons: Callable[[Any], list[int]] | None = None
 
 
 Added = ActionRules  # the name a table's package may already use: Added(describe, resolve)

@@ -6,6 +6,7 @@ import hashlib
 import msgspec
 
 from fray_table.rules import ruleset
+from fray_table.rules.actions import tag
 from fray_table.rules.commands import AddCombatant, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import check_action, describe
@@ -179,9 +180,13 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
     _withdraw_unfit(ctx, c)
 
 
-def _weapons_named(action) -> list[int]:
-    """The weapon indices a declared action names (a weapon, an off hand)."""
-    return [getattr(action, name) for name in ("weapon", "off_hand") if isinstance(getattr(action, name, None), int)]
+def _weapons_named(state: Encounter, action) -> list[int]:
+    """The weapon indices a declared action names: its record's `weapons`, else its `weapon`."""
+    own = rules_of(state).actions.get(tag(action))
+    if own is not None and own.weapons is not None:
+        return own.weapons(action)
+    weapon = getattr(action, "weapon", None)
+    return [weapon] if isinstance(weapon, int) else []
 
 
 def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
@@ -200,8 +205,8 @@ def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
             check_action(state, c, Declare(actor=c.id, action=mine.action))
         except Rejected as r:
             why = r.message
-    elif any(not 0 <= i < len(c.weapons) for i in _weapons_named(mine.action)):
-        why = f"{c.name} has no weapon number {max(_weapons_named(mine.action))}"
+    elif any(not 0 <= i < len(c.weapons) for i in _weapons_named(state, mine.action)):
+        why = f"{c.name} has no weapon number {max(_weapons_named(state, mine.action))}"
     if why is None:
         return
     state.declarations = [d for d in state.declarations if d is not mine]

@@ -81,7 +81,7 @@ PROFILE = Profile(
             "000's maneuvers open to everyone: shield bash, shield sacrifice, two-weapon fighting.",
             actions={
                 "shield_bash": Added(manoeuvres.describe, manoeuvres.bash, phase="attack"),
-                "two_weapons": Added(manoeuvres.describe, attack.two_weapons, phase="attack"),
+                "two_weapons": Added(manoeuvres.describe, attack.two_weapons, phase="attack", weapons=lambda a: [a.weapon, a.off_hand]),
             },
             choices=(manoeuvres.choices,),
             prompts={damage.SACRIFICE_PROMPT: damage.sacrifice},

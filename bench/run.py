@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/run.py            # everything, a few minutes
     .venv/bin/python bench/run.py --quick    # fewer commands, for a smoke run
+    .venv/bin/python bench/run.py --rooms    # many tables at once (bench/many.py), a few minutes
 
 Everything runs on this machine over loopback: a private embedded Redis with
 the append-only file on, the raw pipeline (bench/raw_server.py), `fray serve`,
@@ -230,7 +231,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--plot", type=pathlib.Path, help="also draw latency against load to this PNG (needs the bench extra)")
     parser.add_argument("--rounds", type=int, default=4, help="raw and Fray measured this many times, taking turns going first; medians are shown")
+    parser.add_argument(
+        "--rooms", action="store_true", help="many tables instead (issue 15): 50 encounters x 8 clients, 1,000 quiet ones, joins, two processes"
+    )
     args = parser.parse_args()
+    if args.rooms:
+        return rooms_main(args.quick)
     count = 600 if args.quick else 3000
     rounds = 1 if args.quick else max(1, args.rounds)
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(pathlib.Path(tmp)) as redis:
@@ -292,6 +298,17 @@ def main() -> int:
         import curve
 
         curve.main(args.plot)
+    return 0
+
+
+def rooms_main(quick: bool) -> int:
+    import many
+
+    with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(pathlib.Path(tmp)) as redis:
+        figures = many.run_rooms(redis.url, quick)
+    print(f"{'figure':<44} {'fray':>10} {'raw':>10} {'ratio':>6}  {'goal':<22}")
+    print("\n".join(many.rows(figures, row)))
+    print(json.dumps(figures))
     return 0
 
 

@@ -13,7 +13,7 @@ from typing import assert_never
 
 import msgspec
 
-from fray_table.rules import resolve, setup, undo
+from fray_table.rules import fork, resolve, setup, undo
 from fray_table.rules.commands import (
     AddCombatant,
     Advance,
@@ -25,6 +25,7 @@ from fray_table.rules.commands import (
     EditCombatant,
     End,
     ForceRolls,
+    Fork,
     RemoveCombatant,
     Restore,
     Start,
@@ -89,6 +90,8 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
             undo.check_undo(state, cmd)
         case Restore():
             undo.check_restore(state, cmd)
+        case Fork():
+            fork.check_fork(state, cmd)
         case _:
             assert_never(cmd)
 
@@ -117,6 +120,8 @@ def _perform(ctx: Context, cmd: Command) -> None:
             rules_of(ctx.state).commands["call_morale"][1](ctx, cmd)
         case Restore():
             undo.restore(ctx, cmd)
+        case Fork():
+            fork.fork(ctx, cmd)
         case Undo():
             raise RuntimeError("an undo is folded as the restore computed for it (rules.history.resolve), never as itself")
         case CreateEncounter():

@@ -48,6 +48,7 @@ ENGINE = {
     "dice",
     "errors",
     "events",
+    "fork",  # a fight forked from another at an event
     "grid",  # the 5-ft board: distance
     "history",
     "model",

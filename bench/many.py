@@ -1,0 +1,192 @@
+"""Many tables (issue 15), for `bench/run.py --rooms`: the figures of one process
+serving many encounters, beside the raw pipeline serving as many rooms in the
+same run, and two processes on one Redis and on a three-master Redis Cluster.
+
+Every load generator is bench/rooms.py in processes of its own; each reports its
+own CPU, so a saturated generator is seen. Every loop is bounded.
+"""
+
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+from websockets.sync.client import connect
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from run import FIGHT_COMMANDS, PYTHON, cpu_seconds, free_port, rss_kb, start_fray, wait_port  # noqa: E402
+
+CLIENTS = 8  # a GM, three players, four spectators: as bench/run.py's one fight
+
+
+def generate(mode: str, specs: list[dict], procs: int = 1, **opts) -> list[dict]:
+    """bench/rooms.py on `procs` processes, the encounters dealt out between them; each one's JSON."""
+    args = [PYTHON, str(ROOT / "bench" / "rooms.py"), "--mode", mode]
+    for name, value in opts.items():
+        args += [f"--{name}", str(value)]
+    shares = [specs[i::procs] for i in range(procs)]
+    running = [subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for share in shares if share]
+    outs = []
+    for proc, share in zip(running, shares, strict=False):
+        out, err = proc.communicate(json.dumps(share), timeout=600)
+        if proc.returncode:
+            raise RuntimeError(err)
+        outs.append(json.loads(out))
+    return outs
+
+
+def summed(outs: list[dict]) -> dict:
+    """Several generators' figures as one: counts added, the worst p99, the busiest generator."""
+    return {
+        "commands": sum(o.get("commands", 0) for o in outs),
+        "per_s": sum(o.get("per_s", 0.0) for o in outs),
+        "p99_ms": max(o.get("p99_ms", 0.0) for o in outs),
+        "generator_busy": max(o["cpu_s"] / o["elapsed_s"] for o in outs if o["elapsed_s"]),
+        "errors": sum(o.get("errors", 0) for o in outs),
+    }
+
+
+def ws(link: str) -> str:
+    return link.replace("http://", "ws://").replace("/e/", "/ws/encounters/")
+
+
+def fray_rooms(host: str, count: int) -> list[dict]:
+    """`count` demo fights, started (nobody surprised), each as a rooms.py spec."""
+    specs = []
+    for _ in range(count):
+        made = httpx.post(f"http://{host}/api/encounters", json={}, timeout=30).json()
+        links = [made["links"]["gm"], *made["links"]["players"].values()] + [made["links"]["spectator"]] * 4
+        with connect(ws(links[0]), open_timeout=30) as gm:
+            json.loads(gm.recv(timeout=30))  # the welcome
+            for i, command in enumerate(({"type": "force_rolls", "values": [5, 5]}, {"type": "start"})):
+                gm.send(json.dumps({"type": "command", "id": f"setup-{i}", "command": command}))
+                for _ in range(50):
+                    if json.loads(gm.recv(timeout=30)).get("id") == f"setup-{i}":
+                        break
+        specs.append({"urls": [ws(link) for link in links[:CLIENTS]], "commands": FIGHT_COMMANDS})
+    return specs
+
+
+def raw_rooms(port: int, count: int) -> list[dict]:
+    return [{"urls": [f"ws://127.0.0.1:{port}/ws/r{i}"] * CLIENTS, "commands": [{"type": "attack", "target": "gob1"}]} for i in range(count)]
+
+
+def start_raw(redis_url: str) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    proc = subprocess.Popen([PYTHON, str(ROOT / "bench" / "raw_server.py"), "--port", str(port), "--redis-url", redis_url])
+    wait_port(port, proc)
+    return proc, port
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def inflight(procs: list[subprocess.Popen], specs: list[dict], count: int, generators: int = 1) -> dict:
+    """One command in flight per encounter: commands/s and the servers' CPU per command."""
+    generate("inflight", specs, generators, count=max(len(specs), count // 10), seconds=20)  # warm up
+    before = sum(cpu_seconds(p.pid) for p in procs)
+    out = summed(generate("inflight", specs, generators, count=count, seconds=60))
+    cpu = sum(cpu_seconds(p.pid) for p in procs) - before
+    return out | {"cpu_us": cpu / out["commands"] * 1e6 if out["commands"] else float("nan")}
+
+
+def run_rooms(redis_url: str, quick: bool) -> dict:
+    rooms = 10 if quick else 50
+    count = rooms * (20 if quick else 60)
+    many = 100 if quick else 1000
+    figures: dict = {"rooms": rooms}
+
+    raw, port = start_raw(redis_url)
+    try:
+        figures["raw"] = inflight([raw], raw_rooms(port, rooms), count)
+    finally:
+        stop(raw)
+
+    fray, host = start_fray(redis_url)
+    try:
+        specs = fray_rooms(host, rooms)
+        figures["fray"] = inflight([fray], specs, count)
+        figures["join"] = generate("join", specs)[0]  # every client of every encounter at once
+        # Many quiet tables: 1 command a second each, 8 clients each; then idle, for the memory.
+        more = specs + fray_rooms(host, many - rooms)
+        base = rss_kb(fray.pid)
+        figures["paced"] = summed(generate("paced", more, 2, rate=1.0, seconds=10 if quick else 20))
+        holder = subprocess.Popen(
+            [PYTHON, str(ROOT / "bench" / "hold.py"), *[u for s in more for u in s["urls"]]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        try:
+            assert holder.stdout.readline().strip() == "ready"
+            time.sleep(1)
+            figures["memory"] = {"encounters": many, "rss_mb": rss_kb(fray.pid) / 1024, "before_clients_mb": base / 1024}
+        finally:
+            holder.stdin.close()
+            holder.wait(60)
+    finally:
+        stop(fray)
+
+    figures["two"] = two_processes(redis_url, rooms, count, figures["fray"]["per_s"])
+    figures["cluster"] = on_cluster(rooms, count)
+    return figures
+
+
+def two_processes(redis_url: str, rooms: int, count: int, one: float) -> dict:
+    """Two `fray serve` on one Redis, each with `rooms` encounters of its own: commands/s over one's."""
+    servers = [start_fray(redis_url) for _ in range(2)]
+    try:
+        specs = [s for _, host in servers for s in fray_rooms(host, rooms)]
+        out = inflight([p for p, _ in servers], specs, 2 * count, generators=2)
+        return out | {"over_one": out["per_s"] / one if one else float("nan")}
+    finally:
+        for proc, _ in servers:
+            stop(proc)
+
+
+def on_cluster(rooms: int, count: int) -> dict:
+    """The same on a local three-master Redis Cluster: one process, then two."""
+    from redis_cluster import LocalCluster
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster = LocalCluster(pathlib.Path(tmp))
+        try:
+            one_proc, one_host = start_fray(cluster.url)
+            try:
+                one = inflight([one_proc], fray_rooms(one_host, rooms), count)
+            finally:
+                stop(one_proc)
+            two = two_processes(cluster.url, rooms, count, one["per_s"])
+        finally:
+            cluster.stop()
+    return {"one": one, "two": two}
+
+
+def rows(figures: dict, row) -> list[str]:
+    raw, fray = figures["raw"], figures["fray"]
+    paced, memory, join, two, cluster = figures["paced"], figures["memory"], figures["join"], figures["two"], figures["cluster"]
+    rooms = figures["rooms"]
+    return [
+        row(f"{rooms} encounters x 8, one in flight: CPU/command (us)", fray["cpu_us"], raw["cpu_us"], "<= 100 us", fray["cpu_us"] <= 100),
+        row(f"{rooms} encounters x 8, one in flight: commands/s", fray["per_s"], raw["per_s"], ">= 5,000/s", fray["per_s"] >= 5000),
+        row("  the load generator's busiest core (share)", fray["generator_busy"], raw["generator_busy"], "(< 0.9: not the limit)", None),
+        row(f"{memory['encounters']} encounters at 1/s, 8 clients: p99 (ms)", paced["p99_ms"], None, "<= 50 ms", paced["p99_ms"] <= 50),
+        row(f"memory, {memory['encounters']} idle encounters x 8 clients (MB)", memory["rss_mb"], None, "<= 300 MB", memory["rss_mb"] <= 300),
+        row(
+            f"{join['clients']} clients joining at once: p99 welcome (ms)",
+            join["p99_ms"],
+            None,
+            "<= 1000 ms, all",
+            join["p99_ms"] <= 1000 and join["welcomed"] == join["clients"],
+        ),
+        row("two processes on one Redis (x one)", two["over_one"], None, ">= 1.8 x", two["over_one"] >= 1.8),
+        row("two processes on a 3-master Cluster (x one)", cluster["two"]["over_one"], None, ">= 1.8 x", cluster["two"]["over_one"] >= 1.8),
+    ]

@@ -6,6 +6,11 @@ New options get defaults, tags never change: stored events live forever.
 
 from msgspec import Struct
 
+# The step kinds the actions' own `steps` name (each defined here, once).
+SHOOT, SHOOT_MOVE, MOVE_SHOOT = "shoot", "shoot_move", "move_shoot"  # 003's missiles, with a move after or before
+HAYMAKER = "haymaker"  # 002: a haymaker's blow, at the attack phase's last turn
+ACT = "act"  # rules.model.ACT: a declared action's one step
+
 
 class ActionBase(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
     pass
@@ -32,7 +37,7 @@ class Hold(ActionBase, tag="hold", frozen=True):
     """Do nothing this round (or wait, ready)."""
 
 
-# --- 003: melee manoeuvres (resolved in rules.melee)
+# --- 003: melee manoeuvres (resolved in rules.holmes.melee)
 
 
 class Charge(ActionBase, tag="charge", frozen=True):
@@ -59,7 +64,7 @@ class Parry(ActionBase, tag="parry", frozen=True):
     """003: parry/fight defensively for the round with this weapon; attackers take -4."""
 
     # 003: 'He must also declare which weapon is being used to parry': required when the parrier
-    # carries more than one weapon (None: not given, a single weapon is implied; rules.fighters.parry_weapon).
+    # carries more than one weapon (None: not given, a single weapon is implied; rules.holmes.fighters.parry_weapon).
     weapon: int | None = None
 
 
@@ -69,7 +74,7 @@ class Kill(ActionBase, tag="kill", frozen=True):
     target: str
 
 
-# --- 003: ranged, burning oil, grappling, spells (resolved in rules.ranged, oil, grapple, cast)
+# --- 003: ranged, burning oil, grappling, spells (resolved in rules.holmes.ranged, oil, grapple, cast)
 
 
 class Shoot(ActionBase, tag="shoot", frozen=True):
@@ -91,10 +96,10 @@ class Shoot(ActionBase, tag="shoot", frozen=True):
         """003: 'the first attack will take place during the first attack phase of the
         round, the second during the movement phase'; or shoot then move, or move then shoot."""
         if self.x is None:
-            return [("attack", "shoot"), ("movement", "shoot")][: self.shots]
+            return [("attack", SHOOT), ("movement", SHOOT)][: self.shots]
         if self.move_first:
-            return [("movement", "move_shoot")]
-        return [("attack", "shoot"), ("movement", "shoot_move")]
+            return [("movement", MOVE_SHOOT)]
+        return [("attack", SHOOT), ("movement", SHOOT_MOVE)]
 
 
 class ThrowOil(ActionBase, tag="throw_oil", frozen=True):
@@ -135,7 +140,7 @@ class Cast(ActionBase, tag="cast", frozen=True):
     target: str = ""
 
 
-# --- 003: devices and fleeing (resolved in rules.devices)
+# --- 003: devices and fleeing (resolved in rules.holmes.devices)
 
 
 class UseDevice(ActionBase, tag="use_device", frozen=True):
@@ -153,7 +158,7 @@ class Flee(ActionBase, tag="flee", frozen=True):
     y: int
 
 
-# --- footing: getting up and re-arming (resolved in rules.footing)
+# --- footing: getting up and re-arming (resolved in rules.holmes.footing)
 
 
 class Stand(ActionBase, tag="stand", frozen=True):
@@ -202,7 +207,7 @@ class House(ActionBase, tag="house", frozen=True):
     phase: str = "attack"  # the phase it resolves in: attack | movement | magic
 
     def steps(self) -> list[tuple[str, str]]:
-        return [(self.phase, "act")]
+        return [(self.phase, ACT)]
 
 
 def tag(action: ActionBase) -> str:
@@ -225,7 +230,7 @@ class Strike(ActionBase, tag="strike", frozen=True):
     haymaker: bool = False  # 002: 'Lose initiative, -5 to hit: -4 on SvDR, and no size limit'
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("attack", "haymaker" if self.haymaker else "act")]  # a haymaker waits for the phase's last turn
+        return [("attack", HAYMAKER if self.haymaker else ACT)]  # a haymaker waits for the phase's last turn
 
 
 class Wrestle(ActionBase, tag="wrestle", frozen=True):
@@ -234,7 +239,7 @@ class Wrestle(ActionBase, tag="wrestle", frozen=True):
     target: str
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("attack", "act")]
+        return [("attack", ACT)]
 
 
 class GrappleShip(ActionBase, tag="grapple_ship", frozen=True):
@@ -243,7 +248,7 @@ class GrappleShip(ActionBase, tag="grapple_ship", frozen=True):
     target: str
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("movement", "act")]
+        return [("movement", ACT)]
 
 
 class Board(ActionBase, tag="board", frozen=True):
@@ -253,14 +258,14 @@ class Board(ActionBase, tag="board", frozen=True):
     weapon: int = 0
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("attack", "act")]  # the leap and the blow are one act (a ruling)
+        return [("attack", ACT)]  # the leap and the blow are one act (a ruling)
 
 
 class Repair(ActionBase, tag="repair", frozen=True):
     """002 'Naval combat': five crewmen patch a vessel, 1 hull point a turn, up to half the damage."""
 
     def steps(self) -> list[tuple[str, str]]:
-        return [("movement", "act")]
+        return [("movement", ACT)]
 
 
 # Every action a declaration may carry: the stream's decoder is this one union.
@@ -278,11 +283,11 @@ Action = (
     | Approach
     | SetSpear
     | Parry
-    | Kill  # 003 melee (rules.melee)
+    | Kill  # 003 melee (rules.holmes.melee)
     | Stand
-    | Recover  # footing (rules.footing)
+    | Recover  # footing (rules.holmes.footing)
     | UseDevice
-    | Flee  # 003 devices and fleeing (rules.devices)
+    | Flee  # 003 devices and fleeing (rules.holmes.devices)
     | ShieldBash
     | TwoWeapons
     | Staunch  # 000 (rules.llhouse)

@@ -146,3 +146,12 @@ def standing(ctx: Context, actor: Combatant, cid: str, kind: str, missing: str) 
         ctx.log(kind, f"{actor.name} {missing}.", actor=actor.id)
         return None
     return target
+
+
+def sides(ctx: Context) -> list[str]:
+    """The sides in the fight, in the order their first combatant was added."""
+    seen: list[str] = []
+    for c in ctx.state.combatants:
+        if c.side not in seen:
+            seen.append(c.side)
+    return seen

@@ -8,7 +8,12 @@ Positions are in feet on a 5-ft grid.
 import msgspec
 from msgspec import Struct, field
 
-from fray_table.rules.actions import Action
+from fray_table.rules.actions import ACT, Action  # noqa: F401  (ACT: a declared action's step, rules.actions)
+
+
+def descending(ac: int) -> int:
+    """An ascending AC (Combatant.ac) as the descending one 003's and 002's sheets show (AC 9 unarmoured)."""
+    return 19 - ac
 
 
 class Roll(Struct, frozen=True, omit_defaults=True):
@@ -97,7 +102,7 @@ class Combatant(Struct, kw_only=True):
     down: bool = False
     conditions: list[str] = []
     subdual: int = 0
-    # --- 003: oil, subdual, grappling, morale (rules.oil, subdual, grapple, morale)
+    # --- 003: oil, subdual, grappling, morale (rules.holmes.oil, subdual, grapple, morale)
     size: str = "M"  # 'L' | 'M' | 'S': the oil flask's to-hit modifier (003)
     pc: bool = False  # player characters never roll morale (003: 'monsters and NPCs')
     mindless: bool = False  # 003: 'not entirely mindless like undead, slimes and oozes': no morale
@@ -142,21 +147,36 @@ class Declaration(Struct):
     seq: int  # when it was declared
 
 
-class Awaiting(Struct):
-    """The step queue is parked: `who` must answer with one of `options`."""
+# The engine's own step and prompt kinds. Every kind is a name in snake_case, defined once
+# where its rules are (003's: rules.holmes.kinds; a profile's beside its handler); a kind a
+# stored fight spelt otherwise is mapped by its module's `former` (rules.ruleset.Module).
+END_OF_ROUND = "end_of_round"  # the round's last step
+DIE = "die"  # prompt: a die rolled at the table (option physical_dice)
+
+
+class Awaiting(Struct, omit_defaults=True):
+    """The step queue is parked: `who` must answer with one of `options`.
+
+    `id` is unique and opaque: nothing reads it back. What the answer needs is in the
+    prompt's fields (left out when unset, and out of the view: its `prompt` says it).
+    A prompt stored before RULES_VERSION 5 has none, and its rules read its id."""
 
     id: str
     who: str  # combatant id, or 'gm'
     kind: str
     prompt: str
     options: list[str]
+    attacker: str = ""  # the combatant whose blow the question is about (a spent attacker; a striker)
+    target: str = ""  # the combatant that blow struck
+    points: int = 0  # the damage it is about
+    effect: str = ""  # a critical hit's effect still to land with that damage
 
 
 class Step(Struct, frozen=True):
     phase: str
     actor: str
-    kind: str = "act"
-    target: str = ""  # kind 'strike': one attack roll queued by rules.combat / rules.melee
+    kind: str = ACT
+    target: str = ""  # kind 'strike': one attack roll queued by rules.holmes.combat / rules.holmes.melee
     weapon: int = 0
     mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 

@@ -13,7 +13,7 @@ from typing import assert_never
 
 import msgspec
 
-from fray_table.rules import battlemap, chat, fork, morale, resolve, setup, undo
+from fray_table.rules import battlemap, chat, fork, resolve, setup, undo
 from fray_table.rules.commands import (
     AddCombatant,
     Advance,
@@ -39,6 +39,7 @@ from fray_table.rules.declare import check_declare, declare
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor, Event
 from fray_table.rules.model import Encounter, Entry, copied
+from fray_table.rules.ruleset import rules_of
 
 _canonical = msgspec.msgpack.Encoder(order="deterministic")
 
@@ -93,7 +94,7 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
         case Answer():
             resolve.check_answer(state, by, cmd)
         case CallMorale():
-            morale.check_call(state, cmd)
+            rules_of(state).commands["call_morale"][0](state, cmd)  # 003's morale (Module.commands)
         case Undo():
             undo.check_undo(state, cmd)
         case Restore():
@@ -131,7 +132,7 @@ def _perform(ctx: Context, cmd: Command) -> None:
         case Answer():
             resolve.answer(ctx, cmd)
         case CallMorale():
-            morale.call(ctx, cmd)
+            rules_of(ctx.state).commands["call_morale"][1](ctx, cmd)
         case Restore():
             undo.restore(ctx, cmd)
         case Fork():

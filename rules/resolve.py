@@ -5,38 +5,16 @@ from collections.abc import Callable
 
 import msgspec
 
-from fray_table.rules import extras, melee  # extras: ranged, oil, grappling, spells, footing, devices (003)
-from fray_table.rules.actions import (
-    Approach,
-    Attack,
-    Cast,
-    Charge,
-    Flee,
-    Grapple,
-    Hold,
-    Kill,
-    Move,
-    Recover,
-    SetSpear,
-    Shoot,
-    Stand,
-    StopDropRoll,
-    ThrowOil,
-    ThrowTorch,
-    UseDevice,
-)
-from fray_table.rules.combat import attack
 from fray_table.rules.commands import Advance, Answer, Start
-from fray_table.rules.context import Context, lookup
+from fray_table.rules.conditions import out_of_fight
+from fray_table.rules.context import Context, lookup, sides
 from fray_table.rules.declare import added, controls
 from fray_table.rules.dice import NeedDie
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
-from fray_table.rules.model import Awaiting, Encounter, Step
-from fray_table.rules.morale import out_of_fight
+from fray_table.rules.model import DIE, END_OF_ROUND, Awaiting, Encounter, Step
 from fray_table.rules.round import may_act, plan, why_idle
 from fray_table.rules.ruleset import rules_of
-from fray_table.rules.surprise import roll_surprise, sides
 from fray_table.rules.unseen import reveal
 
 # What resumes a parked queue, and the steps queued mid-phase, come from the
@@ -57,7 +35,7 @@ def start(ctx: Context, cmd: Start) -> None:
     state = ctx.state
     state.status = "running"
     state.round = 1
-    roll_surprise(ctx)
+    rules_of(state).surprise(ctx)  # 003: a d6 a side (hook `surprise`)
     state.phase = "declaration"
     ctx.log("round", "Round 1: declarations are open.")
 
@@ -75,7 +53,7 @@ def advance(ctx: Context, cmd: Advance) -> None:
     state = ctx.state
     ctx.log("round", f"Round {state.round}: declarations close.")
     state.steps = plan(state)
-    extras.after_plan(state)
+    rules_of(state).arrange(state)  # 003: the longer weapon first, burning oil (hook `arrange`)
     run(ctx)
 
 
@@ -127,7 +105,7 @@ def attempt(ctx: Context, step: Step) -> None:
         state.awaiting = Awaiting(
             id=f"die:{state.seq}",
             who=who,
-            kind="die",
+            kind=DIE,
             prompt=f"Roll a d{need.sides} at the table for {need.purpose}, and enter it.",
             options=[str(v) for v in range(1, need.sides + 1)],
         )
@@ -142,12 +120,12 @@ def die_entered(ctx: Context, waiting: Awaiting, choice: str) -> None:
     ctx.state.entered.append(int(choice))
 
 
-ENGINE_PROMPTS["die"] = die_entered
+ENGINE_PROMPTS[DIE] = die_entered
 
 
 def resolve(ctx: Context, step: Step) -> None:
     state = ctx.state
-    if step.kind == "end_of_round":
+    if step.kind == END_OF_ROUND:
         end_of_round(ctx)
         return
     handler = rules_of(state).steps.get(step.kind)
@@ -163,31 +141,9 @@ def resolve(ctx: Context, step: Step) -> None:
         return
     if actor.unseen:
         reveal(ctx, actor, declaration.action)  # option reveal_when_acting
-    own = added(state, declaration.action)
-    if own is not None:  # an action a module adds (rules.ruleset.Module.actions)
+    own = added(state, declaration.action)  # its record (rules.ruleset.ActionRules): 003's like any profile's
+    if own is not None:
         own.resolve(ctx, actor, declaration.action, step)
-        return
-    match declaration.action:
-        case Attack() as a:
-            if lookup(state, a.target) is None:
-                ctx.log("attack", f"{actor.name}'s target has left the fight.", actor=actor.id)
-            else:
-                attack(ctx, actor, a)
-        case Move() as m:
-            actor.x, actor.y = m.x, m.y
-            ctx.log("move", f"{actor.name} moves to ({m.x}, {m.y}).", actor=actor.id)
-        case Hold():
-            pass
-        case Charge() as a:
-            melee.charge(ctx, actor, a)
-        case Approach() as a:
-            melee.approach(ctx, actor, a)
-        case SetSpear() as a:
-            melee.set_spear(ctx, actor, a)
-        case Kill() as a:
-            melee.kill(ctx, actor, a)
-        case Shoot() | ThrowOil() | ThrowTorch() | Grapple() | StopDropRoll() | Cast() | Stand() | Recover() | UseDevice() | Flee():
-            extras.resolve(ctx, actor, declaration.action, step)
 
 
 def end_of_round(ctx: Context) -> None:

@@ -6,77 +6,30 @@ phase beginning.'
 """
 
 from fray_table.rules.actions import tag
-from fray_table.rules.melee import by_length
-from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.ruleset import rules_of
+from fray_table.rules.model import ACT, END_OF_ROUND, Combatant, Encounter, Step
+from fray_table.rules.ruleset import Rules, rules_of
 
 # 003: declaration, then the attack, movement and magic phases, then end of round.
 PHASES = ("declaration", "attack", "movement", "magic", "end")
-
-# Which phase resolves each declared action (003).
-PHASE_OF = {
-    "attack": "attack",  # 'Attacks made while stationary are resolved.'
-    "move": "movement",  # 'All declared movement occurs.'
-    "hold": None,
-    "charge": "movement",  # 003: 'Both approaches are made in the Movement Phase'
-    "approach": "movement",
-    "set_spear": "attack",  # 003: the set 'will occur in the Attack phase of the round'
-    "parry": None,  # a stance for the whole round, read when the parrier is attacked
-    "kill": "attack",
-    "shoot": "attack",  # 'This includes most missile fire.' (Shoot.steps may add the movement phase)
-    "throw_oil": "attack",
-    "throw_torch": "attack",
-    "grapple": "attack",
-    "stop_drop_roll": "movement",  # 003: 'This is a Movement Phase action'
-    "cast": "magic",  # 'Magic spells cast ... now their effects are resolved.'
-    "stand": "movement",  # getting up is movement (a ruling; rules.footing)
-    "recover": "movement",  # picking up a dropped weapon (a ruling; rules.footing)
-    "use_device": "attack",  # 003: devices 'are "weapons" and not "spells"; ... resolved in the earlier phases'
-    "flee": "movement",  # running away is movement; the runner is then 'fled' (a ruling; rules.devices)
-    "shield_bash": "attack",  # 000: 'instead of a normal attack'
-    "two_weapons": "attack",  # 000: two-weapon fighting is an attack
-    "staunch": "attack",  # 000: staunching a wound, in place of an attack (a ruling; rules.llhouse)
-}
 
 # 003's conditions that stop a combatant acting: out of the fight (morale, subdual),
 # or pinned and helpless (grappling).
 
 
-def steps_of(action) -> list[tuple[str, str]]:
-    """(phase, step kind) of each step a declared action takes: one in its PHASE_OF
+def steps_of(rules: Rules, action) -> list[tuple[str, str]]:
+    """(phase, step kind) of each step a declared action takes: one in its record's
     phase, unless the action lists its own (Shoot); `delay` moves them later (003)."""
     own = getattr(action, "steps", None)
     steps: list[tuple[str, str]]
     if own:
         steps = own()
     else:
-        phase = PHASE_OF[tag(action)]
-        steps = [(phase, "act")] if phase else []
+        phase = rules.actions[tag(action)].phase
+        steps = [(phase, ACT)] if phase else []
     delay = getattr(action, "delay", "")
     if delay:
         steps = [(delay if PHASES.index(p) < PHASES.index(delay) else p, kind) for p, kind in steps]
     return steps
-
-
-def natural_phase(action) -> str | None:
-    own = getattr(action, "steps", None)
-    steps = own() if own else [(PHASE_OF[tag(action)], "act")]
-    return steps[0][0] if steps else None
-
-
-def dex_order(combatants: list[Combatant]) -> list[Combatant]:
-    """Highest DEX first; ties keep the order combatants were added (a ruling)."""
-    return sorted(combatants, key=lambda c: -c.dex)
-
-
-def in_dex_order(state: Encounter) -> list[Combatant]:
-    """003's order of actors in each phase (hook `order`)."""
-    return dex_order(state.combatants)
-
-
-def declaration_order(combatants: list[Combatant]) -> list[Combatant]:
-    """003's formal procedure: 'reversed Intelligence order', lowest INT declares first."""
-    return sorted(combatants, key=lambda c: c.int_)
 
 
 def may_act(state: Encounter, c: Combatant) -> bool:
@@ -95,12 +48,12 @@ def why_idle(state: Encounter, c: Combatant) -> str:
 def plan(state: Encounter) -> list[Step]:
     """The steps of the round, once declarations close: each phase in DEX order."""
     by_actor = {d.actor: d for d in state.declarations}
+    rules = rules_of(state)
     steps = []
     for phase in PHASES[1:-1]:
-        for c in rules_of(state).order(state):
+        for c in rules.order(state):
             d = by_actor.get(c.id)
             if d is not None:
-                steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(d.action) if p == phase]
-    steps = by_length(state, steps)  # 003: in mutual melee the longer weapon strikes first
-    steps.append(Step(phase="end", actor="", kind="end_of_round"))
+                steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(rules, d.action) if p == phase]
+    steps.append(Step(phase="end", actor="", kind=END_OF_ROUND))
     return steps

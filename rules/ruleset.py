@@ -29,26 +29,46 @@ from fray_table.rules.model import Encounter
 GROUP = "fray.profiles"
 
 
-class Added(NamedTuple):
-    """An action a module adds: how its declaration reads in the log, and how it resolves."""
+class ActionRules(NamedTuple):
+    """One action, as its module holds it (DESIGN: 'An action is one record too'): its words
+    in the log, its resolution, its check, its choice in the view and the phase it resolves
+    in. Declarations, the step queue and the view reach every action through this record
+    alone, 003's like any profile's; the command shape is its class in rules.actions."""
 
-    describe: Callable[[Encounter, Any], str]
+    describe: Callable[[Encounter, Any], str]  # (state, action) -> how its declaration reads
     resolve: Callable[..., None]  # (ctx, actor, action, step)
+    check: Callable[..., None] | None = None  # (state, actor, action): raises Rejected, changes nothing
+    # (state, combatant, targets) -> the view.Choice fields it offers now, or None; `targets`
+    # are hook `targets`' ids. An action without one is offered by its module's `choices`, if at all.
+    choices: Callable[..., dict | None] | None = None
+    # The phase its one step resolves in; None: the steps its class lists (Shoot.steps), or
+    # none at all (a stance: hold, parry).
+    phase: str | None = None
+    # (action) -> the weapon indices it names, read when the GM's edit takes weapons away;
+    # None: its `weapon`, if it has one (000's two_weapons names its off hand too).
+    weapons: Callable[[Any], list[int]] | None = None
+
+
+Added = ActionRules  # the name a table's package may already use: Added(describe, resolve)
 
 
 # The seams a module may fill with one function, and what each decides. Every one
 # has holmes-phases' (003) function, so each is always there.
 HOOKS = {
-    "melee_roll": "an attack roll that can be made, to its damage (rules.combat.strike)",
-    "shot": "a missile at its target, once picked out of a melee (rules.ranged.shoot)",
-    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles -> (hit, d20) (rules.tohit.roll_to_hit)",
-    "combat_bonus": "the figure a combatant adds to its d20 (rules.fighters.combat_bonus)",
-    "routine": "the strikes a declared attack makes (rules.combat.attack)",
-    "fall": "what happens to a combatant at 0 HP or less (rules.damage.fall)",
+    "melee_roll": "an attack roll that can be made, to its damage (rules.holmes.combat.strike)",
+    "shot": "a missile at its target, once picked out of a melee (rules.holmes.ranged.shoot)",
+    "bare_roll": "a bare attack roll: oil, a torch, a missile under some profiles -> (hit, d20) (rules.holmes.tohit.roll_to_hit)",
+    "combat_bonus": "the figure a combatant adds to its d20 (rules.holmes.fighters.combat_bonus)",
+    "routine": "the strikes a declared attack makes (rules.holmes.combat.attack)",
+    "fall": "what happens to a combatant at 0 HP or less (rules.holmes.damage.fall)",
     "order": "the order in which combatants act in each phase (rules.round.plan)",
+    "declaration_order": "the order declarations are asked in under option formal_declarations: (combatants) -> combatants (rules.declare)",
+    "surprise": "who is surprised as the fight starts: (ctx) (rules.resolve.start)",
     "armor_class": "the AC the armor a combatant wears gives it, or None to keep its own (rules.setup)",
+    "arrange": "the round's queue once declarations close, reordered or added to in place: (state) (rules.resolve.advance)",
+    "targets": "whom a combatant's choices may name, foes first: (state, combatant) -> ids (rules.view)",
     # Natural 20s and 1s: the to_hit decides when a roll is one (its crit range, whether it hits),
-    # the criticals and fumbles modules what it does (rules.damage.critical).
+    # the criticals and fumbles modules what it does (rules.holmes.damage.critical).
     "critical": "what a critical hit does to its blow, before the damage: (ctx, attacker, target, weapon, kind) -> Critical",
     "critical_effect": "a critical's effect once its damage has landed: (ctx, attacker, target, effect)",
     "fumble": "what a fumble (a natural 1 that misses) does: (ctx, attacker, target, weapon, kind)",
@@ -75,9 +95,15 @@ class Module:
     name: str  # 'to_hit', 'dying', 'maneuvers', 'striking', ...
     help: str  # what it decides, in the document's words
     hooks: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # HOOKS it fills
-    actions: Mapping[str, Added] = dataclasses.field(default_factory=dict)  # action tag -> its rules
+    actions: Mapping[str, ActionRules] = dataclasses.field(default_factory=dict)  # action tag -> its record
     prompts: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # awaiting kind -> what resumes it
     steps: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # step kind -> its handler
+    # command tag -> (check(state, cmd), perform(ctx, cmd)): the commands of the wire vocabulary
+    # (rules.commands) whose rule is a profile's (003's call_morale)
+    commands: Mapping[str, tuple[Callable, Callable]] = dataclasses.field(default_factory=dict)
+    # the kinds its steps and prompts had in fights stored before they were renamed: old -> new
+    # (compose gives each old name the new one's handler, so a stored queue or prompt resumes)
+    former: Mapping[str, str] = dataclasses.field(default_factory=dict)
     stops_acting: tuple[str, ...] = ()  # conditions that stop a combatant acting
     check_figures: tuple[Callable, ...] = ()  # (combatant, code): every card passes each
     check_declaration: tuple[Callable, ...] = ()  # (state, actor, action): every declaration passes each
@@ -112,9 +138,11 @@ class Rules:
     profile: Profile
     modules: Mapping[str, tuple[str, Module]]  # module name -> (the profile it comes from, the module)
     hooks: Mapping[str, Callable]
-    actions: Mapping[str, Added]
+    actions: Mapping[str, ActionRules]
+    offers: tuple[Callable, ...]  # the actions' own `choices`, in the order the view lists them
     prompts: Mapping[str, Callable]
     steps: Mapping[str, Callable]
+    commands: Mapping[str, tuple[Callable, Callable]]
     stops_acting: tuple[str, ...]
     check_figures: tuple[Callable, ...]
     check_declaration: tuple[Callable, ...]
@@ -191,9 +219,11 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         profile=base,
         modules=modules,
         hooks=_hooks(base, modules),
-        actions={k: v for m in parts for k, v in m.actions.items()},
-        prompts={k: v for m in parts for k, v in m.prompts.items()},
-        steps={k: v for m in parts for k, v in m.steps.items()},
+        actions=(actions := {k: v for m in parts for k, v in m.actions.items()}),
+        offers=tuple(a.choices for a in actions.values() if a.choices is not None),
+        prompts=_with_former({k: v for m in parts for k, v in m.prompts.items()}, parts),
+        steps=_with_former({k: v for m in parts for k, v in m.steps.items()}, parts),
+        commands={k: v for m in parts for k, v in m.commands.items()},
         stops_acting=tuple(dict.fromkeys(x for m in parts for x in m.stops_acting)),
         check_figures=tuple(f for m in parts for f in m.check_figures),
         check_declaration=tuple(f for m in parts for f in m.check_declaration),
@@ -201,6 +231,11 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
         round_end=tuple(dict.fromkeys(f for m in parts for f in m.round_end)),  # once, where first named
         options=(*base.options, *borrowed.values()),  # two modules may read one option
     )
+
+
+def _with_former(handlers: dict[str, Callable], parts: list[Module]) -> dict[str, Callable]:
+    """The handlers by kind, each also under the names its kind had before (Module.former)."""
+    return {**handlers, **{old: handlers[new] for m in parts for old, new in m.former.items() if new in handlers}}
 
 
 def _whose(name: str) -> str:

@@ -6,19 +6,19 @@ import hashlib
 import msgspec
 
 from fray_table.rules import ruleset
+from fray_table.rules.actions import tag
 from fray_table.rules.commands import AddCombatant, ClearForced, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import check_action, describe
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.grid import GRID
+from fray_table.rules.model import ACT, Combatant, Encounter, Weapon
 from fray_table.rules.profiles import check_declared, naming_figures, validate_options
 from fray_table.rules.ruleset import rules_of
-from fray_table.rules.traits import check_traits
 
 MAX_COMBATANTS = 200
 MAX_FORCED = 100
-GRID = 5  # feet
 
 
 def create(cmd: CreateEncounter) -> Encounter:
@@ -85,7 +85,6 @@ def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] |
     if not 0 <= c.move <= 1000:
         raise Rejected(code, f"move {c.move} ft is outside 0..1000")
     check_weapons(c.weapons, code)
-    check_traits(c, code)
     for check in rules_of(state).check_figures:
         check(c, code)
 
@@ -184,9 +183,13 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
     _withdraw_unfit(ctx, c)
 
 
-def _weapons_named(action) -> list[int]:
-    """The weapon indices a declared action names (a weapon, an off hand)."""
-    return [getattr(action, name) for name in ("weapon", "off_hand") if isinstance(getattr(action, name, None), int)]
+def _weapons_named(state: Encounter, action) -> list[int]:
+    """The weapon indices a declared action names: its record's `weapons`, else its `weapon`."""
+    own = rules_of(state).actions.get(tag(action))
+    if own is not None and own.weapons is not None:
+        return own.weapons(action)
+    weapon = getattr(action, "weapon", None)
+    return [weapon] if isinstance(weapon, int) else []
 
 
 def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
@@ -205,8 +208,8 @@ def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
             check_action(state, c, Declare(actor=c.id, action=mine.action))
         except Rejected as r:
             why = r.message
-    elif any(not 0 <= i < len(c.weapons) for i in _weapons_named(mine.action)):
-        why = f"{c.name} has no weapon number {max(_weapons_named(mine.action))}"
+    elif any(not 0 <= i < len(c.weapons) for i in _weapons_named(state, mine.action)):
+        why = f"{c.name} has no weapon number {max(_weapons_named(state, mine.action))}"
     if why is None:
         return
     state.declarations = [d for d in state.declarations if d is not mine]
@@ -219,7 +222,7 @@ def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
 def _unarm(ctx: Context, c: Combatant) -> None:
     """Strikes already queued with a weapon the edit took away are dropped, saying so."""
     state = ctx.state
-    gone = [s for s in state.steps if s.actor == c.id and s.kind != "act" and s.weapon >= len(c.weapons)]
+    gone = [s for s in state.steps if s.actor == c.id and s.kind != ACT and s.weapon >= len(c.weapons)]
     if gone:
         state.steps = [s for s in state.steps if s not in gone]
         ctx.log("attack", f"{c.name}'s queued {'strike is' if len(gone) == 1 else 'strikes are'} dropped: the weapon was taken away.", actor=c.id)
@@ -246,7 +249,8 @@ def remove(ctx: Context, cmd: RemoveCombatant) -> None:
     state.steps = [s for s in state.steps if s.actor != cmd.id]  # it acts no more this round
     ctx.log("setup", f"{c.name} leaves the fight.", actor=c.id)
     waiting = state.awaiting
-    if waiting is not None and (waiting.who == cmd.id or cmd.id in waiting.id.split(":")):
+    # The combatants the question is about: its fields (a prompt stored before RULES_VERSION 5: its id).
+    if waiting is not None and (waiting.who == cmd.id or cmd.id in ((waiting.attacker, waiting.target) if waiting.attacker else waiting.id.split(":"))):
         # A question to or about the leaver cannot be answered (issue 11: the answer
         # looked it up and failed): it is dropped, and the round goes on without it.
         from fray_table.rules.resolve import run  # resolve imports the rules this module's checks use

@@ -12,20 +12,12 @@ from collections.abc import Sequence
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules import (
-    extras,  # 003: ranged, oil, grappling, spells, delay
-    footing,  # stand up, pick up a dropped weapon
-    melee,
-)
 from fray_table.rules.actions import tag
 from fray_table.rules.battlemap import MapView, map_view
-from fray_table.rules.combat import routine_weapons
-from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
-from fray_table.rules.fighters import combat_bonus, gone
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Origin, Weapon
+from fray_table.rules.declare import awaited, describe
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Origin, Weapon, descending
 from fray_table.rules.round import may_act
-from fray_table.rules.ruleset import rules_of
-from fray_table.rules.terms import descending
+from fray_table.rules.ruleset import Rules, rules_of
 from fray_table.rules.unseen import unnamed, unseen_ids, unseen_of
 
 
@@ -152,7 +144,7 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     if gm and c.unseen:
         v.unseen = True
     if gm or not (c.hidden or c.unseen):
-        v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, combat_bonus(state, c), c.weapons
+        v.hp, v.hp_max, v.ac, v.attack_bonus, v.weapons = c.hp, c.hp_max, c.ac, rules_of(state).combat_bonus(state, c), c.weapons
         v.ac_shown = descending(c.ac) if rules_of(state).profile.ac_style == "descending" else c.ac
         v.subdual = c.subdual
     v.burning = c.burning
@@ -164,47 +156,14 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
     return v
 
 
-# Option lists every combatant's choices share (held once; nobody changes them).
-CALLED_SHOTS = list(range(MAX_CALLED_SHOTS + 1))
-EITHER = [False, True]
-
-
-def choices(state: Encounter, c: Combatant) -> list[Choice]:
-    others = [t for t in state.combatants if t.id != c.id and not t.down and not gone(state, t)]
-    return (
-        [
-            Choice(
-                type="attack",
-                targets=[t.id for t in others if t.side != c.side] + [t.id for t in others if t.side == c.side],
-                options={
-                    "weapon": list(range(len(c.weapons))),
-                    "called_shots": CALLED_SHOTS,
-                    "from_behind": EITHER,
-                    "subdue": EITHER,
-                    "double": EITHER,  # 003: shorter, lighter weapon attacks twice
-                    # a monster's attack routine, one strike a weapon (003: multiple attacks)
-                    **({"routine": EITHER} if len(routine_weapons(c)) > 1 else {}),
-                },
-            ),
-            Choice(type="move", options={"max_feet": [c.move]}),
-            Choice(type="hold"),
-        ]
-        + [Choice(**fields) for fields in melee.choices(state, c)]
-        + [  # 003: charge, approach, set, parry, kill
-            Choice(**fields)
-            for fields in footing.choices(state, c)  # stand, recover
-        ]
-    )
-
-
-def with_003(state: Encounter, c: Combatant, listed: list[Choice]) -> list[Choice]:
-    """Add the 003 actions (ranged, oil, grappling, spells) and every action's `delay`."""
-    targets = next((ch.targets for ch in listed if ch.type == "attack"), [])
-    listed = listed + [Choice(**fields) for fields in extras.choices(state, c, targets)]
-    for ch in listed:
-        later = extras.delay_choices(ch.type)
-        if later and "delay" not in ch.options:
-            ch.options = {**ch.options, "delay": later}
+def choices(state: Encounter, c: Combatant, rules: Rules) -> list[Choice]:
+    """What `c` may declare now: each action's record's choice (its `choices`, in the
+    order the rules list them), then each module's changes to the list (its own actions
+    added, those it replaces gone)."""
+    targets = rules.targets(state, c)
+    listed = [Choice(**fields) for offer in rules.offers if (fields := offer(state, c, targets)) is not None]
+    for change in rules.choices:
+        listed = change(state, c, listed)
     return listed
 
 
@@ -213,15 +172,8 @@ def legal_actions(state: Encounter) -> dict[str, list[Choice]]:
     every viewer, so the server computes it once per change, not once per audience."""
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         return {}
-    changes = rules_of(state).choices  # each module's own actions added, those it replaces gone
-    listed = {}
-    for c in state.combatants:
-        if may_act(state, c):
-            actions = with_003(state, c, choices(state, c))
-            for change in changes:
-                actions = change(state, c, actions)
-            listed[c.id] = actions
-    return listed
+    rules = rules_of(state)
+    return {c.id: choices(state, c, rules) for c in state.combatants if may_act(state, c)}
 
 
 def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[str]:
@@ -250,6 +202,14 @@ def declaration_views(state: Encounter, audience: str | frozenset[str]) -> list[
     return shown
 
 
+def shown_prompt(waiting: Awaiting | None) -> Awaiting | None:
+    """The prompt as a viewer sees it: its id, who answers, its kind, words and options. Its
+    data (attacker, target, points, effect) are the rules'; its words say what is asked."""
+    if waiting is None or not (waiting.attacker or waiting.target or waiting.points or waiting.effect):
+        return waiting
+    return Awaiting(id=waiting.id, who=waiting.who, kind=waiting.kind, prompt=waiting.prompt, options=waiting.options)
+
+
 def awaited_ids(state: Encounter, gm: bool = True) -> list[str]:
     """Who may still declare, in the order they are asked; [] outside declarations.
     The table is not told of the unseen (rules.unseen)."""
@@ -259,9 +219,9 @@ def awaited_ids(state: Encounter, gm: bool = True) -> list[str]:
 
 
 def awaiting_for(state: Encounter, gm: bool) -> Awaiting | None:
-    """The parked step as this viewer reads it: for the table, an unseen combatant's
-    name is 'someone unseen' and its id is no answer offered."""
-    waiting = state.awaiting
+    """The parked step as this viewer reads it (shown_prompt): for the table, an unseen
+    combatant's name is 'someone unseen' and its id is no answer offered."""
+    waiting = shown_prompt(state.awaiting)
     if gm or waiting is None or not any(c.unseen for c in state.combatants):
         return waiting
     unseen = unseen_of(state)

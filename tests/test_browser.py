@@ -277,7 +277,7 @@ def test_browser_controls_follow_unknown_choices_and_prompts(fray_server, table:
     expect(toast).to_have_attribute("data-code", "answer/not-yours")
 
     # An answer that is a combatant's id (001's extra attack: on whom?) is shown by name, as text.
-    extra = dict(id="41:extra-attack:1", who="hero", kind="extra-attack", prompt="Hero gains an immediate extra attack: on whom?", options=["foe", "decline"])
+    extra = dict(id="41:extra-attack:1", who="hero", kind="extra_attack", prompt="Hero gains an immediate extra attack: on whom?", options=["foe", "decline"])
     ws.send(views.update("102-1", scripted_view(phase="attack", actions={}, awaited=[], awaiting=extra)))
     expect(page.get_by_test_id("answer-foe")).to_have_text(HOSTILE)
     expect(page.get_by_test_id("answer-decline")).to_have_text("decline")

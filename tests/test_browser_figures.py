@@ -1,5 +1,5 @@
 """The GM console's "Figures" form in real Chromium: built from the profile's
-`common_figures` (003's, read by every profile) and `figures` (its own; rules/profiles.py),
+`common_figures` (003's, read by every profile) and `figures` (its own; its package's options.py),
 it sends one edit_combatant with what changed; the server folds it. A bad value is named
 in a toast and nothing is sent."""
 

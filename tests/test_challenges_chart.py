@@ -108,7 +108,7 @@ def test_extra_attack_with_two_foes_in_reach_is_the_attackers_choice():
     other = fighter("orc", "goblins", ac=10, hp=5, hp_max=5, x=15, y=15)
     played = fight(alda_attacks(), ADVANCE, dice=[D20, 4], result=10, others=[other])
     waiting = played.state.awaiting
-    assert waiting.kind == "extra-attack" and waiting.who == "alda" and waiting.options == ["gob", "orc", "decline"]
+    assert waiting.kind == "extra_attack" and waiting.who == "alda" and waiting.options == ["gob", "orc", "decline"]
     on_orc = fight(
         alda_attacks(),
         ADVANCE,
@@ -154,7 +154,7 @@ def test_natural_1_misses_clumsily_whatever_the_result_and_forfeits_the_next_att
 def test_natural_20_asks_the_attacker_result_or_normal_hit_and_extra_attack():
     played = fight(alda_attacks(), ADVANCE, dice=[20], result=-10)  # 20 + bonus - 15 = 0
     waiting = played.state.awaiting
-    assert waiting.kind == "natural-20" and waiting.who == "alda" and waiting.options == ["result", "extra"]
+    assert waiting.kind == "natural_20" and waiting.who == "alda" and waiting.options == ["result", "extra"]
     assert "a natural 20: A normal Hit, no other effect, or a normal Hit plus an immediate extra attack" in texts(played, "attack")[0]
     assert played.state.phase == "attack" and who(played, "gob").hp == 30
 
@@ -378,7 +378,7 @@ def test_natural_20_at_the_table_asks_for_the_d20_then_the_choice_then_the_damag
         asked.append(played.state.awaiting.kind)
         steps.append(say(played.state.awaiting.id, choice))
     played = fight(*steps, options=options, alda={"attack_bonus": 3, "pc": True})
-    assert asked == ["die", "natural-20", "die"]
+    assert asked == ["die", "natural_20", "die"]
     assert "Gob takes 10 damage (1d6 rolled 5 doubled), 20 HP left." in texts(played, "damage")
     assert who(played, "gob").conditions == ["serious wound"] and played.state.awaiting is None
     assert [(r.value, r.entered) for e in played.log for r in e.rolls if r.sides != 6 or r.entered] == [(20, True), (5, True)]

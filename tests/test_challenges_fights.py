@@ -62,7 +62,7 @@ def run(seed: str):
         send(Advance())
         while state.awaiting is not None:
             kinds.add(state.awaiting.kind)
-            send(Answer(awaiting=state.awaiting.id, choice=state.awaiting.options[-1 if state.awaiting.kind == "natural-20" else 0]))
+            send(Answer(awaiting=state.awaiting.id, choice=state.awaiting.options[-1 if state.awaiting.kind == "natural_20" else 0]))
     return state, events, log, kinds
 
 
@@ -87,4 +87,4 @@ def test_seeded_fight_accounts_for_every_point_and_wound(seed):
 def test_seeded_fights_meet_the_prompts():
     """The seeds above are not idle: together they raise the natural 20's prompt."""
     kinds = set().union(*(run(f"fight-{i}")[3] for i in range(12)))
-    assert "natural-20" in kinds
+    assert "natural_20" in kinds

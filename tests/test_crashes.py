@@ -76,7 +76,7 @@ def test_removing_the_combatant_a_prompt_waits_on_drops_the_prompt_and_the_round
 def test_oil_and_a_torch_at_one_already_burning_feeds_the_fire():
     """Found by the ll-house machine: a flask with a torch thrown at a combatant already
     burning (before: ValueError in oil.torch, no oil to light: the flask does not splash
-    one already burning). Main's rules/oil.py (branch docpoints) answers it its own way (the
+    one already burning). Main's rules/holmes/oil.py (branch docpoints) answers it its own way (the
     torch finds no unlit oil); either way no rule fails and the victim burns on, once."""
     played = started(
         [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=20, y=10, conditions=["burning"])],

@@ -20,7 +20,7 @@ PROFILE_PACKAGES = ("holmes", "challenges", "llhouse", "thac0sheet")
 def test_the_engine_imports_no_profile():
     """No module of rules/ outside a profile package imports one (DESIGN, 'The rules core')."""
     engine = [p for p in RULES.rglob("*.py") if p.relative_to(RULES).parts[0] not in PROFILE_PACKAGES]
-    assert len(engine) > 30
+    assert len(engine) > 25
     offenders = {}
     for path in engine:
         for node in ast.walk(ast.parse(path.read_text())):

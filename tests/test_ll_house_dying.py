@@ -135,7 +135,7 @@ def test_who_rolls_on_the_chart():
 
 
 def test_other_harm_at_zero_hp_rolls_the_chart_too():
-    # A fumble that takes its maker to 0 HP goes through the same chart (rules.damage.fall).
+    # A fumble that takes its maker to 0 HP goes through the same chart (rules.holmes.damage.fall).
     played = fight(act("alda", type="attack", target="orc"), dice=[1, 4, 2, 20, 1], combatants=[alda(pc=True, hp=2), orc()])
     assert "Alda takes 2 damage (fumble), 0 HP left." in texts(played)
     assert "Alda falls: death and dying d20 20: KO. Lucky you." in texts(played, "down")[0]

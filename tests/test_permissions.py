@@ -63,7 +63,7 @@ SAMPLES = {
     "end": ([], {"type": "end"}),
     "undo": ([], {"type": "undo", "seq": 3}),  # the last add: the server appends a restore in its place
     "restore": ([], {"type": "restore", "undoes": 3, "at": 4, "what": "x", "undone": [3]}),  # the server's alone
-    "fork": ([], {"type": "fork", "id": "x", "seed": base64.b64encode(bytes(32)).decode(), "origin": "y", "at": 0}),  # the server's alone
+    "fork": ([], {"type": "fork", "id": "y", "seed": base64.b64encode(bytes(32)).decode(), "origin": "x", "at": 3}),  # the server's alone
 }
 
 

@@ -1,5 +1,5 @@
 """Each profile lists, as data, the combatant figures its rules read beyond 003's, and
-with them 003's own that every profile reads (rules/profiles.py): the GM console builds
+with them 003's own that every profile reads (rules/holmes/options.py): the GM console builds
 its "Figures" form from them."""
 
 import pathlib
@@ -10,8 +10,9 @@ import pytest
 
 from fray_table.rules.commands import EditCombatant
 from fray_table.rules.errors import Rejected
+from fray_table.rules.holmes.options import COMMON_FIGURES
 from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.profiles import COMMON_FIGURES, PROFILES
+from fray_table.rules.profiles import PROFILES
 from fray_table.rules.setup import check_figures
 from fray_table.rules.view import Viewer, view
 
@@ -40,7 +41,8 @@ def test_profile_figures_are_fields_of_combatant_and_edit_combatant() -> None:
 
 
 def test_profile_figures_are_those_its_modules_read() -> None:
-    core = read(p for p in RULES.glob("*.py") if p.name not in ("model.py", "commands.py")) | read(RULES.glob("charts/*.py"))
+    # 003's: the engine's modules, the charts and its package, rules/holmes
+    core = read(p for p in RULES.glob("*.py") if p.name not in ("model.py", "commands.py")) | read(RULES.glob("charts/*.py")) | read(RULES.glob("holmes/*.py"))
     for profile, package in PACKAGES.items():
         own = read((RULES / package).glob("*.py")) - core if package else set()
         assert {f.name for f in PROFILES[profile].figures} == own, profile

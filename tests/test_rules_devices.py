@@ -116,8 +116,8 @@ def test_flee_leaves_the_combatant_fled_and_unable_to_declare():
 
 def test_flee_uses_the_morale_condition():
     from fray_table.rules.conditions import CANNOT_ACT
-    from fray_table.rules.devices import FLED
-    from fray_table.rules.morale import OUT
+    from fray_table.rules.holmes.devices import FLED
+    from fray_table.rules.holmes.morale import OUT
 
     assert FLED == OUT["flee"] and FLED in CANNOT_ACT
 
@@ -143,7 +143,7 @@ def test_bad_flee_is_rejected_as_a_bad_move_and_changes_nothing():
 
 def test_device_and_flee_take_no_delay():
     # Like `cast`: no `delay` field, so none is offered (a device is used when weapons are).
-    from fray_table.rules.extras import delay_options
+    from fray_table.rules.holmes.actions import delay_options
 
     assert delay_options("use_device") == () and delay_options("flee") == ()
 

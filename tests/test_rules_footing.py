@@ -1,4 +1,4 @@
-"""Getting back into the fight (rules.footing): `stand` from prone, `recover` a dropped
+"""Getting back into the fight (rules.holmes.footing): `stand` from prone, `recover` a dropped
 weapon. Both are Movement Phase actions (rulings in docs/rulings.md); every die forced."""
 
 from scenes import ADVANCE, NO_SURPRISE, declare, fighter, started, texts, who

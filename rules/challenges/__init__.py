@@ -4,8 +4,9 @@ LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 and 20. Over holmes-phases, it replaces the attack roll and the initiative order."""
 
 from fray_table.rules.challenges import attack, initiative, natural, wounds
+from fray_table.rules.challenges.options import CHALLENGES
 from fray_table.rules.charts import thac0
-from fray_table.rules.profiles import CHALLENGES, COMMON_FIGURES
+from fray_table.rules.holmes.options import COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
 
 PROFILE_NAME = "challenges"
@@ -38,8 +39,9 @@ PROFILE = Profile(
             "001: one roll, Attack Result = d20 + Attack Bonus - AC read on the attack chart, from a clumsy miss to a "
             "mighty hit with its wound, and its own natural 1 and 20.",
             hooks={"melee_roll": attack.strike, "shot": attack.shot, "combat_bonus": attack_bonus},
-            steps={"natural-20": attack.pending},  # a natural 20 settled as chosen
-            prompts={"natural-20": natural.chosen, "extra-attack": natural.aimed},
+            steps={natural.NATURAL_20_KIND: attack.pending},  # a natural 20 settled as chosen
+            prompts={natural.NATURAL_20_KIND: natural.chosen, natural.EXTRA_ATTACK_KIND: natural.aimed},
+            former=natural.FORMER,
             options=("attack_bonus", "wound_penalties", "double_damage", "save_vs_paralyzation", "wound_slows", "drop_forfeits"),
             decides=("criticals", "fumbles"),
             why="001's one-roll attack chart decides its own natural 1 ('Miss clumsily') and natural 20",

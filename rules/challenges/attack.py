@@ -1,6 +1,6 @@
 """001's one roll: 'Attack Result = d20 Roll + your (modified) Attack Bonus - foe's
 Armor Class', read on the Attack Chart. A melee strike comes here from
-rules.combat.strike (hook `melee_roll`), a missile from rules.ranged.shoot (hook `shot`).
+rules.holmes.combat.strike (hook `melee_roll`), a missile from rules.holmes.ranged.shoot (hook `shot`).
 
 003's situational terms (surprise, charge, from behind, prone, called shots, parry,
 the counter after a parry) still apply: 001 is silent on them. 003's sum hits when
@@ -9,14 +9,15 @@ terms and caps carry over unchanged (a normal Hit is 003's hit)."""
 
 from msgspec import Struct
 
-from fray_table.rules import subdual
 from fray_table.rules.challenges import chart, initiative, natural, wounds
 from fray_table.rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
-from fray_table.rules.combat import in_melee, parried
 from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
-from fray_table.rules.damage import damage_dice, extra_dice, gawper_struck, lose_hp
+from fray_table.rules.holmes import subdual
+from fray_table.rules.holmes.combat import in_melee, parried
+from fray_table.rules.holmes.damage import damage_dice, extra_dice, gawper_struck, lose_hp
+from fray_table.rules.holmes.kinds import STRIKE
+from fray_table.rules.holmes.terms import call_shots, called_in, declaration, modifiers, parry_term, parrying
 from fray_table.rules.model import Combatant, Step, Weapon
-from fray_table.rules.terms import call_shots, called_in, declaration, modifiers, parry_term, parrying
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
 VERB = {
@@ -47,7 +48,7 @@ def signed(n: int) -> str:
 
 
 def attack_terms(ctx: Context, attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    """003's terms with its 'combat bonus' (rules.fighters, wounds included) shown as
+    """003's terms with its 'combat bonus' (rules.holmes.fighters, wounds included) shown as
     001's Attack Bonus and each wound apart."""
     penalties = wounds.penalties(ctx.state, attacker)
     out = []
@@ -150,12 +151,12 @@ def follow(ctx: Context, attacker: Combatant, target: Combatant, blow: Blow, g: 
     weapon = attacker.weapons[blow.weapon]
     index = parrying(ctx.state, target) if blow.mode != "shot" and in_melee(attacker, target, weapon) else None
     if g.damage == "none" and index is not None:  # 003: a parried miss may disarm, or open a counter-attack
-        step = Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=blow.weapon, mode=blow.mode)
+        step = Step(phase=ctx.state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=blow.weapon, mode=blow.mode)
         parried(ctx, attacker, target, weapon, index, step, blow.result + blow.parry >= HIT_FROM)
 
 
 def pending(ctx: Context, step: Step) -> None:
-    """STEPS['natural-20']: the natural 20 settled as its attacker chose (rules.challenges.natural)."""
+    """Step natural_20: the natural 20 settled as its attacker chose (rules.challenges.natural)."""
     mode, result, called, parry, *choice = step.mode.split(" ")
     blow = Blow(step.actor, step.target, step.weapon, mode, int(result), int(called), int(parry))
     chosen = NATURAL_20 if choice == [natural.EXTRA] else grade(blow.result)

@@ -7,19 +7,23 @@ import msgspec
 
 from fray_table.rules.challenges import initiative, wounds
 from fray_table.rules.charts.attack_result import grade
-from fray_table.rules.combat import distance, queue
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.fighters import OUT_OF_FIGHT, able, usable
+from fray_table.rules.holmes.combat import distance, queue
+from fray_table.rules.holmes.fighters import OUT_OF_FIGHT, able, usable
+from fray_table.rules.holmes.kinds import STRIKE
 from fray_table.rules.model import Awaiting, Combatant, Step
 
+NATURAL_20_KIND = "natural_20"  # step and prompt: the natural 20's choice, and the blow waiting on it
+EXTRA_ATTACK_KIND = "extra_attack"  # step and prompt: whom the immediate extra attack strikes
+FORMER = {"natural-20": NATURAL_20_KIND, "extra-attack": EXTRA_ATTACK_KIND}  # RULES_VERSION 4's spellings
 RESULT, EXTRA = "result", "extra"  # the natural 20's two answers
 DECLINE = "decline"
-DISARMED = "disarmed"  # 003's condition for a weapon on the floor (rules.footing picks it up)
+DISARMED = "disarmed"  # 003's condition for a weapon on the floor (rules.holmes.footing picks it up)
 
 
 def ask(ctx: Context, blow) -> None:
     """Park the queue on the natural 20's choice; the blow waits at its head as a
-    'natural-20' step (rules.challenges.attack.pending) holding the Attack Result."""
+    'natural_20' step (rules.challenges.attack.pending) holding the Attack Result."""
     state = ctx.state
     attacker = ctx.combatant(blow.actor)
     target = ctx.combatant(blow.target)
@@ -29,7 +33,7 @@ def ask(ctx: Context, blow) -> None:
             Step(
                 phase=state.phase,
                 actor=blow.actor,
-                kind="natural-20",
+                kind=NATURAL_20_KIND,
                 target=blow.target,
                 weapon=blow.weapon,
                 mode=f"{blow.mode} {blow.result} {blow.called} {blow.parry}",
@@ -39,7 +43,7 @@ def ask(ctx: Context, blow) -> None:
     state.awaiting = Awaiting(
         id=f"{state.seq}:natural-20:{len(state.steps)}",
         who=attacker.id,
-        kind="natural-20",
+        kind=NATURAL_20_KIND,
         # A hidden foe's Attack Result would tell its AC (d20 20 + the attacker's bonus - AC):
         # its effect on the chart, which the choice turns on, is named without it.
         prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.result:+d}'}, "
@@ -49,10 +53,10 @@ def ask(ctx: Context, blow) -> None:
 
 
 def chosen(ctx: Context, waiting: Awaiting, choice: str) -> None:
-    """The prompt natural-20's answer: write the choice into the waiting step."""
+    """The prompt natural_20's answer: write the choice into the waiting step."""
     state = ctx.state
     head = state.steps[0]
-    assert head.kind == "natural-20", head
+    assert FORMER.get(head.kind, head.kind) == NATURAL_20_KIND, head
     state.steps[0] = msgspec.structs.replace(head, mode=f"{head.mode} {choice}")
 
 
@@ -77,13 +81,13 @@ def extra_attack(ctx: Context, attacker: Combatant, target: Combatant, index: in
         return
     if len(foes) == 1:
         ctx.log("attack", f"{attacker.name} gains an immediate extra attack on {foes[0].name}.", actor=attacker.id, target=foes[0].id)
-        queue(state, [Step(phase=state.phase, actor=attacker.id, kind="strike", target=foes[0].id, weapon=index, mode="extra")])
+        queue(state, [Step(phase=state.phase, actor=attacker.id, kind=STRIKE, target=foes[0].id, weapon=index, mode="extra")])
         return
-    queue(state, [Step(phase=state.phase, actor=attacker.id, kind="extra-attack", weapon=index)])
+    queue(state, [Step(phase=state.phase, actor=attacker.id, kind=EXTRA_ATTACK_KIND, weapon=index)])
     state.awaiting = Awaiting(
         id=f"{state.seq}:extra-attack:{len(state.steps)}",
         who=attacker.id,
-        kind="extra-attack",
+        kind=EXTRA_ATTACK_KIND,
         prompt=f"{attacker.name} gains an immediate extra attack: on whom? " + ", ".join(f"{c.id} = {c.name}" for c in foes),
         options=[c.id for c in foes] + [DECLINE],
     )
@@ -91,15 +95,15 @@ def extra_attack(ctx: Context, attacker: Combatant, target: Combatant, index: in
 
 
 def aimed(ctx: Context, waiting: Awaiting, choice: str) -> None:
-    """The prompt extra-attack's answer: the waiting step becomes the strike (or is dropped)."""
+    """The prompt extra_attack's answer: the waiting step becomes the strike (or is dropped)."""
     state = ctx.state
     head = state.steps.pop(0)
-    assert head.kind == "extra-attack", head
+    assert FORMER.get(head.kind, head.kind) == EXTRA_ATTACK_KIND, head
     attacker = ctx.combatant(head.actor)
     if choice == DECLINE or lookup(state, choice) is None:
         ctx.log("attack", f"{attacker.name} lets the extra attack go.", actor=attacker.id)
         return
-    queue(state, [Step(phase=head.phase, actor=head.actor, kind="strike", target=choice, weapon=head.weapon, mode="extra")])
+    queue(state, [Step(phase=head.phase, actor=head.actor, kind=STRIKE, target=choice, weapon=head.weapon, mode="extra")])
 
 
 def save_or_drop(ctx: Context, attacker: Combatant, index: int) -> None:

@@ -1,15 +1,15 @@
 """Profile 'holmes-phases' (document 003): the round of Holmes Basic with its house
 rules, the base every other profile builds on.
 
-Its rules live in the round's own modules (rules.combat, melee, ranged, oil,
-grapple, morale...), which every profile keeps; this record names the ones a
-module of another profile may replace.
+Its rules live in this package (combat, melee, ranged, oil, grapple, morale,
+subdual, spells, footing, devices, surprise, terms, tohit, damage, fighters,
+traits; its actions as records in `actions`): the engine reaches them only
+through this record, and the other profiles build on them.
 """
 
-from fray_table.rules import combat, damage, extras, fighters, oil, ranged, round, tohit, traits
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.holmes import criticals, fumbles
-from fray_table.rules.profiles import COMMON, COMMON_FIGURES
+from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, kinds, morale, oil, order, ranged, subdual, surprise, tohit, traits
+from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile
 
 NAME = "holmes-phases"
@@ -33,7 +33,7 @@ PROFILE = Profile(
                 "combat_bonus": fighters.hit_table_bonus,
                 "armor_class": traits.armor_as_given,
             },
-            prompts={"riposte": combat.riposte},  # 003: a parrier's counter-attack at +3
+            prompts={kinds.RIPOSTE_PROMPT: combat.riposte},  # 003: a parrier's counter-attack at +3
         ),
         Module("routine", "003: one strike, or two for a shorter, lighter weapon against a longer one.", hooks={"routine": combat.routine}),
         Module(
@@ -44,13 +44,17 @@ PROFILE = Profile(
         ),
         Module("fumbles", "003: a natural 1 does nothing more than miss (003 gives it no effect).", hooks={"fumble": fumbles.fumble}),
         Module("dying", "003: at 0 HP a combatant is down.", hooks={"fall": damage.falls}),
-        Module("initiative", "003: 'Combat proceeds in Dexterity order'.", hooks={"order": round.in_dex_order}),
+        Module("initiative", "003: 'Combat proceeds in Dexterity order'.", hooks={"order": order.in_dex_order, "declaration_order": order.declaration_order}),
         Module(
             "round",
-            "003's round: strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
-            steps={"strike": combat.strike, "burn": oil.burn},
+            "003's round: its actions, strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
+            hooks={"arrange": actions.arrange, "targets": actions.targets, "surprise": surprise.roll_surprise},
+            actions=actions.ACTIONS,
+            steps={kinds.STRIKE: combat.strike, kinds.BURN: oil.burn},
+            commands={"call_morale": (morale.check_call, morale.call)},  # 003: the GM calls for a morale check
             stops_acting=CANNOT_ACT,
-            round_end=(extras.end_of_round,),
+            check_figures=(traits.check_traits,),  # the figures 003's oil, subdual and morale read
+            round_end=(subdual.end_of_round, morale.end_of_round),
         ),
     ),
 )

@@ -10,7 +10,7 @@ everyone.
 from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles, naturals
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.profiles import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
+from fray_table.rules.llhouse.options import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile
 
 TO_HIT = "000's own attack roll"
@@ -63,7 +63,8 @@ PROFILE = Profile(
             "routine",
             "000's improved combat options: cleave and extra attacks, struck on 000's roll.",
             hooks={"routine": attack.routine},
-            steps={"ll-strike": attack.extra_strike},
+            steps={attack.LL_STRIKE: attack.extra_strike},
+            former={"ll-strike": attack.LL_STRIKE},  # RULES_VERSION 4's spelling
             needs=("to_hit",),
             why=f"its extra strikes are rolled on {TO_HIT}",
         ),
@@ -71,7 +72,7 @@ PROFILE = Profile(
             "dying",
             "000's death and dying chart at 0 HP: knocked out, bleeding out, staunching the wound.",
             hooks={"fall": dying.fall},
-            actions={"staunch": Added(manoeuvres.describe, dying.staunch)},
+            actions={"staunch": Added(manoeuvres.describe, dying.staunch, phase="attack")},
             round_end=(dying.round_end,),
             options=("death_chart",),
         ),
@@ -79,11 +80,11 @@ PROFILE = Profile(
             "maneuvers",
             "000's maneuvers open to everyone: shield bash, shield sacrifice, two-weapon fighting.",
             actions={
-                "shield_bash": Added(manoeuvres.describe, manoeuvres.bash),
-                "two_weapons": Added(manoeuvres.describe, attack.two_weapons),
+                "shield_bash": Added(manoeuvres.describe, manoeuvres.bash, phase="attack"),
+                "two_weapons": Added(manoeuvres.describe, attack.two_weapons, phase="attack", weapons=lambda a: [a.weapon, a.off_hand]),
             },
             choices=(manoeuvres.choices,),
-            prompts={"shield_sacrifice": damage.sacrifice},
+            prompts={damage.SACRIFICE_PROMPT: damage.sacrifice},
             options=("maneuvers", "two_weapon_fighting"),
             needs=("to_hit",),
             why=f"the shield bash and two weapons are rolled on {TO_HIT}",

@@ -9,20 +9,21 @@ shots, set spear) stand where 000 is silent; 003's parry is replaced by 000's (+
 
 import msgspec
 
-from fray_table.rules import combat, subdual
 from fray_table.rules.actions import Attack, TwoWeapons
 from fray_table.rules.charts.ll_house import CONCUSSION, MAIN_HAND, MASTER_BODY, OFF_HAND, TWO_WEAPON_BONUS, WHICH_HAND
-from fray_table.rules.combat import distance, double_refused, in_melee, queue
 from fray_table.rules.context import Context, lookup, own_terms, reckoned
-from fray_table.rules.damage import NO_CRITICAL
-from fray_table.rules.fighters import declared, gone, usable
+from fray_table.rules.holmes import combat, subdual
+from fray_table.rules.holmes.combat import distance, double_refused, in_melee, queue
+from fray_table.rules.holmes.damage import NO_CRITICAL
+from fray_table.rules.holmes.fighters import declared, gone, usable
+from fray_table.rules.holmes.kinds import STRIKE
+from fray_table.rules.holmes.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import damage_roll, land
 from fray_table.rules.llhouse.figures import may_wield, rank, special_rolls, widening
 from fray_table.rules.llhouse.improved import parry_bonus
 from fray_table.rules.model import Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, rules_of
-from fray_table.rules.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 
 DECLARED = ("attack", "double", "charge", ROUTINE, "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {
@@ -38,7 +39,9 @@ LABEL = {
 HAND_MODS = {"two-weapon": ("two weapons", TWO_WEAPON_BONUS), "main-hand": ("main hand", MAIN_HAND), "off-hand": ("off hand", OFF_HAND)}
 
 
-# --- the attack routine (hook `routine`, the action two_weapons, the step ll-strike) ---
+LL_STRIKE = "ll_strike"  # step: a further strike of 000's routine (EXTRA ATTACK), dropped if its target is down
+
+# --- the attack routine (hook `routine`, the action two_weapons, the step ll_strike) ---
 
 
 def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
@@ -46,14 +49,14 @@ def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
     for each rank of EXTRA ATTACK ('one more attack per combat round')."""
     state = ctx.state
     target = ctx.combatant(action.target)
-    first = [strike_step(state, attacker, target.id, action.weapon, "attack", "strike")]
+    first = [strike_step(state, attacker, target.id, action.weapon, "attack", STRIKE)]
     if action.double:
         why = double_refused(state, attacker, target, action.weapon)
         if why:
             ctx.log("attack", f"{attacker.name} cannot attack twice: {why}.", actor=attacker.id, target=target.id)
         else:
-            first = [strike_step(state, attacker, target.id, action.weapon, "double", "strike")] * 2
-    extra = [strike_step(state, attacker, target.id, action.weapon, "attack", "ll-strike")] * rank(attacker, "extra_attack")
+            first = [strike_step(state, attacker, target.id, action.weapon, "double", STRIKE)] * 2
+    extra = [strike_step(state, attacker, target.id, action.weapon, "attack", LL_STRIKE)] * rank(attacker, "extra_attack")
     queue(state, first + extra)
 
 
@@ -64,7 +67,7 @@ def two_weapons(ctx: Context, attacker: Combatant, action: TwoWeapons, step: Ste
     count = 1 + rank(attacker, "extra_attack")
     steps = []
     for n in range(count):
-        kind = "strike" if n == 0 else "ll-strike"
+        kind = STRIKE if n == 0 else LL_STRIKE
         if state.options.get("two_weapon_fighting", "one-roll") == "one-roll":
             steps.append(strike_step(state, attacker, action.target, action.weapon, "two-weapon", kind))
         elif n % 2 == 0:
@@ -79,7 +82,7 @@ def strike_step(state: Encounter, attacker: Combatant, target: str, weapon: int,
 
 
 def extra_strike(ctx: Context, step: Step) -> None:
-    """STEPS['ll-strike']: a further attack of the routine; if its target is down, it goes
+    """Step ll_strike: a further attack of the routine; if its target is down, it goes
     to the nearest standing foe within the weapon's reach (a ruling)."""
     state = ctx.state
     attacker, target = lookup(state, step.actor), lookup(state, step.target)
@@ -93,7 +96,7 @@ def extra_strike(ctx: Context, step: Step) -> None:
             ctx.log("attack", f"{attacker.name}'s further attack finds no one in reach.", actor=attacker.id)
             return
         target = min(foes, key=lambda c: distance(attacker, c))
-    combat.strike(ctx, msgspec.structs.replace(step, kind="strike", target=target.id))
+    combat.strike(ctx, msgspec.structs.replace(step, kind=STRIKE, target=target.id))
 
 
 # --- the roll (hook `melee_roll` of 000's to_hit) -------------------------------------

@@ -4,13 +4,13 @@ the fumble table, and the timed conditions they leave (knocked down, weapon stuc
 import msgspec
 
 from fray_table.rules.charts.ll_house import ARMOR, BEYOND_REPAIR, FUMBLE, FUMBLE_DICE, LIMB, SHIELD, STUCK_DICE
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, Figures, said
-from fray_table.rules.fighters import in_hand
-from fray_table.rules.model import Combatant
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.fighters import in_hand
+from fray_table.rules.holmes.terms import descending
+from fray_table.rules.holmes.tohit import hurt
+from fray_table.rules.model import ACT, Combatant
 from fray_table.rules.ruleset import rules_of
-from fray_table.rules.terms import descending
-from fray_table.rules.tohit import hurt
 
 KNOCKED_DOWN, PRONE, DISARMED, STUCK = "knocked down", "prone", "disarmed", "weapon stuck"
 
@@ -28,7 +28,7 @@ def knock_down(ctx: Context, c: Combatant, why: str) -> None:
     state = ctx.state
     if c.down:
         return
-    pending = any(s.actor == c.id and s.kind == "act" for s in state.steps)
+    pending = any(s.actor == c.id and s.kind == ACT for s in state.steps)
     last = state.round if pending else state.round + 1
     hold(c, KNOCKED_DOWN, last)
     if PRONE not in c.conditions:

@@ -4,8 +4,8 @@ effect, the death and dying chart at 0 HP, and CLEAVE's leftover."""
 
 from fray_table.rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
 from fray_table.rules.context import Context, hp_left, lookup, said
-from fray_table.rules.damage import damage_dice, drop_check, fall
 from fray_table.rules.dice import parse
+from fray_table.rules.holmes.damage import damage_dice, drop_check, fall
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.llhouse.dying import DEAD
 from fray_table.rules.llhouse.figures import expertise, maneuvers_open, shield_ready
@@ -20,7 +20,7 @@ def damage_roll(ctx: Context, attacker: Combatant, target: Combatant, weapon: We
     """'Dam + Bonus, then X3': the weapon's dice (option weapon_damage; else 003's 1-6), 003's
     extra d6s (called shots, set spear), the weapon's bonus and WEAPON EXPERTISE's +2 a rank;
     'Maximum Damage ... (plus all bonuses)' takes every die at its highest."""
-    dice = damage_dice(ctx, weapon, mode)  # a routine's strike rolls its own (rules.damage)
+    dice = damage_dice(ctx, weapon, mode)  # a routine's strike rolls its own (rules.holmes.damage)
     count, sides, plus = parse(dice)
     if times == "max":
         rolled = count * sides + plus + 6 * extra_d6
@@ -48,6 +48,9 @@ def kill(ctx: Context, attacker: Combatant, target: Combatant) -> None:
     ctx.log("down", f"{target.name} is killed outright.", actor=attacker.id, target=target.id)
 
 
+SACRIFICE_PROMPT = "shield_sacrifice"  # prompt: 000's SHIELD SACRIFICE, 'sacrifice' or 'keep'
+
+
 def sacrifice_open(state: Encounter, target: Combatant, points: int) -> bool:
     return points > 0 and not target.down and shield_ready(target) and maneuvers_open(state, target)
 
@@ -62,9 +65,13 @@ def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effe
     state.awaiting = Awaiting(
         id=f"{state.seq}:sacrifice:{attacker.id}:{target.id}:{points}:{effect}",
         who=target.id,
-        kind="shield_sacrifice",
+        kind=SACRIFICE_PROMPT,
         prompt=f"{attacker.name} hits {target.name} for {points} damage: sacrifice the shield to prevent {SHIELD_SACRIFICE} of it?",
         options=["sacrifice", "keep"],
+        attacker=attacker.id,
+        target=target.id,
+        points=points,
+        effect=effect,
     )
     ctx.log("shield", f"{target.name} may sacrifice the shield against {points} damage.", actor=attacker.id, target=target.id)
 
@@ -72,12 +79,14 @@ def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effe
 def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
     """The prompt shield_sacrifice's answer (000's maneuvers): 'roll 1d4, subtract that from the Attacker's Damage to find
     the Damage you actually take. This move shatters your shield beyond use'."""
-    _, _, attacker_id, target_id, points_text, effect = waiting.id.split(":")
+    attacker_id, target_id, points, effect = waiting.attacker, waiting.target, waiting.points, waiting.effect
+    if not attacker_id:  # a prompt stored before RULES_VERSION 5 holds them in its id
+        _, _, attacker_id, target_id, points_text, effect = waiting.id.split(":")
+        points = int(points_text)
     state = ctx.state
     attacker, target = lookup(state, attacker_id), lookup(state, target_id)
     if attacker is None or target is None:
         return
-    points = int(points_text)
     if choice == "sacrifice" and shield_ready(target):
         saved = ctx.dice.roll_dice(SHIELD_SACRIFICE, f"{target.name}'s shield sacrifice")
         taken = max(0, points - saved)
@@ -96,7 +105,7 @@ def sacrifice(ctx: Context, waiting: Awaiting, choice: str) -> None:
 
 def apply(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
     """The damage lands; then the critical hit's effect; at 0 HP the death and dying chart
-    (rules.damage.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
+    (rules.holmes.damage.fall), and CLEAVE carries the leftover on; 003's gawpers may drop what they hold."""
     state = ctx.state
     target.hp -= points
     ctx.log("damage", **said(f"{target.name} takes {points} damage", hp_left(target), "."), actor=attacker.id, target=target.id, total=points)

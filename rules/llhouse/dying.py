@@ -15,8 +15,8 @@ from fray_table.rules.charts.ll_house import (
     WAKE_DICE,
     WAKE_HP,
 )
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup, said
+from fray_table.rules.grid import distance
 from fray_table.rules.llhouse.criticals import DISARMED, KNOCKED_DOWN, PRONE, STUCK, hold
 from fray_table.rules.model import Combatant, Step
 

@@ -3,7 +3,7 @@ improved combat options, and the limbs it can still use; and their checks."""
 
 from fray_table.rules.charts.ll_house import ARMOR, ATTACK_VALUE, CLASS_GROUP, IMPROVEMENTS, SHIELD
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import hit_table_bonus
+from fray_table.rules.holmes.fighters import hit_table_bonus
 from fray_table.rules.model import Combatant, Encounter, Weapon
 
 PROFILE = "ll-house"

@@ -3,12 +3,12 @@ expertise (damage and parry) and cleave. Extra attack is rules.llhouse.attack's 
 improved crit range rules.llhouse.figures.widening, improved shield bash rules.llhouse.manoeuvres."""
 
 from fray_table.rules.charts.ll_house import CLEAVE_REACH, EXPERTISE, IMPROVED_PARRY, PARRY
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.terms import parrying
+from fray_table.rules.holmes.tohit import hurt
 from fray_table.rules.llhouse.figures import expertise, rank
 from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.terms import parrying
-from fray_table.rules.tohit import hurt
 
 
 def parry_bonus(state: Encounter, defender: Combatant) -> tuple[int, str]:

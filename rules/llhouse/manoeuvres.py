@@ -14,11 +14,11 @@ from fray_table.rules.actions import (
     tag,
 )
 from fray_table.rules.charts.ll_house import SHIELD_BASH
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup, said
 from fray_table.rules.errors import Rejected
-from fray_table.rules.extras import delay_choices
-from fray_table.rules.fighters import able, usable
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.actions import delay_choices
+from fray_table.rules.holmes.fighters import able, usable
 from fray_table.rules.llhouse.attack import log_roll, terms_of
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import land

@@ -4,12 +4,13 @@ on the critical hit chart and the fumble table as a blow does. Oil flasks, torch
 grappler's approach keep 003's rules and no special rolls (a ruling), but are shown as
 000 reads them: 'You must roll the Armor Class or higher to hit'."""
 
+from fray_table.rules.actions import SHOOT
 from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.context import Context, own_terms, reckoned
+from fray_table.rules.holmes.terms import called_in
 from fray_table.rules.llhouse.attack import blow, log_roll, outcome
 from fray_table.rules.model import Combatant, Step
 from fray_table.rules.ruleset import MISSILE, rules_of
-from fray_table.rules.terms import called_in
 
 
 def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -49,7 +50,7 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
     d20 = ctx.dice.roll(20, f"{attacker.name} shoots at {target.name}")
     hit, crit, fumbled = outcome(ctx, attacker, d20, d20 + sum(v for _, v in mods), target.ac)
     log_roll(ctx, attacker, target, f"shoots the {weapon.name} at", d20, mods, target.ac, "", 0, hit, crit, fumbled)
-    step = Step(phase=ctx.state.phase, actor=attacker.id, kind="shoot", target=target.id, weapon=index, mode="shoot")
+    step = Step(phase=ctx.state.phase, actor=attacker.id, kind=SHOOT, target=target.id, weapon=index, mode="shoot")
     if hit:
         blow(ctx, step, attacker, target, "shoot", crit, called_in(mods, target), False)
     elif fumbled:

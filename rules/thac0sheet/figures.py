@@ -6,7 +6,7 @@ from fray_table.rules.model import Combatant
 
 def check_figures(c: Combatant, code: str) -> None:
     """What relates 002's figures to each other; each one's own bounds are its declaration's
-    (rules.profiles.THAC0_SHEET_FIGURES, checked by rules.profiles.check_declared)."""
+    (rules.thac0sheet.options.THAC0_SHEET_FIGURES, checked by rules.profiles.check_declared)."""
     if c.repaired > c.hp_max:
         raise Rejected(code, f"repaired {c.repaired} is more than max HP {c.hp_max}")
     if c.rowers > c.rowers_max:

@@ -19,12 +19,13 @@ from fray_table.rules.charts.thac0_sheet import (
     SINKS,
     SPEED_STEP,
 )
-from fray_table.rules.combat import distance, queue
 from fray_table.rules.context import Context, hp_left, lookup, said
-from fray_table.rules.damage import roll_damage
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import declared, usable
-from fray_table.rules.melee import toward
+from fray_table.rules.holmes.combat import distance, queue
+from fray_table.rules.holmes.damage import roll_damage
+from fray_table.rules.holmes.fighters import declared, usable
+from fray_table.rules.holmes.kinds import STRIKE
+from fray_table.rules.holmes.melee import toward
 from fray_table.rules.model import Combatant, Encounter, Step
 
 GRAPPLED, DEAD, SUNK, BOARDING = "grappled", "dead in water", "sunk", "boarding"
@@ -202,7 +203,7 @@ def board(ctx: Context, actor: Combatant, a: Board) -> None:
     if BOARDING not in actor.conditions:
         actor.conditions.append(BOARDING)
     ctx.log("naval", f"{actor.name} boards {ship.name} beside {target.name}, at ({actor.x}, {actor.y}).", actor=actor.id, target=target.id)
-    queue(state, [Step(phase=state.phase, actor=actor.id, kind="strike", target=target.id, weapon=a.weapon, mode="board")])
+    queue(state, [Step(phase=state.phase, actor=actor.id, kind=STRIKE, target=target.id, weapon=a.weapon, mode="board")])
 
 
 def repair(ctx: Context, ship: Combatant) -> None:

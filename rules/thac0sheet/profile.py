@@ -13,10 +13,10 @@ from fray_table.rules.actions import (
     tag,
 )
 from fray_table.rules.charts.thac0_sheet import REPAIR_CREW
-from fray_table.rules.combat import distance
 from fray_table.rules.context import lookup
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import usable
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.fighters import usable
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.thac0sheet import naval, striking, wrestling
 

@@ -17,13 +17,13 @@ from fray_table.rules.charts.thac0_sheet import (
     SIZE_SCALE,
     STUN_DIE,
 )
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup, said, standing
-from fray_table.rules.damage import lose_hp
 from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.ranged import check_target
-from fray_table.rules.terms import SURPRISE_BONUS, parry_penalty, parrying
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.damage import lose_hp
+from fray_table.rules.holmes.ranged import check_target
+from fray_table.rules.holmes.terms import SURPRISE_BONUS, parry_penalty, parrying
+from fray_table.rules.model import ACT, Combatant, Encounter, Step
 from fray_table.rules.thac0sheet.melee import situation
 from fray_table.rules.thac0sheet.tohit import Reckoning, judge, thac0_of
 
@@ -58,7 +58,7 @@ def last_in_phase(ctx: Context, step: Step) -> None:
     after every other turn of the attack phase (haymakers among themselves by DEX)."""
     steps = ctx.state.steps
     after = max((i + 1 for i, s in enumerate(steps) if s.phase == step.phase), default=0)
-    steps.insert(after, Step(phase=step.phase, actor=step.actor, kind="act"))
+    steps.insert(after, Step(phase=step.phase, actor=step.actor, kind=ACT))
 
 
 def resolve(ctx: Context, actor: Combatant, a: Strike, step: Step) -> None:

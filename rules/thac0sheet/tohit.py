@@ -16,9 +16,9 @@ from fray_table.rules.charts.thac0_sheet import (
     STEP,
 )
 from fray_table.rules.context import Context, own_terms, reckoned
-from fray_table.rules.fighters import combat_bonus
+from fray_table.rules.holmes.fighters import combat_bonus
+from fray_table.rules.holmes.terms import MULTIPLE
 from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.terms import MULTIPLE
 
 CEILING = 20  # 003: a parry or called shots may not make the number needed more than 20 (or reach it)
 
@@ -110,7 +110,7 @@ def judge(ctx: Context, attacker: Combatant, what: str, reckoning: Reckoning, ta
 
 
 def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> tuple[bool, int]:
-    """rules.tohit's missiles, oil and torches under 002: THAC0 against AC, range and
+    """rules.holmes.tohit's missiles, oil and torches under 002: THAC0 against AC, range and
     cover on the roll (the 003 'combat bonus' term is the THAC0 now)."""
     # Two shots in a round take 003's multiple-attack bonus: a THAC0 of 19 less that bonus, as a double blow's.
     multiple = next((v for n, v in mods if n == MULTIPLE), None)
@@ -119,5 +119,5 @@ def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: lis
     reckoning = Reckoning(ctx.state, thac0, ac, mods)
     hit, d20 = judge(ctx, attacker, what, reckoning, target)
     if hit and reckoning.bonus and target is not None:
-        ctx.owed[target] = reckoning.bonus  # rules.tohit.hurt adds it to the damage
+        ctx.owed[target] = reckoning.bonus  # rules.holmes.tohit.hurt adds it to the damage
     return hit, d20

@@ -17,13 +17,13 @@ from fray_table.rules.charts.thac0_sheet import (
     PINNED_DAMAGE,
     REACH,
 )
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, hp_left, lookup, reckoned, said, standing
-from fray_table.rules.damage import fall
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import able, declared
-from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.ranged import check_target
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.damage import fall
+from fray_table.rules.holmes.fighters import able, declared
+from fray_table.rules.holmes.ranged import check_target
+from fray_table.rules.model import ACT, Combatant, Encounter, Step
 from fray_table.rules.round import may_act
 
 
@@ -74,7 +74,7 @@ def joining(ctx: Context, actor: Combatant, a: Wrestle) -> list[Combatant]:
     waiting = [
         s
         for s in state.steps
-        if s.phase == state.phase and s.kind == "act" and s.actor != actor.id and isinstance(w := by_actor.get(s.actor), Wrestle) and w.target == a.target
+        if s.phase == state.phase and s.kind == ACT and s.actor != actor.id and isinstance(w := by_actor.get(s.actor), Wrestle) and w.target == a.target
     ]
     state.steps = [s for s in state.steps if s not in waiting]
     return [ctx.combatant(s.actor) for s in waiting]

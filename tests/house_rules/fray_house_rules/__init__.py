@@ -7,14 +7,14 @@ chart below.
 """
 
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.damage import lose_hp
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import combat_bonus
-from fray_table.rules.oil import PRONE
-from fray_table.rules.profiles import COMMON, COMMON_FIGURES
+from fray_table.rules.holmes.damage import lose_hp
+from fray_table.rules.holmes.fighters import combat_bonus
+from fray_table.rules.holmes.oil import PRONE
+from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
+from fray_table.rules.holmes.terms import descending
+from fray_table.rules.holmes.tohit import roll_to_hit
 from fray_table.rules.ruleset import Added, Module, Profile
-from fray_table.rules.terms import descending
-from fray_table.rules.tohit import roll_to_hit
 
 # The table's kick chart: d6 -> (damage, knocked prone).
 KICK_CHART = {1: (0, False), 2: (1, False), 3: (1, False), 4: (2, False), 5: (2, True), 6: (3, True)}

@@ -3,17 +3,9 @@ surprised if 1 or 2 is rolled on a 6-sided die. If one side is surprised and the
 other isn't, the active side gains one free round ... and attacks at +2 to-hit.'
 """
 
-from fray_table.rules.context import Context
+from fray_table.rules.context import Context, sides
 
 SURPRISED_ON = 2  # 003: 1 or 2 on a d6
-
-
-def sides(ctx: Context) -> list[str]:
-    seen: list[str] = []
-    for c in ctx.state.combatants:
-        if c.side not in seen:
-            seen.append(c.side)
-    return seen
 
 
 def roll_surprise(ctx: Context) -> None:

@@ -1,6 +1,6 @@
 """The strike of 003: a declared attack queued as strikes, each strike's attack roll,
-and a parry's disarm or counter-attack. The terms of the roll are rules.terms, what
-a hit does is rules.damage.
+and a parry's disarm or counter-attack. The terms of the roll are rules.holmes.terms, what
+a hit does is rules.holmes.damage.
 
 Every attack roll is one `strike` step on the queue (kind 'strike'), so that a
 choice made in the middle of an exchange (a parrier's counter-attack) parks the
@@ -11,19 +11,16 @@ what every strike must pass first (able, target up, weapon usable, in reach).
 
 import msgspec
 
-from fray_table.rules import subdual  # 003: subdual damage (rules.subdual)
 from fray_table.rules.actions import Attack
 from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
-from fray_table.rules.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
-from fray_table.rules.fighters import able, gone, usable, wielded
+from fray_table.rules.grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
+from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
+from fray_table.rules.holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
+from fray_table.rules.holmes.fighters import able, gone, usable, wielded
+from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
+from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE, rules_of
-from fray_table.rules.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
-
-
-def distance(a: Combatant, b: Combatant) -> int:
-    """Feet on the 5-ft grid; a diagonal step counts 5 ft (a ruling)."""
-    return max(abs(a.x - b.x), abs(a.y - b.y))
 
 
 def in_melee(attacker: Combatant, target: Combatant, weapon: Weapon) -> bool:
@@ -50,11 +47,9 @@ def monster_routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
     target = ctx.combatant(action.target)
     if why := routine_refused(attacker):  # the weapons changed since the declaration
         ctx.log("attack", f"{attacker.name} cannot make its attack routine: {why}.", actor=attacker.id, target=target.id)
-        queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=action.weapon, mode="attack")])
+        queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=action.weapon, mode="attack")])
         return
-    queue(
-        ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=i, mode=ROUTINE) for i in routine_weapons(attacker)]
-    )
+    queue(ctx.state, [Step(phase=ctx.state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=i, mode=ROUTINE) for i in routine_weapons(attacker)])
 
 
 def attack(ctx: Context, attacker: Combatant, action: Attack) -> None:
@@ -77,7 +72,7 @@ def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
         else:
             strikes = 2
     mode = "double" if strikes == 2 else "attack"
-    queue(state, [Step(phase=state.phase, actor=attacker.id, kind="strike", target=target.id, weapon=action.weapon, mode=mode)] * strikes)
+    queue(state, [Step(phase=state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=action.weapon, mode=mode)] * strikes)
 
 
 def double_refused(state: Encounter, attacker: Combatant, target: Combatant, index: int) -> str:
@@ -203,14 +198,15 @@ def parried(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon
         return
     if state.options.get("parry_counter", "ask") == "auto":
         ctx.log("parry", f"{target.name} parries the spent {weapon.name} and counter-attacks.", **who)
-        queue(state, [Step(phase=state.phase, actor=target.id, kind="strike", target=attacker.id, weapon=index, mode="riposte")])
+        queue(state, [Step(phase=state.phase, actor=target.id, kind=STRIKE, target=attacker.id, weapon=index, mode="riposte")])
         return
     state.awaiting = Awaiting(
         id=f"{state.seq}:riposte:{attacker.id}",
         who=target.id,
-        kind="riposte",
+        kind=RIPOSTE_PROMPT,
         prompt=f"{target.name} parried {attacker.name}'s {weapon.name}: counter-attack once at +{RIPOSTE}?",
         options=["counter", "decline"],
+        attacker=attacker.id,
     )
     ctx.log("parry", f"{target.name} parries; {attacker.name}'s {weapon.name} is spent. {target.name} may counter-attack at +{RIPOSTE}.", **who)
 
@@ -219,9 +215,9 @@ def riposte(ctx: Context, waiting: Awaiting, choice: str) -> None:
     """The prompt riposte's answer (003's to_hit)."""
     state = ctx.state
     defender = ctx.combatant(waiting.who)
-    attacker = waiting.id.partition(":riposte:")[2]  # the id names the spent attacker
+    attacker = waiting.attacker or waiting.id.partition(":riposte:")[2]  # the spent attacker (a prompt stored before RULES_VERSION 5: in its id)
     index = parrying(state, defender)
     if choice != "counter" or index is None:
         ctx.log("parry", f"{defender.name} declines the counter-attack.", actor=defender.id)
         return
-    queue(state, [Step(phase=state.phase, actor=defender.id, kind="strike", target=attacker, weapon=index, mode="riposte")])
+    queue(state, [Step(phase=state.phase, actor=defender.id, kind=STRIKE, target=attacker, weapon=index, mode="riposte")])

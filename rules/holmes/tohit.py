@@ -3,15 +3,15 @@ oil flasks and torches, a grappler's approach), and harm that is not a weapon's.
 
 'Hits are made when the sum of the 20 sided die + the attacking character's
 combat bonus + any applicable weapon bonuses + the target's Armour Class is
-equal to 19 or higher.' (003) Melee, with its own options, is rules.combat.
+equal to 19 or higher.' (003) Melee, with its own options, is rules.holmes.combat.
 """
 
 from fray_table.rules.context import Context, own_terms, reckoned
-from fray_table.rules.damage import lose_hp
-from fray_table.rules.fighters import combat_bonus
+from fray_table.rules.holmes.damage import lose_hp
+from fray_table.rules.holmes.fighters import combat_bonus
+from fray_table.rules.holmes.terms import SURPRISE_BONUS, TO_HIT
 from fray_table.rules.model import Combatant
 from fray_table.rules.ruleset import rules_of
-from fray_table.rules.terms import SURPRISE_BONUS, TO_HIT
 
 
 def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:
@@ -28,7 +28,7 @@ def roll_to_hit(ctx: Context, attacker: Combatant, what: str, ac: int, mods: lis
 
 
 def roll_d20(ctx: Context, attacker: Combatant, what: str, ac: int, mods: list[tuple[str, int]], target: str | None = None) -> tuple[bool, int]:
-    """`roll_to_hit`, and the d20 it rolled: a missile's natural 20 or 1 (rules.ranged)."""
+    """`roll_to_hit`, and the d20 it rolled: a missile's natural 20 or 1 (rules.holmes.ranged)."""
     return rules_of(ctx.state).bare_roll(ctx, attacker, what, ac, mods, target)
 
 

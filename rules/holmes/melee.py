@@ -1,17 +1,18 @@
 """Melee manoeuvres of 003: approach (cautious or charging), setting a spear,
 weapon length, parrying, killing the helpless, and their declaration checks.
 
-The attack roll itself is rules.combat; this module decides who strikes whom,
+The attack roll itself is rules.holmes.combat; this module decides who strikes whom,
 in what order, and queues the strikes.
 """
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from fray_table.rules.combat import distance, double_refused, queue, routine_refused
 from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
-from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.terms import allowed_called_shots, check_called_shots
+from fray_table.rules.holmes.combat import distance, double_refused, queue, routine_refused
+from fray_table.rules.holmes.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
+from fray_table.rules.holmes.kinds import STRIKE
+from fray_table.rules.holmes.terms import allowed_called_shots, check_called_shots
+from fray_table.rules.model import ACT, Combatant, Encounter, Step
 
 GRID = 5  # feet
 MELEE_ACTIONS = (Attack, Charge, Approach, SetSpear, Parry, Kill)
@@ -46,71 +47,88 @@ def can_reach(actor: Combatant, target: Combatant, reach: int) -> bool:
     return distance(actor, target) <= actor.move + reach
 
 
-# --- declaration checks (called from rules.declare.check_action) -------------
+# --- declaration checks (each action's record's `check`: rules.holmes.actions) ---
 
 
-def check(state: Encounter, actor: Combatant, action) -> None:
-    """003's melee rules on a declaration; raises Rejected, changes nothing."""
-    index = getattr(action, "weapon", None)
-    if isinstance(action, Parry) and index is None:
-        if len(actor.weapons) > 1:
-            raise Rejected(
-                "parry/which-weapon",
-                f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries (003: 'He must also declare which weapon is being used to parry')",
-            )
-        index = parry_weapon(action)
-    if isinstance(action, MELEE_ACTIONS) and index is not None:
-        if not 0 <= index < len(actor.weapons):
-            raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {index}")
-        weapon = actor.weapons[index]
-        if not usable(weapon):
-            raise Rejected("melee/weapon-unusable", f"{actor.name}'s {weapon.name} is {'broken' if weapon.broken else 'dropped'}")
-    target = None
-    if isinstance(action, Attack | Charge | Approach | Kill):  # the melee actions with a target
-        target = lookup(state, action.target)
-        if target is None:
-            raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
-        if target.id == actor.id:
-            raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
-        check_not_gone(state, target)
-        if target.down and not isinstance(action, Attack):
-            raise Rejected("melee/target-down", f"{target.name} is already down")
-    match action:
-        case Attack() if action.routine:
-            why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
-            if why:
-                raise Rejected("melee/no-routine", f"{actor.name} cannot make an attack routine: {why}")
-        case Attack() if action.double:
-            assert target is not None  # looked up above for every action with a target
-            why = double_refused(state, actor, target, action.weapon)
-            if why:
-                raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
-        case Charge():
-            assert target is not None
-            if not can_reach(actor, target, reach_of(actor, action.weapon)):
-                raise Rejected("melee/charge-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} charges {actor.move} ft")
-            if not 0 <= action.called_shots <= 3:
-                raise Rejected("declare/called-shots", "called shots are 0 to 3")
-        case Approach():
-            assert target is not None
-            if not can_reach(actor, target, reach_of(actor, weapon_index(state, actor))):
-                raise Rejected("melee/approach-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} moves {actor.move} ft")
-        case SetSpear():
-            if not actor.weapons[action.weapon].polearm:
-                raise Rejected("melee/not-a-polearm", f"only a spear or polearm may be set; the {actor.weapons[action.weapon].name} is neither")
-        case Kill():
-            assert target is not None
-            if not helpless(target):
-                raise Rejected("melee/not-helpless", f"{target.name} is not helpless (bound, asleep, paralysed, pinned)")
+def check_weapon(actor: Combatant, index: int) -> None:
+    if not 0 <= index < len(actor.weapons):
+        raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {index}")
+    weapon = actor.weapons[index]
+    if not usable(weapon):
+        raise Rejected("melee/weapon-unusable", f"{actor.name}'s {weapon.name} is {'broken' if weapon.broken else 'dropped'}")
+
+
+def check_target(state: Encounter, actor: Combatant, action: Attack | Charge | Approach | Kill) -> Combatant:
+    """The target of a melee action, there and still in the fight (any but an attack's standing too)."""
+    target = lookup(state, action.target)
+    if target is None:
+        raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
+    if target.id == actor.id:
+        raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
+    check_not_gone(state, target)
+    if target.down and not isinstance(action, Attack):
+        raise Rejected("melee/target-down", f"{target.name} is already down")
+    return target
+
+
+def check_attack(state: Encounter, actor: Combatant, action: Attack) -> None:
+    """003's melee rules on a declared attack: its weapon, the double attack, a monster's routine, called shots."""
+    check_weapon(actor, action.weapon)
+    target = check_target(state, actor, action)
+    if action.routine:
+        why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
+        if why:
+            raise Rejected("melee/no-routine", f"{actor.name} cannot make an attack routine: {why}")
+    elif action.double:
+        why = double_refused(state, actor, target, action.weapon)
+        if why:
+            raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
     check_called(state, actor, target, action)
 
 
-def check_called(state: Encounter, actor: Combatant, target: Combatant | None, action) -> None:
+def check_charge(state: Encounter, actor: Combatant, action: Charge) -> None:
+    check_weapon(actor, action.weapon)
+    target = check_target(state, actor, action)
+    if not can_reach(actor, target, reach_of(actor, action.weapon)):
+        raise Rejected("melee/charge-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} charges {actor.move} ft")
+    if not 0 <= action.called_shots <= 3:
+        raise Rejected("declare/called-shots", "called shots are 0 to 3")
+    check_called(state, actor, target, action)
+
+
+def check_approach(state: Encounter, actor: Combatant, action: Approach) -> None:
+    target = check_target(state, actor, action)
+    if not can_reach(actor, target, reach_of(actor, weapon_index(state, actor))):
+        raise Rejected("melee/approach-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} moves {actor.move} ft")
+
+
+def check_set(state: Encounter, actor: Combatant, action: SetSpear) -> None:
+    check_weapon(actor, action.weapon)
+    if not actor.weapons[action.weapon].polearm:
+        raise Rejected("melee/not-a-polearm", f"only a spear or polearm may be set; the {actor.weapons[action.weapon].name} is neither")
+
+
+def check_parry(state: Encounter, actor: Combatant, action: Parry) -> None:
+    if action.weapon is None and len(actor.weapons) > 1:
+        raise Rejected(
+            "parry/which-weapon",
+            f"{actor.name} carries {len(actor.weapons)} weapons: say which one parries (003: 'He must also declare which weapon is being used to parry')",
+        )
+    check_weapon(actor, parry_weapon(action))
+
+
+def check_kill(state: Encounter, actor: Combatant, action: Kill) -> None:
+    target = check_target(state, actor, action)
+    if not helpless(target):
+        raise Rejected("melee/not-helpless", f"{target.name} is not helpless (bound, asleep, paralysed, pinned)")
+
+
+def check_called(state: Encounter, actor: Combatant, target: Combatant, action: Attack | Charge) -> None:
     """Refuse called shots at declaration when the figures are public and already
     make them raise the number needed to 20 or more (003). Parries are sealed and
     hidden figures are secret, so neither counts here; resolution re-checks."""
     wanted = getattr(action, "called_shots", 0)
-    if not wanted or target is None or target.hidden or not isinstance(action, Attack | Charge):
+    if not wanted or target.hidden:
         return
     weapon = actor.weapons[action.weapon]
     mode = "charge" if isinstance(action, Charge) else "double" if action.double else "attack"
@@ -145,7 +163,7 @@ def charge(ctx: Context, actor: Combatant, action: Charge) -> None:
         ctx.log("charge", f"{actor.name} charges to ({actor.x}, {actor.y}) but cannot reach {target.name}.", **who)
         return
     ctx.log("charge", f"{actor.name} charges {target.name}, to ({actor.x}, {actor.y}).", **who)
-    blow = Step(phase=state.phase, actor=actor.id, kind="strike", target=target.id, weapon=action.weapon, mode="charge")
+    blow = Step(phase=state.phase, actor=actor.id, kind=STRIKE, target=target.id, weapon=action.weapon, mode="charge")
     counter = counter_step(state, target, actor)
     if counter is None:
         queue(state, [blow])
@@ -166,7 +184,7 @@ def counter_step(state: Encounter, defender: Combatant, charger: Combatant) -> S
         mode, index = "set", action.weapon
     if index is None or distance(defender, charger) > reach_of(defender, index):
         return None
-    return Step(phase=state.phase, actor=defender.id, kind="strike", target=charger.id, weapon=index, mode=mode)
+    return Step(phase=state.phase, actor=defender.id, kind=STRIKE, target=charger.id, weapon=index, mode=mode)
 
 
 def approach(ctx: Context, actor: Combatant, action: Approach) -> None:
@@ -225,11 +243,11 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     while moved:
         moved = False
         for i, s in enumerate(steps):
-            mine = attacks.get(s.actor) if s.kind == "act" else None
+            mine = attacks.get(s.actor) if s.kind == ACT else None
             theirs = attacks.get(mine.target) if mine else None
             if mine is None or theirs is None or theirs.target != s.actor:
                 continue
-            j = next((k for k, t in enumerate(steps) if k > i and t.actor == mine.target and t.kind == "act" and t.phase == s.phase), None)
+            j = next((k for k, t in enumerate(steps) if k > i and t.actor == mine.target and t.kind == ACT and t.phase == s.phase), None)
             me, them = lookup(state, s.actor), lookup(state, mine.target)
             if j is None or me is None or them is None:
                 continue
@@ -241,24 +259,27 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     return steps
 
 
-def describe(state: Encounter, action) -> str | None:
-    """How a melee declaration reads in the log, or None if it is not one of these."""
-    target = lookup(state, getattr(action, "target", "")) if hasattr(action, "target") else None
-    name = target.name if target else getattr(action, "target", "")
-    match action:
-        case Charge():
-            extra = f", {action.called_shots} called shot(s)" if action.called_shots else ""
-            return f"charge {name}{extra}"
-        case Approach():
-            return f"approach {name} cautiously"
-        case SetSpear():
-            return "set a spear against a charge"
-        case Parry():
-            weapon = parried_with(state, action)
-            return f"parry with the {weapon}" if weapon else "parry"
-        case Kill():
-            return f"kill the helpless {name}"
-    return None
+def target_name(state: Encounter, action) -> str:
+    target = lookup(state, action.target)
+    return target.name if target else action.target
+
+
+def describe_charge(state: Encounter, action: Charge) -> str:
+    extra = f", {action.called_shots} called shot(s)" if action.called_shots else ""
+    return f"charge {target_name(state, action)}{extra}"
+
+
+def describe_approach(state: Encounter, action: Approach) -> str:
+    return f"approach {target_name(state, action)} cautiously"
+
+
+def describe_parry(state: Encounter, action: Parry) -> str:
+    weapon = parried_with(state, action)
+    return f"parry with the {weapon}" if weapon else "parry"
+
+
+def describe_kill(state: Encounter, action: Kill) -> str:
+    return f"kill the helpless {target_name(state, action)}"
 
 
 def parried_with(state: Encounter, action: Parry) -> str:
@@ -270,23 +291,39 @@ def parried_with(state: Encounter, action: Parry) -> str:
     return c.weapons[index].name if c and not c.hidden and index < len(c.weapons) else ""
 
 
-def choices(state: Encounter, c: Combatant) -> list[dict]:
-    """The melee declarations open to `c` now, with their options, for rules.view."""
-    foes = [t for t in state.combatants if t.id != c.id and not t.down and t.side != c.side]
+# --- choices: each action's view.Choice fields, for its record (rules.holmes.actions)
+
+
+def ready(c: Combatant) -> list[int]:
+    return [i for i, w in enumerate(c.weapons) if usable(w)]
+
+
+def charge_to(state: Encounter, c: Combatant) -> list[str]:
     reach = reach_of(c, weapon_index(state, c))
-    ready = [i for i, w in enumerate(c.weapons) if usable(w)]
-    listed = []
-    charge_to = [t.id for t in foes if can_reach(c, t, reach)]
-    if charge_to and ready:
-        listed.append(dict(type="charge", targets=charge_to, options={"weapon": ready, "called_shots": [0, 1, 2, 3]}))
-    if charge_to:
-        listed.append(dict(type="approach", targets=charge_to))
-    polearms = [i for i in ready if c.weapons[i].polearm]
-    if polearms:
-        listed.append(dict(type="set_spear", options={"weapon": polearms}))
-    if ready:
-        listed.append(dict(type="parry", options={"weapon": ready}))
+    return [t.id for t in state.combatants if t.id != c.id and not t.down and t.side != c.side and can_reach(c, t, reach)]
+
+
+def offer_charge(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    weapons = ready(c)
+    to = charge_to(state, c) if weapons else []
+    return dict(type="charge", targets=to, options={"weapon": weapons, "called_shots": [0, 1, 2, 3]}) if to else None
+
+
+def offer_approach(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    to = charge_to(state, c)
+    return dict(type="approach", targets=to) if to else None
+
+
+def offer_set(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    polearms = [i for i in ready(c) if c.weapons[i].polearm]
+    return dict(type="set_spear", options={"weapon": polearms}) if polearms else None
+
+
+def offer_parry(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    weapons = ready(c)
+    return dict(type="parry", options={"weapon": weapons}) if weapons else None
+
+
+def offer_kill(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
     victims = [t.id for t in state.combatants if t.id != c.id and not t.down and helpless(t)]
-    if victims:
-        listed.append(dict(type="kill", targets=victims))
-    return listed
+    return dict(type="kill", targets=victims) if victims else None

@@ -8,18 +8,18 @@ weapons may move and shoot ... Other ranged weapons must remain stationary.'
 combatant will be hit, and then roll to attack that character as normal.'
 """
 
-from fray_table.rules.actions import Shoot
+from fray_table.rules.actions import MOVE_SHOOT, SHOOT_MOVE, Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
-from fray_table.rules.combat import distance
 from fray_table.rules.conditions import OUT_OF_FIGHT
 from fray_table.rules.context import Context, lookup, said
-from fray_table.rules.damage import BASE_DAMAGE, NO_CRITICAL, after_critical, critical, extra_dice, fumble, gawper_struck, roll_damage
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import check_not_gone, gone, multi_attack_bonus, usable
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.damage import BASE_DAMAGE, NO_CRITICAL, after_critical, critical, extra_dice, fumble, gawper_struck, roll_damage
+from fray_table.rules.holmes.fighters import check_not_gone, gone, multi_attack_bonus, usable
+from fray_table.rules.holmes.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
+from fray_table.rules.holmes.tohit import base_mods, hurt, roll_d20
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.ruleset import MISSILE, Critical, rules_of
-from fray_table.rules.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
-from fray_table.rules.tohit import base_mods, hurt, roll_d20
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
 MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'
@@ -97,11 +97,11 @@ def describe(state: Encounter, a: Shoot) -> str:
 
 
 def resolve(ctx: Context, actor: Combatant, a: Shoot, kind: str) -> None:
-    if kind in ("shoot_move", "move_shoot"):
+    if kind in (SHOOT_MOVE, MOVE_SHOOT):
         assert a.x is not None and a.y is not None  # Shoot.steps plans a move only with x and y
         actor.x, actor.y = a.x, a.y
         ctx.log("move", f"{actor.name} moves to ({a.x}, {a.y}).", actor=actor.id)
-    if kind != "shoot_move":
+    if kind != SHOOT_MOVE:
         shoot(ctx, actor, a)
 
 

@@ -11,7 +11,7 @@ a round: the first death on a side, half a side out of the fight, a leader down.
 
 from fray_table.rules.charts.morale import MORALE_TEXT, morale_result
 from fray_table.rules.commands import CallMorale
-from fray_table.rules.conditions import FLED, SURRENDERED
+from fray_table.rules.conditions import FLED, SURRENDERED, out_of_fight  # noqa: F401  (named here for the rules that take it with morale's)
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
@@ -19,10 +19,6 @@ from fray_table.rules.model import Combatant, Encounter
 OUT = {"surrender": SURRENDERED, "flee": FLED}  # results that end a creature's fight, as conditions
 MAX_MODIFIER = 10
 ROUND_BOUND = ("hold", "press", "redouble")  # results that govern one round only
-
-
-def out_of_fight(c: Combatant) -> bool:
-    return c.down or any(x in c.conditions for x in OUT.values())
 
 
 def why_not(c: Combatant) -> str | None:
@@ -123,7 +119,7 @@ def end_of_round(ctx: Context) -> None:
         if c.morale in ROUND_BOUND and c.morale_round <= state.round:
             c.morale = ""
         if c.morale == "flee" and c.morale_round == state.round and OUT["flee"] in c.conditions and not c.down:
-            # The round its result governs is the one it runs in (rules.fighters.gone).
+            # The round its result governs is the one it runs in (rules.holmes.fighters.gone).
             ctx.log("morale", f"{c.name} has fled the field.", target=c.id, audience="gm" if c.hidden else "all")
     sides: list[str] = []
     for c in state.combatants:

@@ -20,15 +20,16 @@ from fray_table.rules.charts.oil import (
     TORCH_AC,
 )
 from fray_table.rules.charts.range_cover import range_band
-from fray_table.rules.combat import distance
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
-from fray_table.rules.fighters import gone
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.fighters import gone
+from fray_table.rules.holmes.kinds import BURN
+from fray_table.rules.holmes.order import dex_order
+from fray_table.rules.holmes.ranged import aim_mods, check_aim, check_target, into_melee
+from fray_table.rules.holmes.terms import descending
+from fray_table.rules.holmes.tohit import base_mods, hurt, roll_to_hit
 from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.ranged import aim_mods, check_aim, check_target, into_melee
-from fray_table.rules.round import dex_order
-from fray_table.rules.terms import descending
-from fray_table.rules.tohit import base_mods, hurt, roll_to_hit
 
 OILED, BURNING, PRONE = "oiled", "burning", "prone"
 
@@ -111,12 +112,12 @@ def schedule(state: Encounter) -> None:
     Oil lit in the magic phase, after that moment, first burns next round (a ruling)."""
     if state.phase in ("magic", "end"):
         return
-    queued = {s.actor for s in state.steps if s.kind == "burn"}
-    at = next((i for i, s in enumerate(state.steps) if s.phase in ("magic", "end") and s.kind != "burn"), len(state.steps))
-    at = max(at, max((i + 1 for i, s in enumerate(state.steps) if s.kind == "burn"), default=0))
+    queued = {s.actor for s in state.steps if s.kind == BURN}
+    at = next((i for i, s in enumerate(state.steps) if s.phase in ("magic", "end") and s.kind != BURN), len(state.steps))
+    at = max(at, max((i + 1 for i, s in enumerate(state.steps) if s.kind == BURN), default=0))
     for c in dex_order(state.combatants):
         if BURNING in c.conditions and not c.down and c.id not in queued:
-            state.steps.insert(at, Step(phase="magic", actor=c.id, kind="burn"))
+            state.steps.insert(at, Step(phase="magic", actor=c.id, kind=BURN))
             at += 1
 
 

@@ -12,15 +12,15 @@ first of their turns (DEX order).
 """
 
 from fray_table.rules.actions import Grapple
-from fray_table.rules.combat import distance
 from fray_table.rules.conditions import PINNED
 from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.ranged import check_target
+from fray_table.rules.grid import distance
+from fray_table.rules.holmes.ranged import check_target
+from fray_table.rules.holmes.terms import descending
+from fray_table.rules.holmes.tohit import base_mods, roll_to_hit
+from fray_table.rules.model import ACT, Combatant, Encounter, Step
 from fray_table.rules.round import may_act
-from fray_table.rules.terms import descending
-from fray_table.rules.tohit import base_mods, roll_to_hit
 
 MAX_GRAPPLERS = 6  # 003: 'only six men may grapple one man-sized creature at once'
 THROWN_BACK = 10  # feet: 003's 1" (a ruling: an inch is 10 ft, as for movement)
@@ -56,7 +56,7 @@ def brawlers(ctx: Context, actor: Combatant, a: Grapple) -> list[tuple[Combatant
     state = ctx.state
     by_actor = {d.actor: d.action for d in state.declarations}
     joining = [
-        (s, g) for s in state.steps if s.phase == state.phase and s.kind == "act" and isinstance(g := by_actor.get(s.actor), Grapple) and g.target == a.target
+        (s, g) for s in state.steps if s.phase == state.phase and s.kind == ACT and isinstance(g := by_actor.get(s.actor), Grapple) and g.target == a.target
     ]
     joined = [s for s, _ in joining]
     state.steps = [s for s in state.steps if s not in joined]

@@ -3,7 +3,7 @@ target's drop; what a critical hit does to it is the criticals module's (`critic
 
 'All hits, except when otherwise noted, cause 1-6 points of damage' (003); called
 shots and a set spear each add a d6 (a natural 20 in melee too: rules.holmes.criticals). Harm rolled elsewhere
-(rules.tohit.hurt, 002's striking) comes off HP through `lose_hp` too, so a
+(rules.holmes.tohit.hurt, 002's striking) comes off HP through `lose_hp` too, so a
 profile's way of falling (hook `fall`) applies to it as well.
 """
 
@@ -11,10 +11,10 @@ import msgspec
 
 from fray_table.rules.context import Context, hp_left, said
 from fray_table.rules.dice import parse
-from fray_table.rules.fighters import in_hand
+from fray_table.rules.holmes.fighters import in_hand
+from fray_table.rules.holmes.terms import DECLARED, ROUTINE
 from fray_table.rules.model import Combatant, Weapon
 from fray_table.rules.ruleset import Critical, rules_of
-from fray_table.rules.terms import DECLARED, ROUTINE
 
 BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
 DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'
@@ -101,7 +101,7 @@ def falls(ctx: Context, target: Combatant) -> None:
     ctx.log("down", f"{target.name} falls.", target=target.id)
 
 
-MISSILE_MODES = ("shot",)  # a missile's hit (rules.ranged, a profile's shot): 'any gawpers so struck' counts it too
+MISSILE_MODES = ("shot",)  # a missile's hit (rules.holmes.ranged, a profile's shot): 'any gawpers so struck' counts it too
 
 
 def gawper_struck(ctx: Context, target: Combatant, mode: str) -> None:

@@ -31,7 +31,7 @@ def multi_attack_bonus(c: Combatant) -> int:
 
 
 def parry_weapon(action: Parry) -> int:
-    """The weapon a parry declares; not given, the only one carried (rules.melee refuses it with more).
+    """The weapon a parry declares; not given, the only one carried (rules.holmes.melee refuses it with more).
     Every parry stored before `weapon` could be None carries its index: it folds as it did."""
     return 0 if action.weapon is None else action.weapon
 

@@ -23,35 +23,18 @@ def dropped(c: Combatant) -> list[int]:
     return [i for i, w in enumerate(c.weapons) if w.dropped and not w.broken]
 
 
-def check(state: Encounter, actor: Combatant, action) -> None:
-    match action:
-        case Stand():
-            if PRONE not in actor.conditions:
-                raise Rejected("stand/not-prone", f"{actor.name} is not prone")
-        case Recover():
-            if not 0 <= action.weapon < len(actor.weapons):
-                raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {action.weapon}")
-            if action.weapon not in dropped(actor):
-                weapon = actor.weapons[action.weapon]
-                why = "broken" if weapon.broken else "not dropped"
-                raise Rejected("recover/not-dropped", f"{actor.name}'s {weapon.name} is {why}: there is nothing to pick up")
+def check_stand(state: Encounter, actor: Combatant, action: Stand) -> None:
+    if PRONE not in actor.conditions:
+        raise Rejected("stand/not-prone", f"{actor.name} is not prone")
 
 
-def describe(state: Encounter, action) -> str | None:
-    match action:
-        case Stand():
-            return "stand up"
-        case Recover():
-            return "pick up a dropped weapon"
-    return None
-
-
-def resolve(ctx: Context, actor: Combatant, action) -> None:
-    match action:
-        case Stand():
-            stand(ctx, actor)
-        case Recover():
-            recover(ctx, actor, action.weapon)
+def check_recover(state: Encounter, actor: Combatant, action: Recover) -> None:
+    if not 0 <= action.weapon < len(actor.weapons):
+        raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {action.weapon}")
+    if action.weapon not in dropped(actor):
+        weapon = actor.weapons[action.weapon]
+        why = "broken" if weapon.broken else "not dropped"
+        raise Rejected("recover/not-dropped", f"{actor.name}'s {weapon.name} is {why}: there is nothing to pick up")
 
 
 def stand(ctx: Context, actor: Combatant) -> None:
@@ -73,11 +56,12 @@ def recover(ctx: Context, actor: Combatant, index: int) -> None:
     ctx.log("move", f"{actor.name} picks up the {weapon.name}.", actor=actor.id)
 
 
-def choices(state: Encounter, c: Combatant) -> list[dict]:
-    """`stand` for a prone combatant, `recover` (with the dropped weapons) for a disarmed one."""
-    out: list[dict] = []
-    if PRONE in c.conditions:
-        out.append(dict(type="stand"))
-    if lost := dropped(c):
-        out.append(dict(type="recover", options={"weapon": lost}))
-    return out
+def offer_stand(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    """`stand` for a prone combatant."""
+    return dict(type="stand") if PRONE in c.conditions else None
+
+
+def offer_recover(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
+    """`recover`, with the dropped weapons, for a disarmed one."""
+    lost = dropped(c)
+    return dict(type="recover", options={"weapon": lost}) if lost else None

@@ -13,8 +13,13 @@ terms where their documents are silent.
 
 from fray_table.rules.actions import Action, Parry
 from fray_table.rules.context import Context, Said, said
-from fray_table.rules.fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
-from fray_table.rules.model import Combatant, Encounter, Weapon
+from fray_table.rules.holmes.fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
+from fray_table.rules.model import (
+    Combatant,
+    Encounter,
+    Weapon,
+    descending,  # noqa: F401  (named here for the rules that take it with terms')
+)
 
 TO_HIT = 19  # 003: the sum must be 19 or higher
 SURPRISE_BONUS = 2  # 003: the active side 'attacks at +2 to-hit' in its free round
@@ -29,14 +34,10 @@ PARRY_CAP = 20  # 003: 'may not increase the total required to hit beyond 20'
 RIPOSTE = 3  # 003: the parrier 'may counterattack once immediately, with an additional bonus of +3'
 CALLED_SHOTS_MAX = 3  # 003: 'This option can be taken up to three times'
 CALLED_SHOT_CEILING = 20  # 003: not 'when the penalty would increase the number required to hit to 20 or above'
-ROUTINE = "routine"  # the strike mode of a monster's attack routine (rules.combat.routine)
+ROUTINE = "routine"  # the strike mode of a monster's attack routine (rules.holmes.combat.routine)
 DECLARED = ("attack", "double", "charge", ROUTINE)  # strike modes that carry the declaration's options
 MULTIPLE_MODES = ("double", ROUTINE)  # strikes that are one of several in the round (003's multiple attacks)
-MULTIPLE = "combat bonus (multiple attacks)"  # 003: 'unable to utilise their full combat bonus' (rules.fighters)
-
-
-def descending(ac: int) -> int:
-    return 19 - ac
+MULTIPLE = "combat bonus (multiple attacks)"  # 003: 'unable to utilise their full combat bonus' (rules.holmes.fighters)
 
 
 def called_shot_penalty(target: Combatant) -> int:
@@ -116,7 +117,7 @@ def called_shot_term(called: int, target: Combatant) -> tuple[str, int]:
 
 
 def called_in(mods: list[tuple[str, int]], target: Combatant) -> int:
-    """How many called shots a missile's terms hold (rules.ranged put them there)."""
+    """How many called shots a missile's terms hold (rules.holmes.ranged put them there)."""
     return sum(v for n, v in mods if n in ("called shot", "called shots")) // called_shot_penalty(target)
 
 

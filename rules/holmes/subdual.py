@@ -6,12 +6,12 @@ indicates the creature so victimised will surrender.'
 
 from fray_table.rules.conditions import SURRENDERED
 from fray_table.rules.context import Context, Said, said
-from fray_table.rules.damage import roll_damage
+from fray_table.rules.holmes.damage import roll_damage
 from fray_table.rules.model import Combatant
 
 
 def strike(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:
-    """A declared subduing blow that hit: its damage (with `extra` d6s, as rules.damage.damage)
+    """A declared subduing blow that hit: its damage (with `extra` d6s, as rules.holmes.damage.damage)
     goes to `subdual`, not to HP."""
     take(ctx, attacker, target, *roll_damage(ctx, target, dice, extra, "subdual damage"))
 

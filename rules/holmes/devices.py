@@ -1,8 +1,8 @@
 """Devices and fleeing (003). 'Wands, rods, and other magic devices are "weapons" and
 not "spells"; their effects are resolved in the earlier phases': Fray resolves the use
 in the attack phase; the device's effects are the GM's. A burning user still uses it
-(only spells are lost to the flames, rules.oil). Fleeing is a move in the movement
-phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.morale)."""
+(only spells are lost to the flames, rules.holmes.oil). Fleeing is a move in the movement
+phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.holmes.morale)."""
 
 from fray_table.rules.actions import Flee, UseDevice
 from fray_table.rules.conditions import FLED
@@ -20,9 +20,11 @@ def check(state: Encounter, actor: Combatant, a: UseDevice) -> None:
         raise Rejected("use_device/unknown-target", f"there is no combatant {a.target!r}")
 
 
-def describe(state: Encounter, a: UseDevice | Flee) -> str:
-    if isinstance(a, Flee):
-        return f"flee to ({a.x}, {a.y})"
+def describe_flee(state: Encounter, a: Flee) -> str:
+    return f"flee to ({a.x}, {a.y})"
+
+
+def describe_use(state: Encounter, a: UseDevice) -> str:
     target = lookup(state, a.target) if a.target else None
     return f"use {a.device}" + (f" on {target.name}" if target else "")
 

@@ -100,7 +100,15 @@ def serve_command(args) -> int:
         print(f"fray serve: {e}", file=sys.stderr)
         return 2
     base = start_url(args.host, args.port, args.public_url)
-    limits = Limits(frame_bytes=args.max_frame, body_bytes=args.max_body, rate=args.rate, burst=args.burst, sockets_per_token=args.sockets_per_token)
+    limits = Limits(
+        frame_bytes=args.max_frame,
+        body_bytes=args.max_body,
+        rate=args.rate,
+        burst=args.burst,
+        sockets_per_token=args.sockets_per_token,
+        chat_rate=args.chat_rate,
+        chat_burst=args.chat_burst,
+    )
 
     async def on_ready(app) -> None:
         print(f"fray: serving on {base}" + (f" (listening on {args.host}:{args.port})" if args.host in ANY else ""), flush=True)

@@ -199,6 +199,8 @@ SERVE: tuple[Setting, ...] = (
     Setting("--max-body", "FRAY_MAX_BODY", _limits.body_bytes, positive_int, "largest HTTP request body, bytes"),
     Setting("--rate", "FRAY_RATE", _limits.rate, positive_float, "messages per second per connection"),
     Setting("--burst", "FRAY_BURST", _limits.burst, positive_int, "messages a connection may send at once"),
+    Setting("--chat-rate", "FRAY_CHAT_RATE", _limits.chat_rate, positive_float, "chat lines per second per connection, sustained"),
+    Setting("--chat-burst", "FRAY_CHAT_BURST", _limits.chat_burst, positive_int, "chat lines a connection may send at once"),
     Setting("--sockets-per-token", "FRAY_SOCKETS_PER_TOKEN", _limits.sockets_per_token, positive_int, "open websockets per invite link, per replica"),
     Setting("--retain-ended", "FRAY_RETAIN_ENDED", None, duration, "delete ended fights this long after they end, e.g. 30d, 12h, 90m (default: keep them)"),
     Setting("--archive-dir", "FRAY_ARCHIVE_DIR", None, folder, "export each ended fight here (a .jsonl file) before it is deleted"),

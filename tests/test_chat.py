@@ -109,3 +109,19 @@ def test_a_whisper_keeps_its_audience_after_the_addressee_leaves_and_the_fight_e
         lines = [e.text for e in log_for(played.log, played.state, viewer)]
         assert (f"GM whispers to Alda: {SECRET}" in lines) is sees, viewer
         assert "GM: good game" in lines  # the table may talk after the end
+
+
+@pytest.mark.redis
+async def test_the_chat_limit_is_the_operators_to_set(redis_url, tmp_path, join):
+    """FRAY_CHAT_BURST (--chat-burst): with 2, the third line at once is refused."""
+    from support import FrayServer
+
+    server = FrayServer(redis_url, tmp_path, env={"FRAY_CHAT_BURST": "2", "FRAY_CHAT_RATE": "0.01"})
+    try:
+        made = server.create(FIGHT)
+        ann = await join(server, made["links"]["players"]["Ann"])
+        answers = [await ann.send({"type": "say", "text": f"line {i}"}) for i in range(3)]
+        assert [a["type"] for a in answers] == ["ack", "ack", "error"] and answers[-1]["code"] == "chat/too-fast"
+        assert "at most 2 chat messages at once, then one every 100 s" in answers[-1]["message"]
+    finally:
+        server.stop()

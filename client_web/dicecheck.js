@@ -100,19 +100,25 @@ function bytesOf(hex) {
 /**
  * Check every die the seed rolled in `log` (entries with rolls carrying `draw`) against the
  * revealed `seedHex`; a fork's events up to `after` rolled its origin's seed and are not
- * checked. Returns {checked, mismatch: null | {seq, sides, value, purpose, expected}}.
+ * checked. Returns {checked, matched, mismatch: null | the first {seq, sides, value, purpose,
+ * expected}, marks: [[entry index, roll index, expected]]} (a mark for every die checked).
  */
 export function checkDice(log, seedHex, after = -1) {
   const seed = bytesOf(seedHex);
   let checked = 0;
-  for (const e of log) {
-    if (e.seq <= after) continue;
-    for (const r of e.rolls ?? []) {
-      if (r.draw === undefined || r.draw === null || r.draw < 0) continue;
+  let matched = 0;
+  let mismatch = null;
+  const marks = [];
+  log.forEach((e, i) => {
+    if (e.seq <= after) return;
+    (e.rolls ?? []).forEach((r, j) => {
+      if (r.draw === undefined || r.draw === null || r.draw < 0) return;
       const expected = draw(seed, e.seq, r.draw, r.sides);
-      if (expected !== r.value) return { checked, mismatch: { seq: e.seq, sides: r.sides, value: r.value, purpose: r.purpose, expected } };
       checked++;
-    }
-  }
-  return { checked, mismatch: null };
+      marks.push([i, j, expected]);
+      if (expected === r.value) matched++;
+      else mismatch ??= { seq: e.seq, sides: r.sides, value: r.value, purpose: r.purpose, expected };
+    });
+  });
+  return { checked, matched, mismatch, marks };
 }

@@ -34,10 +34,23 @@ export class DiceCheck {
         return;
       }
     }
-    const { checked, mismatch } = checkDice(log, seedHex, view.origin?.at ?? -1);
+    const { checked, matched, mismatch, marks } = checkDice(log, seedHex, view.origin?.at ?? -1);
     document.body.dataset.diceChecked = mismatch ? "mismatch" : "ok";
+    this.mark(log, marks);
     this.result.textContent = mismatch
-      ? `Event #${mismatch.seq}: d${mismatch.sides} ${mismatch.value} (${mismatch.purpose}) does not match the seed, which gives ${mismatch.expected}; ${checked} before it matched.`
+      ? `Event #${mismatch.seq}: d${mismatch.sides} ${mismatch.value} (${mismatch.purpose}) does not match the seed, which gives ${mismatch.expected}; ${matched} of ${checked} match.`
       : `All ${checked} dice the seed rolled match the revealed seed (sha256 ${view.seed_hash.slice(0, 12)}…, as shown from the start).`;
+  }
+
+  /** Each checked die's chip in the log (newest first: the last line is the first item) says whether it matched. */
+  mark(log, marks) {
+    const items = document.querySelectorAll("[data-testid=log] > li");
+    for (const [i, j, expected] of marks) {
+      const chip = items[log.length - 1 - i]?.querySelectorAll(".rolls > *")[j];
+      if (!chip) continue;
+      const ok = expected === log[i].rolls[j].value;
+      chip.dataset.check = ok ? "match" : "mismatch";
+      chip.title = ok ? "matches the revealed seed" : `the revealed seed gives ${expected}`;
+    }
   }
 }

@@ -42,7 +42,7 @@ def test_browser_the_replay_checks_every_seeded_die_against_the_revealed_seed(fr
     made = fray_server.create(FIGHT)
     with connect(fray_server.ws_url(made["links"]["gm"]), open_timeout=10) as ws:
         ws.recv(timeout=10)
-        for command in [{"type": "force_rolls", "values": [7], "sides": 20}, {"type": "start"}, *ROUND * 3, {"type": "end"}]:
+        for command in [{"type": "force_rolls", "values": [5, 6], "sides": 6}, {"type": "force_rolls", "values": [7], "sides": 20}, {"type": "start"}, *ROUND * 3, {"type": "end"}]:
             send(ws, command)
     page = table.open(made["links"]["players"]["Ann"] + "&replay=1", "replay", live=False)
     expect(page.get_by_test_id("check-dice")).to_be_enabled()
@@ -50,11 +50,14 @@ def test_browser_the_replay_checks_every_seeded_die_against_the_revealed_seed(fr
         "() => fetch(location.pathname.replace('/e/', '/api/encounters/') + '/log' + location.search.replace('&replay=1', '')).then(r => r.json())"
     )
     seeded = [r for e in log for r in e.get("rolls", []) if r.get("draw", -1) >= 0]
-    assert len(seeded) >= 6 and any(r.get("forced") for e in log for r in e.get("rolls", []))  # the forced d20 is not the seed's
+    assert len(seeded) >= 6 and any(r.get("forced") for e in log for r in e.get("rolls", []))  # the forced dice (surprise: nobody) are not the seed's
     page.get_by_test_id("check-dice").click()
     expect(page.get_by_test_id("dice-check")).to_have_text(
         f"All {len(seeded)} dice the seed rolled match the revealed seed (sha256 {made['seed_hash'][:12]}…, as shown from the start)."
     )
+
+    expect(page.locator("[data-testid=roll][data-check=match]")).to_have_count(len(seeded))  # each die marked in the log
+    expect(page.locator("[data-testid=roll][data-check=mismatch]")).to_have_count(0)
 
     def tamper(route: Route) -> None:
         body = route.fetch().json()
@@ -70,4 +73,6 @@ def test_browser_the_replay_checks_every_seeded_die_against_the_revealed_seed(fr
     page.reload()
     page.get_by_test_id("check-dice").click()
     expect(page.get_by_test_id("dice-check")).to_contain_text("does not match the seed, which gives")
+    expect(page.get_by_test_id("dice-check")).to_contain_text(f"{len(seeded) - 1} of {len(seeded)} match.")
+    expect(page.locator("[data-testid=roll][data-check=mismatch]")).to_have_count(1)
     assert not table.problems, table.problems

@@ -42,7 +42,13 @@ def test_browser_the_replay_checks_every_seeded_die_against_the_revealed_seed(fr
     made = fray_server.create(FIGHT)
     with connect(fray_server.ws_url(made["links"]["gm"]), open_timeout=10) as ws:
         ws.recv(timeout=10)
-        for command in [{"type": "force_rolls", "values": [5, 6], "sides": 6}, {"type": "force_rolls", "values": [7], "sides": 20}, {"type": "start"}, *ROUND * 3, {"type": "end"}]:
+        for command in [
+            {"type": "force_rolls", "values": [5, 6], "sides": 6},
+            {"type": "force_rolls", "values": [7], "sides": 20},
+            {"type": "start"},
+            *ROUND * 3,
+            {"type": "end"},
+        ]:
             send(ws, command)
     page = table.open(made["links"]["players"]["Ann"] + "&replay=1", "replay", live=False)
     expect(page.get_by_test_id("check-dice")).to_be_enabled()

@@ -8,6 +8,7 @@ import { $, h, replace } from "./dom.js";
 import { nameCombatantFigures } from "./gm_links.js";
 import { renderGrid } from "./map.js";
 import * as draw from "./render.js";
+import { EndSummary } from "./summary.js";
 
 const SPEEDS = [
   ["0.5", "½ event a second"],
@@ -231,6 +232,9 @@ export class Replay {
     renderGrid(view, null, null);
     draw.addLog(body.log, true);
     this.dice.update(body);
+    this.summary ??= new EndSummary(this.encounter, this.token);
+    if (view.status === "ended") this.summary.show(body.summary); // the fight in numbers, as this link saw it
+    else this.summary.el.hidden = true;
     const idle = $("[data-testid=no-actions]");
     idle.hidden = false;
     idle.textContent = `A replay: the fight as ${view.you.role === "gm" ? "the GM" : `a ${view.you.role}`} saw it at event ${body.seq}.`;

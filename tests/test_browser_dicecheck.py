@@ -52,6 +52,7 @@ def test_browser_the_replay_checks_every_seeded_die_against_the_revealed_seed(fr
             send(ws, command)
     page = table.open(made["links"]["players"]["Ann"] + "&replay=1", "replay", live=False)
     expect(page.get_by_test_id("check-dice")).to_be_enabled()
+    expect(page.get_by_test_id("summary-rounds")).to_have_text("4 rounds.")  # the end-of-fight summary, in the replay too
     log = page.evaluate(
         "() => fetch(location.pathname.replace('/e/', '/api/encounters/') + '/log' + location.search.replace('&replay=1', '')).then(r => r.json())"
     )

@@ -41,6 +41,7 @@ PROFILE = Profile(
             hooks={"melee_roll": attack.strike, "shot": attack.shot, "combat_bonus": attack_bonus},
             steps={"natural-20": attack.pending},  # a natural 20 settled as chosen
             prompts={"natural-20": natural.chosen, "extra-attack": natural.aimed},
+            round_end=(initiative.end_of_round,),  # the chart's round-named conditions lapse under any initiative
             options=("attack_bonus", "double_damage", "save_vs_paralyzation", "drop_forfeits"),
             decides=("criticals", "fumbles"),
             why="001's one-roll attack chart decides its own natural 1 ('Miss clumsily') and natural 20",

@@ -182,7 +182,8 @@ def test_fray_verify_exit_codes(tmp_path):
 async def test_a_real_servers_exports_verify(fray_server, join, tmp_path):
     made = fray_server.create({"combatants": BRAWL["combatants"], "players": {"party": ["alda"]}})
     gm = await join(fray_server, made["links"]["gm"])
-    for command in BRAWL["commands"]:
+    # The server's seed is its own: nobody may be surprised (003: 1-2 on the d6), so those two are forced.
+    for command in [{"type": "force_rolls", "values": [5, 6]}, *BRAWL["commands"]]:
         ack = await gm.send(command)
         assert ack["type"] == "ack", (command, ack)
     checked = {}
@@ -195,4 +196,4 @@ async def test_a_real_servers_exports_verify(fray_server, join, tmp_path):
         assert done.returncode == 0, (who, fmt, done.stdout, done.stderr)
         checked[(who, fmt)] = json.loads(done.stdout)
     counts = {(k, v["random"], v["forced"]) for k, v in checked.items()}
-    assert len({(r, f) for _, r, f in counts}) == 1 and next(iter(counts))[1] >= 9, counts
+    assert len({(r, f) for _, r, f in counts}) == 1 and next(iter(counts))[1] >= 7 and next(iter(counts))[2] == 3, counts

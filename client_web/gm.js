@@ -6,6 +6,7 @@ import { h, replace } from "./dom.js";
 import { Figures } from "./gm_figures.js";
 import { Links, NewEncounter } from "./gm_links.js";
 import { AddCombatant, Conditions, Morale } from "./gm_setup.js";
+import { Deadliness } from "./gm_simulate.js";
 import { nameOf } from "./render.js";
 
 const EDITABLE = [
@@ -94,6 +95,7 @@ export class GmConsole {
     this.figures = new Figures(send, complain);
     this.links = new Links(link.encounter, link.token, link.notify, complain);
     this.fresh = new NewEncounter(complain);
+    this.deadliness = new Deadliness(link.encounter, link.token, complain);
     const section = (testid, title, ...body) => h("details", { class: "gm-section", testid }, h("summary", {}, title), body);
     replace(
       root,
@@ -106,6 +108,7 @@ export class GmConsole {
       section("conditions-section", "Conditions, hiding, removing", this.conditions.form),
       section("figures-section", "Figures (PC, class, level; armor, ranks, δS, ships...)", this.figures.form),
       section("add-section", "Add combatants (bestiary, armor, weapons)", this.adder.form),
+      this.deadliness.el,
       this.links.el,
       this.fresh.el,
     );
@@ -136,6 +139,7 @@ export class GmConsole {
   update(view) {
     const first = this.view === null;
     this.view = view;
+    this.deadliness.update(view);
     const running = view.status === "running";
     this.start.disabled = view.status !== "setup";
     this.advance.disabled = !(running && view.phase === "declaration" && !view.awaiting);

@@ -35,7 +35,9 @@ export function renderHeader(view) {
   document.title = `Fray · round ${view.round || 0} · ${view.phase}`;
   // The rules are fixed at creation: the profile, and any module taken from another one.
   const taken = modulesInWords(view.modules);
-  $("[data-testid=rules]").textContent = `Rules: ${view.profile}${taken ? `, with ${taken}` : ""}.`;
+  // A what-if fork says where it came from (rules/fork.py).
+  const forked = view.origin ? ` A fork of fight ${view.origin.encounter} after its event #${view.origin.at}.` : "";
+  $("[data-testid=rules]").textContent = `Rules: ${view.profile}${taken ? `, with ${taken}` : ""}.${forked}`;
   const seed = $("[data-testid=seed]");
   if (view.seed && view.status === "ended") {
     replace(seed, "Seed revealed: ", h("code", {}, view.seed), " (sha256 ", h("code", {}, view.seed_hash), ")");

@@ -65,6 +65,8 @@ export class Replay {
       { id: "replay-speed", testid: "replay-speed" },
       SPEEDS.map(([v, label]) => h("option", { value: v, selected: v === "2" }, label)),
     );
+    // A what-if fork from the event shown (server/forks.py): the GM's at any time, anyone's once the fight has ended.
+    this.fork = button("replay-fork", "Fork the fight here: a new fight from this event on", "Fork here", () => this.forkHere());
     this.roundJump = h("select", { id: "replay-round", testid: "replay-round" });
     this.roundJump.addEventListener("change", () => {
       if (this.roundJump.value !== "") this.go(Number(this.roundJump.value));
@@ -80,6 +82,7 @@ export class Replay {
         this.first, this.back, this.play, this.forward, this.last,
         h("div", { class: "field" }, h("label", { for: "replay-speed" }, "Speed"), this.speed),
         h("div", { class: "field" }, h("label", { for: "replay-round" }, "Jump to"), this.roundJump),
+        this.fork,
       ),
       h(
         "p",
@@ -169,6 +172,26 @@ export class Replay {
     this.show(body);
   }
 
+  /** Fork the fight after the event shown, then open the fork as its GM. */
+  async forkHere() {
+    this.pause();
+    const at = this.seq;
+    this.fork.disabled = true;
+    try {
+      const response = await fetch(this.api("fork"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ at }),
+      });
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.message ?? `the server answered ${response.status}`);
+      window.location.assign(body.links.gm);
+    } catch (err) {
+      draw.toast(`Cannot fork the fight: ${err.message}`, "fork/failed");
+      this.fork.disabled = false;
+    }
+  }
+
   show(body) {
     this.seq = body.seq;
     this.wanted = null;
@@ -188,6 +211,10 @@ export class Replay {
     this.roundJump.value = "";
     this.first.disabled = this.back.disabled = body.seq <= 0;
     this.forward.disabled = this.last.disabled = body.seq >= body.count - 1;
+    // Who may fork (server/forks.py): the GM; anyone else once the fight has ended, before its end.
+    const mayFork = body.view.you.role === "gm" || body.ended;
+    this.fork.hidden = !mayFork;
+    this.fork.disabled = body.ended && body.seq >= body.count - 1;
     document.body.dataset.replaySeq = String(body.seq);
 
     const view = (this.view = body.view);

@@ -149,4 +149,39 @@ class Restore(CommandBase, tag="restore", frozen=True):
     next_id: int | UnsetType = UNSET
 
 
-Command = CreateEncounter | AddCombatant | EditCombatant | RemoveCombatant | Start | Declare | Advance | ForceRolls | Answer | CallMorale | End | Undo | Restore
+class Fork(CommandBase, tag="fork", frozen=True):
+    """Right after a prefix of another encounter's stream (its events 0..`at`, copied
+    as they are): this stream goes on from there as a fight of its own, encounter
+    `id`, with a fresh `seed` for every roll from here on (server/forks.py makes it;
+    no client may send it). `options` change the fight's options from here on. A
+    fork with a new veil clears the combatants' GM notes: they were another GM's."""
+
+    roles: ClassVar[frozenset[str]] = SYSTEM
+    id: str
+    seed: bytes
+    origin: str  # the encounter forked
+    at: int  # the last of its events kept
+    options: dict[str, int | bool | str] = {}
+    # Its GM reads the events up to `veil` as a `veil_role` holding `veil_combatants` did
+    # (a fork from a player's or spectator's link, or of such a fork); -1: as its GM.
+    veil: int = -1
+    veil_role: str = ""  # "player" | "spectator" under a veil
+    veil_combatants: list[str] = []
+
+
+Command = (
+    CreateEncounter
+    | AddCombatant
+    | EditCombatant
+    | RemoveCombatant
+    | Start
+    | Declare
+    | Advance
+    | ForceRolls
+    | Answer
+    | CallMorale
+    | End
+    | Undo
+    | Restore
+    | Fork
+)

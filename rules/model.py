@@ -156,6 +156,18 @@ class Step(Struct, frozen=True):
     mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 
 
+class Origin(Struct, frozen=True, omit_defaults=True):
+    """Where a forked fight began: the encounter it was forked from, and the last of its events it kept."""
+
+    encounter: str
+    at: int
+    # A fork made from a player's or a spectator's link: its GM reads the events up to
+    # `veil` (its origin's) as that link did, never as the origin's GM (rules.view.log_for).
+    veil: int = -1
+    veil_role: str = ""  # "player" | "spectator" under a veil
+    veil_combatants: tuple[str, ...] = ()
+
+
 class Encounter(Struct):
     id: str
     profile: str
@@ -179,6 +191,7 @@ class Encounter(Struct):
     next_id: int = 1
     undone: list[int] = []  # positions of the events the GM has undone, ascending (rules/undo.py)
     modules: dict[str, str] = {}  # module -> the profile it is taken from, over the profile's own (rules.ruleset)
+    origin: Origin | None = None  # a fork's (rules/fork.py)
 
 
 # --- Copying a state: apply() works on a copy and never changes its argument.

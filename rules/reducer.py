@@ -13,7 +13,7 @@ from typing import assert_never
 
 import msgspec
 
-from fray_table.rules import morale, resolve, setup, undo
+from fray_table.rules import fork, morale, resolve, setup, undo
 from fray_table.rules.commands import (
     AddCombatant,
     Advance,
@@ -25,6 +25,7 @@ from fray_table.rules.commands import (
     EditCombatant,
     End,
     ForceRolls,
+    Fork,
     RemoveCombatant,
     Restore,
     Start,
@@ -88,6 +89,8 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
             undo.check_undo(state, cmd)
         case Restore():
             undo.check_restore(state, cmd)
+        case Fork():
+            fork.check_fork(state, cmd)
         case _:
             assert_never(cmd)
 
@@ -116,6 +119,8 @@ def _perform(ctx: Context, cmd: Command) -> None:
             morale.call(ctx, cmd)
         case Restore():
             undo.restore(ctx, cmd)
+        case Fork():
+            fork.fork(ctx, cmd)
         case Undo():
             raise RuntimeError("an undo is folded as the restore computed for it (rules.history.resolve), never as itself")
         case CreateEncounter():

@@ -35,7 +35,7 @@ RESTORED = (
     "morale_triggers",
     "next_id",
 )
-PINNED = ("id", "profile", "options", "modules", "seed", "seed_hash", "rules_version", "seq", "recent", "undone")
+PINNED = ("id", "profile", "options", "modules", "seed", "seed_hash", "rules_version", "seq", "recent", "undone", "origin")
 BAD = "undo/bad-restore"
 
 
@@ -44,6 +44,8 @@ def check_undo(state: Encounter, cmd: Undo) -> None:
         raise Rejected("undo/ended", "the fight has ended: its events can no longer be undone")
     if cmd.seq == 0:
         raise Rejected("undo/create", "event #0 created the encounter: it cannot be undone")
+    if state.origin is not None and (cmd.seq == (at := state.origin.at + 1) or cmd.rewind and cmd.seq < at):
+        raise Rejected("undo/fork", f"event #{at} made this fight a fork of {state.origin.encounter}: it cannot be undone, nor rewound past")
     if not 0 < cmd.seq < state.seq:
         raise Rejected("undo/unknown-event", f"there is no event #{cmd.seq} to undo (the last is #{state.seq - 1})")
     if cmd.seq in state.undone:

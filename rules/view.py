@@ -21,7 +21,7 @@ from fray_table.rules.actions import tag
 from fray_table.rules.combat import routine_weapons
 from fray_table.rules.declare import MAX_CALLED_SHOTS, awaited, describe
 from fray_table.rules.fighters import combat_bonus, gone
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Weapon
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Origin, Weapon
 from fray_table.rules.round import may_act
 from fray_table.rules.ruleset import rules_of
 from fray_table.rules.terms import descending
@@ -95,6 +95,7 @@ class View(Struct):
     # The modules taken from other profiles (module -> profile), fixed at creation. Left out
     # when there are none, so a fight without them has the same view bytes as before modules.
     modules: dict[str, str] | msgspec.UnsetType = msgspec.UNSET
+    origin: Origin | msgspec.UnsetType = msgspec.UNSET  # a fork's (rules/fork.py); left out for any other fight
 
 
 def condition(c: Combatant) -> str:
@@ -271,6 +272,7 @@ def view(
         forced=list(state.forced) if gm else None,
         undone=list(state.undone),
         modules=dict(state.modules) if state.modules else msgspec.UNSET,
+        origin=state.origin if state.origin is not None else msgspec.UNSET,
     )
 
 
@@ -279,6 +281,17 @@ def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entr
     hidden combatant reads, for anyone but the GM, as its public text, without the
     sum's terms, total and number needed. Nothing is judged against today's state but
     the sides the viewer plays. `public` itself goes to nobody."""
+    origin = state.origin
+    if viewer.role == "gm" and origin is not None and origin.veil >= 0 and entries and entries[0].seq <= origin.veil:
+        # A fork's GM reads its origin's events as the link it was forked from did (rules/fork.py).
+        veiled = Viewer(role=origin.veil_role, combatants=origin.veil_combatants)
+        before = [e for e in entries if e.seq <= origin.veil]
+        after = [e for e in entries if e.seq > origin.veil]
+        return _lines(before, state, veiled) + _lines(after, state, viewer)
+    return _lines(entries, state, viewer)
+
+
+def _lines(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
     mine = sides_of(state, viewer)
     gm = viewer.role == "gm"
     return [line_for(e, gm) if e.public is not None else e for e in entries if sees(e, viewer, mine)]

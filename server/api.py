@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import AddCombatant, CreateEncounter
 from fray_table.rules.events import Actor, Event, encode_event
-from fray_table.rules.model import Combatant
+from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.profiles import validate_options
 from fray_table.rules.reducer import apply, canonical, check
 from fray_table.server import demo
@@ -93,7 +93,7 @@ async def gm_claims(request: Request):
 async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
     store, access = app.state.store, app.state.access
     validate_options(body.profile, body.options, body.modules)
-    encounter = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+    encounter = new_encounter_id()
     combatants = demo.combatants() if body.combatants is None else body.combatants
     system = Actor("system", "server")
     events = [
@@ -114,19 +114,32 @@ async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
             raise ValueError(f"combatant {event.command.combatant.name!r}: {rejected.message}")
         state = apply(state, event)
     assert state is not None  # there is always the create event
+    players = player_links(state, body.players)  # checked before anything is stored
     for event in events:
         await store.append(encounter, event.id, encode_event(event))
     await store.set_meta(encounter, {"created": str(int(time.time())), "profile": body.profile})
-    ids = [c.id for c in state.combatants]
-    if body.players is None:
+    return await issue_links(access, encounter, state, players, base_url)
+
+
+def new_encounter_id() -> str:
+    return secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+
+
+def player_links(state: Encounter, players: dict[str, list[str]] | None) -> dict[str, list[str]]:
+    """The player links a new fight gets (link name -> its combatants): those asked
+    for, each naming combatants it has; by default one per combatant of the first side."""
+    if players is None:
         first = state.combatants[0].side if state.combatants else ""
-        players = {c.id: [c.id] for c in state.combatants if c.side == first}
-    else:
-        players = body.players
-        for name, owned in players.items():
-            unknown = [cid for cid in owned if cid not in ids]
-            if unknown:
-                raise ValueError(f"player link {name!r} names unknown combatants {unknown}")
+        return {c.id: [c.id] for c in state.combatants if c.side == first}
+    ids = {c.id for c in state.combatants}
+    for name, owned in players.items():
+        if unknown := [cid for cid in owned if cid not in ids]:
+            raise ValueError(f"player link {name!r} names unknown combatants {unknown}")
+    return players
+
+
+async def issue_links(access, encounter: str, state: Encounter, players: dict[str, list[str]], base_url: str) -> dict:
+    """A new fight's answer: its id, its seed's hash and its links (the GM's, a spectator's, one a player)."""
     link = lambda token: f"{base_url}e/{encounter}?token={token}"  # noqa: E731
     return {
         "id": encounter,
@@ -254,8 +267,11 @@ async def export_stream(request: Request) -> Response:
     from fray_table.server import archive
 
     encounter = request.path_params["id"]
-    if isinstance(claims := await gm_claims(request), Response):
-        return claims
+    if isinstance(room := await gm_room(request), Response):
+        return room
+    origin = room.state.origin
+    if origin is not None and origin.veil >= 0:  # a fork from a player's or spectator's link (server/forks.py)
+        return error(403, "export/veiled", f"this fork's first {origin.veil + 1} events are another GM's fight: its raw stream is not yours to export")
     lines = archive.export_lines(request.app.state.store, encounter)
     try:
         first = await anext(lines)  # a missing fight or an unreachable store is said before the 200

@@ -20,12 +20,13 @@ from starlette.websockets import WebSocket
 
 from fray_table import client_web
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, metrics, replay
+from fray_table.server import api, connection, forks, metrics, replay, simulate_api
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
 from fray_table.server.hub import Hub
 from fray_table.server.limits import Limits
 from fray_table.server.security import Access, SecurityHeaders
+from fray_table.server.simulate_api import Simulator
 from fray_table.server.store import RedisStore, StoreUnavailable, connect
 from fray_table.server.tokens import Signer
 
@@ -105,6 +106,7 @@ def create_app(
         if sweeper is not None:
             sweeper.start()
         app.state.metrics = metrics.registry(app.state.hub)
+        app.state.simulator = Simulator()  # the GM's "how deadly is this fight?" (server/simulate_api.py)
         if on_ready is not None:
             await on_ready(app)
         try:
@@ -112,6 +114,7 @@ def create_app(
         finally:
             if sweeper is not None:
                 await sweeper.stop()
+            app.state.simulator.close()
             await app.state.hub.stop()
             await app.state.access.close()
             await store.close()
@@ -131,6 +134,8 @@ def create_app(
         Route("/api/encounters/{id}/digest", api.encounter_digest),
         Route("/api/encounters/{id}/links", api.links, methods=["GET", "POST"]),
         Route("/api/encounters/{id}/links/{token_id}/revoke", api.revoke, methods=["POST"]),
+        Route("/api/encounters/{id}/fork", forks.fork_endpoint, methods=["POST"]),
+        Route("/api/encounters/{id}/simulate", simulate_api.simulate_endpoint, methods=["POST"]),
         Route("/api/profiles", profiles),
         Route("/api/encounters/{id}/replay", replay.replay_endpoint),
         Route("/api/encounters/{id}/export", replay.export_endpoint),

@@ -1,4 +1,5 @@
-"""The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export` and `import` (server/fight_data.py), `verify` (server/verify.py)."""
+"""The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export`, `import` and `fork` (server/fight_data.py), `simulate` (server/simulate_cli.py),
+`verify` (server/verify.py)."""
 
 import argparse
 import importlib.metadata
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_schema(sub)
     add_run(sub)
     add_data_commands(sub)
+    add_simulate(sub)
     add_verify(sub)
     return parser
 
@@ -54,6 +56,39 @@ def add_run(sub) -> None:
     run.set_defaults(handler=run_command)
 
 
+def add_simulate(sub) -> None:
+    simulate = sub.add_parser(
+        "simulate",
+        help="how deadly is this fight? play a scenario many times with fresh seeds and count the odds",
+        description="Play a scenario (its dice and commands first, as written) many times with fresh seeds, every side by a simple tactic, "
+        "and print each side's odds of winning with a 95%% interval, how long fights last and how often each combatant falls.",
+    )
+    simulate.add_argument("scenario", type=pathlib.Path, nargs="?", help="a scenario file (.toml or .json); leave out with --demo")
+    simulate.add_argument("--demo", action="store_true", help="the demo fight a new encounter gets")
+    simulate.add_argument("--runs", type=int, default=1000, help="fights to play (default 1000)")
+    simulate.add_argument("--jobs", type=int, default=0, help="processes to play them on (default: every core)")
+    simulate.add_argument("--rounds", type=int, default=30, help="a fight with no winner after this many rounds counts as none (default 30)")
+    simulate.add_argument("--seed", default=None, help="the simulation's seed: the same seed and runs give the same numbers (default: a fresh one, printed)")
+    simulate.add_argument(
+        "--side",
+        action="append",
+        default=[],
+        metavar="SIDE=TACTIC[,flee_at=F]",
+        help="how a side fights: nearest (default), weakest or focus; flee_at=0.5 runs at half strength (repeatable)",
+    )
+    simulate.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    simulate.set_defaults(handler=simulate_command)
+
+
+def simulate_command(args) -> int:
+    from fray_table.server.simulate_cli import run
+
+    try:
+        return run(args)
+    except BrokenPipeError:  # `fray simulate ... | head`: the reader has gone
+        return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return args.handler(args)
@@ -73,14 +108,20 @@ def schema_command(args) -> int:
 
 
 def add_data_commands(sub) -> None:
-    """`fray export` and `fray import` (server/fight_data.py)."""
+    """`fray export`, `fray import` and `fray fork` (server/fight_data.py)."""
     for name, text in (
         ("export", "write a fight's raw stream as JSON lines to stdout"),
         ("import", "add a fight exported by `fray export` to this server's Redis"),
+        ("fork", "a what-if fork of a fight after one of its events: a new fight with a fresh seed and new links"),
     ):
         command = sub.add_parser(name, help=text)
         if name == "export":
             command.add_argument("id", help="the encounter id")
+        elif name == "fork":
+            command.add_argument("id", help="the encounter to fork")
+            command.add_argument("--at", type=int, required=True, help="the last of its events the fork keeps (the number its log lines show)")
+            command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="an option changed from the fork on (repeatable)")
+            command.add_argument("--public-url", default="http://127.0.0.1:8000/", help="the server's address, for the printed links")
         else:
             command.add_argument("file", type=pathlib.Path, help="the .jsonl file ('-': stdin)")
             command.add_argument("--as", dest="new_id", default=None, help="import under this id instead of the file's")

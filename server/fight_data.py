@@ -1,5 +1,6 @@
 """`fray export ID > fight.jsonl` and `fray import fight.jsonl`: a fight's raw
 stream out of one server's Redis and into another's (the file: server/archive.py).
+`fray fork ID --at N`: a what-if fork of a fight on the same Redis (server/forks.py).
 
 Both reach Redis as `fray serve` does: `--redis-url` (or REDIS_URL), else the
 embedded Redis of the `--data` folder (shared with a server running on it, or
@@ -16,6 +17,7 @@ import sys
 from typing import IO
 
 from fray_table.server.archive import ArchiveError, export_lines, import_fight, parse, renamed
+from fray_table.server.forks import ForkRefused, fork_stream
 from fray_table.server.store import RedisStore, StoreUnavailable
 
 
@@ -25,9 +27,14 @@ def run(args) -> int:
         with redis_for(args) as url:
             if args.command == "export":
                 return asyncio.run(export(url, args.id, sys.stdout.buffer, sys.stderr))
+            if args.command == "fork":
+                return asyncio.run(fork(url, args.id, args.at, option_values(args.option), args.public_url))
             return asyncio.run(import_file(url, args.file, args.new_id, args.public_url))
     except ArchiveError as e:
         print(f"{name}: {e}", file=sys.stderr)
+        return 2
+    except ForkRefused as e:
+        print(f"{name}: {e.message}", file=sys.stderr)
         return 2
     except (StoreUnavailable, RuntimeError) as e:  # RuntimeError: the embedded Redis did not start
         print(f"{name}: {str(e).splitlines()[0]}", file=sys.stderr)
@@ -94,27 +101,69 @@ def read_lines(path: pathlib.Path) -> list[bytes]:
     return raw.splitlines()
 
 
-async def import_file(url: str, path: pathlib.Path, new_id: str | None, public_url: str) -> int:
+def option_values(pairs: list[str]) -> dict[str, int | bool | str]:
+    """['death_chart=false', 'x=3'] -> {'death_chart': False, 'x': 3}; ArchiveError for a pair with no '='."""
+    options: dict[str, int | bool | str] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise ArchiveError(f"--option {pair[:60]!r}: write it NAME=VALUE")
+        value: int | bool | str = text
+        if text.lower() in ("true", "false"):
+            value = text.lower() == "true"
+        elif text.lstrip("-").isdigit():
+            value = int(text)
+        options[name] = value
+    return options
+
+
+async def links_for(url: str, encounter: str, roles: list[tuple[str, tuple[str, ...], str]]) -> list[str]:
+    """Tokens for new links to `encounter`: one per (role, combatants, name)."""
     from fray_table.server.app import load_secret
     from fray_table.server.limits import Limits
     from fray_table.server.security import Access
     from fray_table.server.tokens import Signer
 
+    access = Access(url, Signer(await load_secret(url)), limits=Limits())
+    await access.start()
+    try:
+        return [await access.issue(encounter, role, owned, name=name) for role, owned, name in roles]
+    finally:
+        await access.close()
+
+
+async def fork(url: str, origin: str, at: int, options: dict, public_url: str) -> int:
+    from fray_table.server.api import new_encounter_id, player_links
+
+    store = RedisStore(url)
+    await store.start()
+    try:
+        encounter = new_encounter_id()
+        state = await fork_stream(store, origin, at, encounter, options)
+    finally:
+        await store.close()
+    players = player_links(state, None)
+    roles = [("gm", (), "GM"), ("spectator", (), "spectator"), *(("player", tuple(owned), name) for name, owned in players.items())]
+    tokens = await links_for(url, encounter, roles)
+    base = public_url.rstrip("/") + "/"
+    print(f"fray: forked encounter {origin} after its event #{at}: encounter {encounter} (seed sha256 {state.seed_hash})")
+    for (_, _, name), token in zip(roles, tokens, strict=True):
+        print(f"  {(name + ':'):<11}{base}e/{encounter}?token={token}")
+    return 0
+
+
+async def import_file(url: str, path: pathlib.Path, new_id: str | None, public_url: str) -> int:
     fight = parse(read_lines(path), str(path))  # the whole file is checked before anything is written
     if new_id is not None:
         fight = renamed(fight, new_id)
     store = RedisStore(url)
     await store.start()
-    access = Access(url, Signer(await load_secret(url)), limits=Limits())
-    await access.start()
     try:
         encounter = await import_fight(store, fight)
-        base = public_url.rstrip("/") + "/"
-        gm = await access.issue(encounter, "gm", name="GM")
-        spectator = await access.issue(encounter, "spectator", name="spectator")
     finally:
-        await access.close()
         await store.close()
+    gm, spectator = await links_for(url, encounter, [("gm", (), "GM"), ("spectator", (), "spectator")])
+    base = public_url.rstrip("/") + "/"
     print(f"fray: imported encounter {encounter} ({len(fight.events)} events, {fight.state.status})")
     print(f"  GM:        {base}e/{encounter}?token={gm}")
     print(f"  spectator: {base}e/{encounter}?token={spectator}")

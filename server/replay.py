@@ -13,6 +13,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from fray_table.rules.commands import Fork
 from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import apply
@@ -32,6 +33,7 @@ class Fold(msgspec.Struct):
     log: list[Entry]  # the viewer's lines, oldest first, up to `seq`
     rounds: list[dict]  # [{seq, round}]: the event that opened each round, over the whole stream
     viewer: Viewer
+    ended: bool  # the whole stream: has the fight ended (so anyone may fork it: server/forks.py)
 
 
 class ReplayError(Exception):
@@ -50,21 +52,28 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
         raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
     last = len(events) - 1
     stop = last if at is None else max(0, min(at, last))
+    decoded = [decode_event(payload) for _, payload in events]
+    # A veiled fork (rules/fork.py): its GM reads its origin's events as the link it was forked from did.
+    veil, veiled = -1, viewer
+    forks = [e.command for e in decoded if isinstance(e.command, Fork)]
+    if viewer.role == "gm" and forks and forks[-1].veil >= 0:
+        veil, veiled = forks[-1].veil, Viewer(role=forks[-1].veil_role, combatants=tuple(forks[-1].veil_combatants))
     state: Encounter | None = None
     kept: Encounter | None = None
     lines: list[Entry] = []
     rounds: list[dict] = []
-    for seq, (_, payload) in enumerate(events):
+    for seq, event in enumerate(decoded):
         before = state.round if state is not None else 0
-        state = apply(state, decode_event(payload))
+        state = apply(state, event)
         if state.round != before:
             rounds.append({"seq": seq, "round": state.round})
         if seq <= stop:
-            lines.extend(log_for(state.recent, state, viewer))
+            lines.extend(log_for(state.recent, state, veiled if seq <= veil else viewer))
         if seq == stop:
             kept = state  # apply() never changes a state: the moment stays as it was
-    assert kept is not None
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=viewer)
+    assert kept is not None and state is not None
+    seen_as = veiled if stop <= veil else viewer
+    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended")
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:
@@ -96,6 +105,7 @@ async def replay_endpoint(request: Request) -> Response:
         "view": view(folded.state, viewer, actions={}),
         "log": folded.log,
         "rounds": folded.rounds,
+        "ended": folded.ended,
     }
     return Response(_encoder.encode(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 

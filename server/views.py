@@ -6,7 +6,7 @@ what is the same for many. So a view is cut into parts, each with variants:
 
 | part | keys of the view | one variant per |
 | --- | --- | --- |
-| fixed | id, profile, options, modules (when any), seed_hash (never change) | encounter |
+| fixed | id, profile, options, modules and origin (when any), seed_hash (never change) | encounter |
 | common | status, round, phase, seq, awaited, surprised, awaiting, undone | encounter |
 | cards | combatants | GM, or table |
 | declarations | declarations | way of seeing them (GM, open, sealed to some sides) |
@@ -99,6 +99,8 @@ class Views:
                 fixed = {"id": state.id, "profile": state.profile, "options": state.options, "seed_hash": state.seed_hash}
                 if state.modules:  # as rules.view.View: left out when there are none
                     fixed["modules"] = dict(state.modules)
+                if state.origin is not None:  # a fork's, likewise
+                    fixed["origin"] = _plain(state.origin)
                 return fixed
             case "common":
                 return {

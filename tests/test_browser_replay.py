@@ -141,3 +141,24 @@ def test_browser_replay_for_the_gm_shows_the_gm_view(fray_server, table: Pages) 
     expect(page.get_by_test_id("seed")).to_contain_text("sha256")
     assert httpx.get(fray_server.url + "/api/encounters/" + made["id"] + "/replay", params={"token": token_of(made["links"]["gm"])}).json()["view"]["seed"]
     table.check()
+
+
+def test_browser_replay_forks_the_fight_and_opens_the_fork_as_its_gm(fray_server, redis_url, table: Pages) -> None:
+    """'Fork here' (server/forks.py): a player's replay of a running fight offers no fork;
+    the GM's forks at the event shown and lands on the fork's GM page, which says where it came from."""
+    made = play_showcase(fray_server)
+    player = table.open(replay_url(made["links"]["players"]["party"], at=12), "player replay", live=False)
+    at_event(player, 12)
+    expect(player.get_by_test_id("replay-fork")).to_be_hidden()  # the fight runs: only its GM may fork it
+    gm = table.open(replay_url(made["links"]["gm"], at=12), "gm replay", live=False)
+    at_event(gm, 12)
+    gm.get_by_test_id("replay-fork").click()
+    gm.wait_for_url(re.compile(r"/e/(?!" + re.escape(made["id"]) + r")[^?]+\?token="))
+    expect(gm.get_by_test_id("rules")).to_contain_text(f"A fork of fight {made['id']} after its event #12.")
+    expect(gm.get_by_test_id("gm-console")).to_be_visible()
+    fork_id = gm.url.split("/e/")[1].split("?")[0]
+    replay = httpx.get(f"{fray_server.url}/api/encounters/{fork_id}/replay", params={"token": gm.url.split("token=")[1], "at": "12"}).json()
+    origin = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/replay", params={"token": token_of(made["links"]["gm"]), "at": "12"}).json()
+    assert replay["view"] == origin["view"] and replay["log"] == origin["log"]  # the same fight up to the fork point
+    assert replay["count"] == 14
+    table.check()

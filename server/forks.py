@@ -1,0 +1,120 @@
+"""What-if forks (rules/fork.py): a new encounter whose stream is a prefix of
+another's and one `fork` event, with a fresh seed, new links and a link back.
+
+Who may fork: the GM, of a running or an ended fight; anyone else holding a link
+to the fight (a replay link), of an ended fight only: its seed is revealed. Whoever
+forks is the GM of the fork; one who forked from a player's or a spectator's link
+reads the origin's events as that link did (the fork's veil, rules/fork.py): not
+the origin GM's lines, notes or hidden figures, in the log, the replay or an export.
+`POST /api/encounters/{id}/fork` (server/api.py) and `fray fork` (server/fight_data.py)
+both come here.
+"""
+
+import secrets
+import time
+from collections.abc import Sequence
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from fray_table.rules.commands import End, Fork
+from fray_table.rules.events import Actor, Event, decode_event, encode_event
+from fray_table.rules.model import Encounter
+from fray_table.rules.reducer import apply, check
+from fray_table.rules.view import Viewer
+from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, issue_links, json_body, new_encounter_id, player_links
+from fray_table.server.store import StoreUnavailable
+from fray_table.server.tokens import BadToken
+
+MAX_EVENTS = 20_000  # as a replay: the prefix is read and folded whole
+
+
+class ForkRefused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def fork_events(
+    origin: Sequence[Event], at: int, encounter: str, seed: bytes, options: dict | None = None, now_ms: int = 0, seen_as: Viewer | None = None
+) -> tuple[list[Event], Encounter]:
+    """The fork's events (origin's 0..at, then the fork event) and its state after them;
+    ForkRefused naming what is wrong (no such event, an event that ended the fight,
+    options these rules refuse). `seen_as`: the link it is forked from, when not the
+    GM's: the fork's GM then reads events 0..at as that link did (a veil)."""
+    if not 0 <= at < len(origin):
+        raise ForkRefused(400, "fork/unknown-event", f"there is no event #{at} to fork after (the last is #{len(origin) - 1})")
+    state: Encounter | None = None
+    for event in origin[: at + 1]:
+        state = apply(state, event)
+    assert state is not None
+    if state.status == "ended":
+        ended = next((i for i, e in enumerate(origin[: at + 1]) if i and isinstance(e.command, End)), at)
+        raise ForkRefused(400, "fork/after-end", f"the fight had ended by event #{at}: fork at an event before #{ended}, the end")
+    veil, role, combatants = -1, "", []  # the fork's GM reads the origin as its GM did
+    if seen_as is not None and seen_as.role != "gm":  # as the link it is forked from did
+        veil, role, combatants = at, seen_as.role, list(seen_as.combatants)
+    elif state.origin is not None and state.origin.veil >= 0:  # the GM of a veiled fork: the veil stays
+        veil, role, combatants = state.origin.veil, state.origin.veil_role, list(state.origin.veil_combatants)
+    command = Fork(id=encounter, seed=seed, origin=state.id, at=at, options=options or {}, veil=veil, veil_role=role, veil_combatants=combatants)
+    fork = Event(f"fork-{encounter}", Actor("system", "server"), command, at=now_ms)
+    if (refused := check(state, fork)) is not None:
+        raise ForkRefused(400, refused.code, refused.message)
+    return [*origin[: at + 1], fork], apply(state, fork)
+
+
+async def fork_stream(store, origin_id: str, at: int, encounter: str, options: dict | None = None, seen_as: Viewer | None = None) -> Encounter:
+    """Make the fork, encounter `encounter`, on `store`; its state."""
+    if at >= MAX_EVENTS:
+        raise ForkRefused(413, "fork/too-long", f"a fork keeps at most {MAX_EVENTS} events of its origin")
+    raw = await store.read(origin_id, count=at + 1)
+    if not raw:
+        raise ForkRefused(404, "encounter/unknown", f"there is no encounter {origin_id!r}")
+    origin = [decode_event(payload) for _, payload in raw]
+    events, state = fork_events(origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as)
+    for event in events:
+        await store.append(encounter, event.id, encode_event(event))
+    await store.set_meta(encounter, {"created": str(int(time.time())), "profile": state.profile, "forked_from": origin_id})
+    return state
+
+
+# --- POST /api/encounters/{id}/fork ----------------------------------------------
+
+
+class ForkBody(msgspec.Struct, forbid_unknown_fields=True):
+    at: int  # the last event of the origin the fork keeps (the `seq` of its log lines)
+    options: dict[str, int | bool | str] = {}  # options changed from the fork on
+
+
+async def fork_endpoint(request: Request) -> Response:
+    """POST {"at": seq, "options": {...}}: a fork of this fight after event `at` (201, as a new
+    encounter's answer, with `origin`). The GM may fork a running or ended fight; another link's
+    holder, an ended one only."""
+    origin = request.path_params["id"]
+    token = request.query_params.get("token")
+    try:
+        claims = await claims_of(request.app, origin, token)
+    except BadToken as e:
+        return error(403, "auth/bad-token", str(e))
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    body = await json_body(request, ForkBody, "fork")
+    if isinstance(body, Response):
+        return body
+    try:
+        if claims.r != "gm":
+            room = await request.app.state.hub.room(origin)
+            if room is None:
+                return error(404, "encounter/unknown", f"there is no encounter {origin!r}")
+            if room.state.status != "ended":
+                return error(403, "fork/running", "only the GM may fork a fight that is still running; anyone with a link may once it has ended")
+        encounter = new_encounter_id()
+        state = await fork_stream(request.app.state.store, origin, body.at, encounter, body.options, claims.viewer())
+        made = await issue_links(request.app.state.access, encounter, state, player_links(state, None), base_url(request))
+    except ForkRefused as e:
+        return error(e.status, e.code, e.message)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    made["origin"] = {"id": origin, "at": body.at, "link": f"{base_url(request)}e/{origin}?token={token}"}
+    return JSONResponse(made, status_code=201, headers=SECURITY_HEADERS)

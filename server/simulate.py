@@ -1,0 +1,174 @@
+"""The simulator: how deadly is this fight? A fight played many times with fresh
+seeds, every side by a simple tactic (server/tactics.py), through the same pure
+reducer as the table, and the odds counted.
+
+Run `i` of a simulation seeded `seed` rolls with the seed blake2b(seed, i): the
+same seed and number of runs give the same numbers, on any number of cores (the
+runs are split into blocks, and the blocks' counts only ever added). A fight
+ends when at most one side is still in it (the winner), or after `rounds`
+rounds (no winner).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from fray_table.rules.model import Encounter, copied
+from fray_table.rules.reducer import folding
+from fray_table.server.tactics import TACTICS, Plan, in_fight, next_command, standing_sides
+
+MAX_EVENTS = 5_000  # a fight's events at most (every round is bounded by its combatants' declarations)
+BLOCK = 100  # runs a worker plays before it reports
+
+
+@dataclass
+class Tally:
+    """The counts of some runs; tallies of disjoint runs add up."""
+
+    runs: int = 0
+    wins: Counter = field(default_factory=Counter)  # side -> fights it won
+    rounds: Counter = field(default_factory=Counter)  # rounds a fight lasted -> fights
+    falls: Counter = field(default_factory=Counter)  # combatant id -> fights it ended out of
+
+    def add(self, other: Tally) -> None:
+        self.runs += other.runs
+        self.wins.update(other.wins)
+        self.rounds.update(other.rounds)
+        self.falls.update(other.falls)
+
+
+def run_seed(seed: bytes, i: int) -> bytes:
+    return hashlib.blake2b(i.to_bytes(8, "big"), key=seed[:64], digest_size=32).digest()
+
+
+def fight(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int) -> Encounter:
+    """One fight from `start` (never changed) under `seed`, to its end or `rounds` rounds."""
+    state = copied(start)
+    state.seed, state.forced, state.entered = seed, [], []
+    sides = Counter(c.side for c in state.combatants if in_fight(c) and not c.vessel)
+    now = [state]
+
+    def decisions():
+        for n in range(MAX_EVENTS):
+            s = now[0]
+            if s.round > rounds or (s.status == "running" and len(standing_sides(s)) <= 1):
+                return
+            event = next_command(s, plans, sides, n)
+            if event is None:
+                return
+            yield event
+
+    for s in folding(decisions(), state):  # one copy of the state for the whole fight
+        now[0] = s
+    return now[0]
+
+
+def fought(end: Encounter) -> int:
+    """The rounds a fight lasted: a round is over once the next one's declarations open."""
+    return end.round - 1 if end.phase == "declaration" else end.round
+
+
+def play_block(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int, first: int, count: int) -> Tally:
+    tally = Tally()
+    for i in range(first, first + count):
+        end = fight(start, run_seed(seed, i), plans, rounds)
+        standing = standing_sides(end)
+        if len(standing) == 1:
+            tally.wins[next(iter(standing))] += 1
+        tally.rounds[fought(end)] += 1
+        tally.falls.update(c.id for c in end.combatants if not in_fight(c))
+        tally.runs += 1
+    return tally
+
+
+def _play(job: tuple) -> Tally:
+    return play_block(*job)
+
+
+def simulate(
+    start: Encounter,
+    runs: int,
+    seed: bytes,
+    plans: dict[str, Plan] | None = None,
+    rounds: int = 30,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    deadline: float | None = None,
+) -> Tally:
+    """`runs` fights from `start`; with `deadline` (time.monotonic()), it stops at the
+    first block boundary past it, and the tally says how many were played."""
+    plans = plans or {}
+    blocks = [(start, seed, plans, rounds, first, min(BLOCK, runs - first)) for first in range(0, runs, BLOCK)]
+    total = Tally()
+    if jobs <= 1 or len(blocks) <= 1:
+        for block in blocks:
+            total.add(_play(block))
+            if progress is not None:
+                progress(total.runs, runs)
+            if deadline is not None and time.monotonic() > deadline:
+                break
+        return total
+    with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(jobs) as pool:
+        for tally in pool.imap_unordered(_play, blocks):
+            total.add(tally)
+            if progress is not None:
+                progress(total.runs, runs)
+    return total
+
+
+def simulate_within(start: Encounter, runs: int, seed: bytes, plans: dict[str, Plan], rounds: int, seconds: float) -> Tally:
+    """As many of `runs` fights as `seconds` allow, on this process (the server's budget)."""
+    return simulate(start, runs, seed, plans, rounds, jobs=1, deadline=time.monotonic() + seconds)
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def report(start: Encounter, tally: Tally) -> dict:
+    """The numbers, as `fray simulate --json` prints them and the API answers them."""
+    n = tally.runs
+    sides = sorted({c.side for c in start.combatants if not c.vessel})
+    lasted = [r for r, k in sorted(tally.rounds.items()) for _ in range(k)]
+    mean = sum(lasted) / n if n else 0.0
+    spread = math.sqrt(sum((r - mean) ** 2 for r in lasted) / n) if n else 0.0
+    won = sum(tally.wins.values())
+    return {
+        "runs": n,
+        "sides": {
+            side: {"wins": tally.wins[side], "odds": tally.wins[side] / n if n else 0.0, "interval": list(wilson(tally.wins[side], n))} for side in sides
+        },
+        "no_winner": {"fights": n - won, "odds": (n - won) / n if n else 0.0, "interval": list(wilson(n - won, n))},
+        "rounds": {"mean": mean, "sd": spread, "min": min(lasted, default=0), "max": max(lasted, default=0)},
+        "falls": {c.id: {"name": c.name, "side": c.side, "odds": tally.falls[c.id] / n if n else 0.0} for c in start.combatants},
+    }
+
+
+def plans_from(spec: dict[str, dict]) -> dict[str, Plan]:
+    """{'goblins': {'tactic': 'weakest', 'flee_at': 0.5}} -> plans; ValueError naming a fault."""
+    plans = {}
+    for side, raw in spec.items():
+        unknown = set(raw) - {"tactic", "flee_at"}
+        if unknown:
+            raise ValueError(f"side {side!r}: unknown keys {sorted(unknown)} (a side takes 'tactic' and 'flee_at')")
+        tactic = raw.get("tactic", "nearest")
+        if tactic not in TACTICS:
+            raise ValueError(f"side {side!r}: tactic {tactic!r} is not one of {', '.join(TACTICS)}")
+        flee_at = raw.get("flee_at", 0.0)
+        if isinstance(flee_at, bool) or not isinstance(flee_at, int | float) or not 0 <= flee_at < 1:
+            raise ValueError(f"side {side!r}: flee_at is a share of the side from 0 to below 1 (0.5: flee at half strength), not {flee_at!r}")
+        plans[side] = Plan(tactic=tactic, flee_at=float(flee_at))
+    return plans

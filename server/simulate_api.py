@@ -1,0 +1,79 @@
+"""`POST /api/encounters/{id}/simulate?token=<gm>`: the simulator (server/simulate.py)
+for the GM of a fight being prepared, or of one running (from where it stands):
+"how deadly is this encounter?". Played on a process of its own, so the fights
+of the table never wait on it, one simulation at a time, within a time budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import secrets
+from concurrent.futures import ProcessPoolExecutor
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from fray_table.server.api import SECURITY_HEADERS, error, gm_room, json_body
+from fray_table.server.simulate import plans_from, report, simulate_within
+
+MAX_RUNS = 2000
+SECONDS = 5.0  # the server's budget for one simulation: it stops there, and says how many it played
+
+
+class SimulateBody(msgspec.Struct, forbid_unknown_fields=True):
+    runs: int = 500
+    rounds: int = 30
+    sides: dict[str, dict] = {}  # side -> {tactic, flee_at} (server/tactics.py)
+
+
+class Simulator:
+    """One process, started at the first simulation and kept; one simulation at a time."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self.busy = False
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def simulate_endpoint(request: Request) -> Response:
+    if isinstance(room := await gm_room(request), Response):
+        return room
+    body = await json_body(request, SimulateBody, "simulation")
+    if isinstance(body, Response):
+        return body
+    if not 1 <= body.runs <= MAX_RUNS or not 1 <= body.rounds <= 200:
+        return error(400, "request/invalid", f"a simulation plays 1 to {MAX_RUNS} fights ('runs') of 1 to 200 rounds ('rounds')")
+    state = room.state
+    if state.status == "ended":
+        return error(409, "simulate/ended", "this fight has ended: fork it to play it again another way")
+    sides = {c.side for c in state.combatants if not c.vessel}
+    if len(sides) < 2:
+        return error(409, "simulate/one-side", "a fight needs two sides to simulate; add the other side's combatants first")
+    if unknown := sorted(set(body.sides) - sides):
+        return error(400, "request/invalid", f"'sides' names no side of this fight: {', '.join(unknown)}")
+    try:
+        plans = plans_from(body.sides)
+    except ValueError as e:
+        return error(400, "request/invalid", str(e))
+    simulator: Simulator = request.app.state.simulator
+    if simulator.busy:
+        return error(429, "simulate/busy", "the server is simulating another fight; ask again in a few seconds")
+    simulator.busy = True
+    seed = secrets.token_bytes(16)
+    try:
+        loop = asyncio.get_running_loop()
+        tally = await loop.run_in_executor(simulator.pool(), simulate_within, state, body.runs, seed, plans, body.rounds, SECONDS)
+    finally:
+        simulator.busy = False
+    numbers = report(state, tally) | {"asked": body.runs, "rounds_at_most": body.rounds, "from_round": state.round}
+    return JSONResponse(numbers, headers=SECURITY_HEADERS)

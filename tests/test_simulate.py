@@ -1,0 +1,154 @@
+"""The simulator (server/simulate.py, server/tactics.py): exact cases whose odds
+are known from the dice, the same numbers for the same seeds on any number of
+processes, `fray simulate` on the command line, and the GM's endpoint on a real
+server."""
+
+import hashlib
+import json
+import subprocess
+import sys
+
+import httpx
+import pytest
+from support import ROOT, TIMEOUT, token_of
+
+from fray_table.rules.actions import Attack, Flee, Move
+from fray_table.rules.scenario import play
+from fray_table.server.simulate import Plan, plans_from, report, simulate, wilson
+from fray_table.server.tactics import candidates
+
+SEED = hashlib.sha256(b"simulate").digest()
+
+
+def duel(hp_target: int, rounds: int) -> dict:
+    """Alda (100 HP, +0) and a goblin of `hp_target` HP, sword's reach apart; no surprise
+    (the sides' d6s forced to 5 and 6). 003: 'd20 + combat bonus + the target's AC' reaching
+    19 hits, so against AC 8 (ascending 11) Alda needs 11 or more: 10 faces of 20."""
+    return {
+        "dice": [5, 6],
+        "combatants": [
+            {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 100, "hp_max": 100, "attack_bonus": 0, "dex": 14, "x": 10, "y": 10},
+            {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 11, "hp": hp_target, "hp_max": hp_target, "dex": 9, "x": 15, "y": 10},
+        ],
+        "commands": [{"type": "start"}],
+    }
+
+
+def test_one_attack_needing_11_against_a_1_hp_target_wins_half_the_fights():
+    start = play(duel(1, rounds=1)).state
+    runs = 4000
+    tally = simulate(start, runs, SEED, rounds=1)
+    numbers = report(start, tally)
+    # Any hit kills (1-6 damage against 1 HP); in one round Alda swings once: p = 10/20.
+    party = numbers["sides"]["party"]
+    sigma = (0.25 / runs) ** 0.5
+    assert abs(party["odds"] - 0.5) < 3.5 * sigma, party
+    low, high = party["interval"]
+    assert low < 0.5 < high and high - low < 0.04
+    assert numbers["sides"]["goblins"]["wins"] == 0  # a d6 a round cannot fell 100 HP
+    assert numbers["no_winner"]["fights"] == runs - party["wins"]
+    assert numbers["rounds"] == {"mean": 1.0, "sd": 0.0, "min": 1, "max": 1}
+    assert numbers["falls"]["gob"]["odds"] == party["odds"] and numbers["falls"]["alda"]["odds"] == 0.0
+
+
+def test_a_fight_one_side_cannot_lose():
+    start = play(duel(1, rounds=30)).state
+    numbers = report(start, simulate(start, 300, SEED, rounds=30))
+    assert numbers["sides"]["party"]["wins"] == 300 and numbers["no_winner"]["fights"] == 0
+    assert numbers["sides"]["party"]["interval"][0] > 0.98
+
+
+def test_the_same_seeds_give_the_same_numbers_on_one_process_or_two():
+    start = play(duel(6, rounds=30)).state
+    one = report(start, simulate(start, 450, SEED, rounds=30, jobs=1))
+    two = report(start, simulate(start, 450, SEED, rounds=30, jobs=2))
+    assert one == two
+    other = report(start, simulate(start, 450, hashlib.sha256(b"another").digest(), rounds=30))
+    assert other != one  # fresh seeds, other fights
+
+
+def test_wilson_interval():
+    low, high = wilson(50, 100)
+    assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
+    assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 4) == 0.2775
+
+
+def test_tactics_pick_their_targets_and_flee_at_half_strength():
+    scene = duel(6, rounds=30)
+    scene["combatants"] += [
+        {"id": "gob2", "name": "Goblin 2", "side": "goblins", "ac": 11, "hp": 2, "hp_max": 6, "dex": 9, "x": 40, "y": 10},
+        {"id": "bran", "name": "Bran", "side": "party", "ac": 15, "hp": 8, "hp_max": 8, "dex": 10, "x": 45, "y": 10},
+    ]
+    state = play(scene).state
+    alda, bran = (next(c for c in state.combatants if c.id == cid) for cid in ("alda", "bran"))
+    counts = {"party": 2, "goblins": 2}
+    assert next(candidates(state, alda, Plan("nearest"), counts)) == Attack(target="gob", weapon=0)
+    weakest = list(candidates(state, alda, Plan("weakest"), counts))  # Goblin 2, 30 ft off: out of reach, so a charge first
+    assert weakest[0].target == "gob2" and weakest[0].__struct_config__.tag == "charge"
+    assert isinstance(weakest[-2], Move) and (weakest[-2].x, weakest[-2].y) == (40, 10)
+    # focus: the whole side on the foe nearest its first fighter (Alda): Bran too goes for Goblin 1
+    assert next(candidates(state, bran, Plan("focus"), counts)).target == "gob"
+    # two of the party down to one standing at half strength: the flight comes first
+    state.combatants[0].down = True
+    flight = next(candidates(state, bran, Plan("nearest", flee_at=0.5), counts))
+    assert isinstance(flight, Flee) and flight.x > bran.x
+
+
+def test_plans_refuse_what_is_not_a_tactic():
+    with pytest.raises(ValueError, match="tactic 'cunning' is not one of nearest, weakest, focus"):
+        plans_from({"goblins": {"tactic": "cunning"}})
+    with pytest.raises(ValueError, match="flee_at is a share of the side from 0 to below 1"):
+        plans_from({"goblins": {"flee_at": 2}})
+
+
+def fray(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fray_table.server.cli", "simulate", *args], cwd=ROOT, capture_output=True, timeout=120, text=True)
+
+
+def test_fray_simulate_on_the_command_line(tmp_path):
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps(duel(1, rounds=1)))
+    jobs1 = fray(str(path), "--runs", "600", "--rounds", "1", "--seed", "s", "--jobs", "1", "--json")
+    jobs2 = fray(str(path), "--runs", "600", "--rounds", "1", "--seed", "s", "--jobs", "2", "--json")
+    assert jobs1.returncode == jobs2.returncode == 0, jobs1.stderr + jobs2.stderr
+    one, two = json.loads(jobs1.stdout), json.loads(jobs2.stdout)
+    for numbers in (one, two):
+        del numbers["seconds"], numbers["jobs"]
+    assert one == two and one["runs"] == 600 and one["seed"] == "s"
+    text = fray(str(path), "--runs", "200", "--rounds", "1", "--seed", "s", "--jobs", "1")
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith(f"fray simulate: {path}, 200 fights (seed 's'), 1 job, ")
+    assert lines[1].strip().startswith("goblins        wins   0.0%") and "party" in lines[2]
+    assert text.stderr == ""  # no progress bar: stderr is not a terminal
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ((), "give a scenario file or --demo (one of them)"),
+        (("--demo", "--side", "orcs=nearest"), "--side names no side of this fight: orcs (its sides: goblins, party)"),
+        (("--demo", "--side", "goblins=cunning"), "side 'goblins': tactic 'cunning' is not one of nearest, weakest, focus"),
+        (("--demo", "--runs", "0"), "--runs is 1 to 10,000,000"),
+        (("no-such.toml",), "no such file: no-such.toml"),
+    ],
+)
+def test_fray_simulate_refuses_with_one_line(args, said):
+    done = fray(*args)
+    assert done.returncode == 2 and done.stderr.splitlines() == [f"fray simulate: {said}"] and done.stdout == ""
+
+
+@pytest.mark.redis
+def test_the_gm_asks_the_server_how_deadly_a_fight_is(fray_server):
+    made = fray_server.create({"combatants": duel(1, rounds=1)["combatants"]})
+    url = f"{fray_server.url}/api/encounters/{made['id']}/simulate"
+    answer = httpx.post(url, params={"token": token_of(made["links"]["gm"])}, json={"runs": 400, "rounds": 30}, timeout=60)
+    assert answer.status_code == 200, answer.text
+    numbers = answer.json()
+    assert numbers["asked"] == 400 and 0 < numbers["runs"] <= 400 and numbers["from_round"] == 0
+    assert numbers["sides"]["party"]["wins"] == numbers["runs"]  # Alda cannot lose this one
+    player = httpx.post(url, params={"token": token_of(made["links"]["players"]["alda"])}, json={}, timeout=TIMEOUT)
+    assert (player.status_code, player.json()["code"]) == (403, "auth/forbidden")
+    bad = httpx.post(url, params={"token": token_of(made["links"]["gm"])}, json={"runs": 10**6}, timeout=TIMEOUT)
+    assert (bad.status_code, bad.json()["code"]) == (400, "request/invalid")
+    side = httpx.post(url, params={"token": token_of(made["links"]["gm"])}, json={"sides": {"orcs": {}}}, timeout=TIMEOUT)
+    assert side.status_code == 400 and side.json()["message"] == "'sides' names no side of this fight: orcs"

@@ -31,6 +31,7 @@ from fray_table.rules.model import Entry
 
 SPAN = 1 << 64
 PUBLISHED = re.compile(r"^Encounter created \(.*\); seed sha256 ([0-9a-f]{64})\.$")
+FORKED = re.compile(r"^A fork of encounter (.+) after its event #\d+(?: \(.*\))?; a new seed, sha256 ([0-9a-f]{64})\.$")
 REVEALED = re.compile(r"^The fight ends\. Seed revealed: ([0-9a-f]+) \(sha256 ([0-9a-f]{64})\)\.$")
 
 
@@ -51,14 +52,27 @@ class NotAFight(Exception):
 
 
 @dataclass
+class Seed:
+    """The seed the fight's rolls come from from event `start` on: the create event's, then
+    each fork's ('A fork of encounter ... a new seed, sha256 ...', rules/fork.py)."""
+
+    start: int
+    published: str | None  # its sha256 as the log published it
+    seed: bytes | None = None  # None: not revealed by this file
+    origin: str = ""  # for the seed of a fork's origin: that encounter's id
+
+
+@dataclass
 class Fight:
-    """What is checked: the log's lines, the seed, and the hash published at creation."""
+    """What is checked: the log's lines and the seeds they were rolled from."""
 
     source: str
     entries: list[Entry]
-    seed: bytes | None  # None: not revealed
-    published: str | None  # the seed's sha256 as the first line published it
+    seeds: list[Seed]
     events: int = 0  # raw stream only
+
+    def seed_at(self, seq: int) -> Seed:
+        return next(s for s in reversed(self.seeds) if s.start <= seq)
 
 
 @dataclass
@@ -67,6 +81,7 @@ class Report:
     random: int = 0
     forced: int = 0
     entered: int = 0
+    unchecked: int = 0  # rolled under a fork's origin's seed, which the file does not reveal
     lines: list[str] = field(default_factory=list)
 
     def fail(self, text: str) -> None:
@@ -77,23 +92,33 @@ class Report:
 def check(fight: Fight, hash_given: str | None = None) -> Report:
     """Every roll of the fight's log against its seed (docs/dice.md, 'Checking a fight')."""
     report = Report()
-    published = fight.published
-    if hash_given is not None and published is not None and hash_given.lower() != published:
-        report.fail(f"the hash published in this file ({published}) is not the one given ({hash_given.lower()})")
-    published = hash_given.lower() if hash_given is not None else published
-    if fight.seed is None:
+    own = fight.seeds[-1]  # the fight's own seed (a fork's, after its origin's)
+    if hash_given is not None and own.published is not None and hash_given.lower() != own.published:
+        report.fail(f"the hash published in this file ({own.published}) is not the one given ({hash_given.lower()})")
+    if hash_given is not None:
+        own.published = hash_given.lower()
+    if own.seed is None:
         report.fail("the seed is not revealed (the fight has not ended): the rolls cannot be checked")
         return report
-    actual = hashlib.sha256(fight.seed).hexdigest()
-    if published is None:
-        report.fail(f"no published hash to check the seed against (the seed's sha256 is {actual})")
-    elif actual != published:
-        report.fail(f"the seed does not match the published hash: sha256 of the seed is {actual}, the hash published was {published}")
-        return report
-    else:
-        report.lines.append(f"the seed's sha256 is the hash published at creation ({published})")
+    for seed in fight.seeds:
+        if seed.seed is None:
+            report.lines.append(
+                f"the rolls before event {fight.seeds[fight.seeds.index(seed) + 1].start} are encounter {seed.origin}'s, under its seed: check its own log"
+            )
+            continue
+        actual = hashlib.sha256(seed.seed).hexdigest()
+        if seed.published is None:
+            report.fail(f"no published hash to check the seed against (the seed's sha256 is {actual})")
+            return report
+        if actual != seed.published:
+            report.fail(f"the seed does not match the published hash: sha256 of the seed is {actual}, the hash published was {seed.published}")
+            return report
+        report.lines.append(
+            f"the seed's sha256 is the hash published {'at creation' if seed.start == 0 else f'at the fork (event {seed.start - 1})'} ({seed.published})"
+        )
     drawn: dict[int, int] = {}  # event position -> seeded draws taken so far
     for entry in fight.entries:
+        seed = fight.seed_at(entry.seq)
         for roll in entry.rolls:
             if roll.entered:
                 report.entered += 1
@@ -103,8 +128,11 @@ def check(fight: Fight, hash_given: str | None = None) -> Report:
                 continue
             index = drawn.get(entry.seq, 0)
             drawn[entry.seq] = index + 1
+            if seed.seed is None:
+                report.unchecked += 1
+                continue
             report.random += 1
-            want = expected(fight.seed, entry.seq, index, roll.sides)
+            want = expected(seed.seed, entry.seq, index, roll.sides)
             if roll.value != want:
                 report.fail(
                     f"event {entry.seq}, draw {index}: d{roll.sides} for {roll.purpose!r} shows {roll.value}; the seed gives {want} (the line: {entry.text!r})"
@@ -135,21 +163,33 @@ def parse(raw: bytes, source: str = "the file") -> Fight:
     raise NotAFight(f"{source}: not a fight: neither a `fray export` stream nor a log export (a JSON list of lines)")
 
 
+def _seeds(entries: list[Entry]) -> list[Seed]:
+    """The seeds the log publishes: at creation, and at each fork (from the event after it)."""
+    first = PUBLISHED.match(entries[0].text) if entries else None
+    seeds = [Seed(0, first[1] if first else None)]
+    for entry in entries:
+        if entry.kind == "fork" and (m := FORKED.match(entry.text)) is not None:
+            seeds[-1].origin = m[1]
+            seeds.append(Seed(entry.seq + 1, m[2]))
+    return seeds
+
+
 def _log(raw: bytes, source: str) -> Fight:
     try:
         entries = msgspec.json.decode(raw, type=list[Entry])
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
         raise NotAFight(f"{source}: not a log export: {e}") from None
-    if not entries or (m := PUBLISHED.match(entries[0].text)) is None:
+    if not entries or PUBLISHED.match(entries[0].text) is None:
         raise NotAFight(f"{source}: not a log export: its first line must be 'Encounter created (...); seed sha256 ...'")
-    seed = None
+    seeds = _seeds(entries)
     for entry in entries:
         if (r := REVEALED.match(entry.text)) is not None:
-            seed = bytes.fromhex(r[1])
-    return Fight(source, entries, seed, m[1])
+            seeds[-1].seed = bytes.fromhex(r[1])  # the end reveals the fight's own seed
+    return Fight(source, entries, seeds)
 
 
 def _stream(raw: bytes, source: str) -> Fight:
+    from fray_table.rules.commands import CreateEncounter, Fork
     from fray_table.rules.reducer import apply
     from fray_table.server.archive import ArchiveError
     from fray_table.server.archive import parse as parse_stream
@@ -159,12 +199,17 @@ def _stream(raw: bytes, source: str) -> Fight:
     except ArchiveError as e:
         raise NotAFight(str(e)) from None
     entries: list[Entry] = []
+    held: list[bytes] = []  # the stream holds every seed: the create event's and each fork's
     state = None
     for event in fight.events:
+        if isinstance(event.command, CreateEncounter | Fork):
+            held.append(event.command.seed)
         state = apply(state, event)
         entries.extend(state.recent)  # every line as made: the GM's log
-    first = PUBLISHED.match(entries[0].text) if entries else None
-    return Fight(source, entries, fight.state.seed, first[1] if first else None, len(fight.events))
+    seeds = _seeds(entries)
+    for seed, value in zip(seeds, held, strict=False):
+        seed.seed = value
+    return Fight(source, entries, seeds, len(fight.events))
 
 
 # --- the command --------------------------------------------------------------------
@@ -179,12 +224,15 @@ def run(args) -> int:
         return 2
     report = check(fight, args.hash)
     if args.json:
-        print(json.dumps({"ok": report.ok, "random": report.random, "forced": report.forced, "entered": report.entered, "notes": report.lines}))
+        counts = {"random": report.random, "forced": report.forced, "entered": report.entered, "unchecked": report.unchecked}
+        print(json.dumps({"ok": report.ok, **counts, "notes": report.lines}))
         return 0 if report.ok else 1
     what = f"{fight.events} events" if fight.events else f"{len(fight.entries)} log lines"
     print(f"{name}: {fight.source} ({what})")
     for line in report.lines:
         print(f"  {line}")
     print(f"  {report.random} random rolls checked; {report.forced} forced by the GM and {report.entered} entered at the table (not random: not checked)")
+    if report.unchecked:
+        print(f"  {report.unchecked} rolls of the fight this one was forked from, under its seed: not checked here")
     print("OK: every random roll is the one the seed gives." if report.ok else "NOT VERIFIED.")
     return 0 if report.ok else 1

@@ -14,12 +14,15 @@ import msgspec
 import pytest
 from support import ROOT, TIMEOUT, token_of
 
+from fray_table.rules.commands import Advance, Command
 from fray_table.rules.dice import draw
+from fray_table.rules.events import Actor, Event
 from fray_table.rules.reducer import apply
 from fray_table.rules.scenario import events_of, load
 from fray_table.rules.view import Viewer, log_for
 from fray_table.server import verify
 from fray_table.server.archive import FORMAT, VERSION, Header, Line
+from fray_table.server.forks import fork_events
 
 DOC = (ROOT / "docs" / "dice.md").read_text()
 SEED = hashlib.sha256(b"fray").digest()
@@ -56,17 +59,17 @@ def fray(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 
-def stream_of(data: dict) -> bytes:
+def stream_of(data: dict | list[Event]) -> bytes:
     """The fight as `fray export` writes it (positions as a store would give them)."""
-    events = events_of(load(data))
+    events = events_of(load(data)) if isinstance(data, dict) else data
     lines = [encode(Header(FORMAT, VERSION, "scenario", events[0].command.rules_version, len(events)))]
     return b"\n".join(lines + [encode(Line(f"{i + 1}-0", e)) for i, e in enumerate(events)]) + b"\n"
 
 
-def log_of(data: dict, viewer: Viewer) -> list[dict]:
+def log_of(data: dict | list[Event], viewer: Viewer) -> list[dict]:
     """The fight's log as `viewer` saw it, as the replay page exports it (format=json)."""
     state, lines = None, []
-    for event in events_of(load(data)):
+    for event in events_of(load(data)) if isinstance(data, dict) else data:
         state = apply(state, event)
         lines += log_for(state.recent, state, viewer)
     return json.loads(encode(lines))
@@ -144,6 +147,32 @@ def test_a_log_of_a_fight_not_ended_cannot_be_checked():
     running = {**BRAWL, "commands": BRAWL["commands"][:-1]}
     report = verify.check(verify.parse(json.dumps(log_of(running, Viewer("spectator"))).encode()))
     assert not report.ok and report.lines == ["the seed is not revealed (the fight has not ended): the rolls cannot be checked"]
+
+
+def forked() -> list[Event]:
+    """BRAWL forked after its first round (rules/fork.py: a new seed from there on), then a
+    round of the fork's own and its end."""
+    origin = events_of(load(BRAWL))
+    at = next(i for i, e in enumerate(origin) if isinstance(e.command, Advance))
+    events, _ = fork_events(origin, at, "whatif", hashlib.sha256(b"the fork's seed").digest())
+    gm = Actor("gm", "GM")
+    more = [*BRAWL["commands"][1:4], {"type": "end"}]  # a round: the two declarations and the advance
+    return events + [Event(f"w{i}", gm, msgspec.convert(c, Command)) for i, c in enumerate(more)]
+
+
+def test_a_fork_verifies_under_both_seeds_from_its_stream_and_its_own_from_its_log():
+    """A fork's rolls after the fork event are its own seed's (published at the fork, revealed at
+    its end); those before are its origin's, whose seed the stream holds and the log does not."""
+    events = forked()
+    whole = verify.check(verify.parse(stream_of(events)))
+    assert whole.ok and whole.unchecked == 0 and whole.random >= 6
+    assert [line.rsplit(" (", 1)[0] for line in whole.lines] == [
+        "the seed's sha256 is the hash published at creation",
+        f"the seed's sha256 is the hash published at the fork (event {next(i for i, e in enumerate(events) if e.id.startswith('fork-'))})",
+    ]
+    seen = verify.check(verify.parse(json.dumps(log_of(events, Viewer("spectator"))).encode()))
+    assert seen.ok and seen.unchecked > 0 and seen.random + seen.unchecked == whole.random
+    assert seen.lines[0].startswith("the rolls before event ") and seen.lines[0].endswith("are encounter scenario's, under its seed: check its own log")
 
 
 # --- the command ---------------------------------------------------------------------------------

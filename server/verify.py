@@ -179,6 +179,11 @@ def _log(raw: bytes, source: str) -> Fight:
         entries = msgspec.json.decode(raw, type=list[Entry])
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
         raise NotAFight(f"{source}: not a log export: {e}") from None
+    return from_entries(entries, source)
+
+
+def from_entries(entries: list[Entry], source: str) -> Fight:
+    """A fight's log lines, with the seeds they publish and the one the end reveals."""
     if not entries or PUBLISHED.match(entries[0].text) is None:
         raise NotAFight(f"{source}: not a log export: its first line must be 'Encounter created (...); seed sha256 ...'")
     seeds = _seeds(entries)
@@ -210,6 +215,25 @@ def _stream(raw: bytes, source: str) -> Fight:
     for seed, value in zip(seeds, held, strict=False):
         seed.seed = value
     return Fight(source, entries, seeds, len(fight.events))
+
+
+# --- the endpoint -------------------------------------------------------------------
+
+
+async def dice_endpoint(request):
+    """GET /api/encounters/{id}/dice?token=...: the log as this link saw it, its rolls checked
+    here against its seeds. A convenience: the proof is the check anyone makes themselves
+    (`fray verify` on the export, or the replay page's own 'Check the dice')."""
+    from starlette.responses import Response
+
+    from fray_table.server.replay import _fold
+
+    folded = await _fold(request, None)
+    if isinstance(folded, Response):
+        return folded
+    report = check(from_entries(list(folded.log), request.path_params["id"]))
+    body = {"ok": report.ok, "random": report.random, "forced": report.forced, "entered": report.entered, "unchecked": report.unchecked, "notes": report.lines}
+    return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 # --- the command --------------------------------------------------------------------

@@ -224,5 +224,10 @@ async def test_a_real_servers_exports_verify(fray_server, join, tmp_path):
         done = fray("verify", "--json", str(path))
         assert done.returncode == 0, (who, fmt, done.stdout, done.stderr)
         checked[(who, fmt)] = json.loads(done.stdout)
+    for link in (made["links"]["gm"], made["links"]["players"]["party"]):  # the same check, made by the server
+        served = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/dice", params={"token": token_of(link)}, timeout=TIMEOUT).json()
+        assert served == checked[("gm", "json")], served
+    refused = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/dice", params={"token": "nope"}, timeout=TIMEOUT)
+    assert (refused.status_code, refused.json()["code"]) == (403, "auth/bad-token")
     counts = {(k, v["random"], v["forced"]) for k, v in checked.items()}
     assert len({(r, f) for _, r, f in counts}) == 1 and next(iter(counts))[1] >= 7 and next(iter(counts))[2] == 3, counts

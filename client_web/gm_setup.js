@@ -184,7 +184,7 @@ export class Conditions {
   show() {
     const c = this.view?.combatants.find((x) => x.id === this.who.value);
     if (!c) return;
-    // The conditions the rules offer (GET /api/profiles: rules/conditions.py), and any on the card.
+    // The conditions the rules offer (GET /api/profiles: rules/words.py), and any on the card.
     const names = [...new Set([...(this.profiles?.[this.view.profile]?.words?.conditions ?? []), ...c.conditions])];
     const key = JSON.stringify([c.id, c.conditions, c.hidden, names]);
     if (this.boxes.dataset.key === key) return;

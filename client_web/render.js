@@ -76,7 +76,7 @@ export function setProfiles(p) {
   profiles = p;
 }
 
-/** The game's words of the view's profile, defined once in the rules (rules/profiles.py WORDS):
+/** The game's words of the view's profile, defined once in the rules (rules/words.py):
  * `morale` (result -> the log's words) and `conditions`; null until the profiles have loaded. */
 export function gameWords(view) {
   return profiles?.[view.profile]?.words ?? null;

@@ -11,13 +11,11 @@ from collections.abc import Iterable, Mapping
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules import ruleset
+from fray_table.rules import ruleset, words
 from fray_table.rules.charts import thac0, weapon_saves
 from fray_table.rules.charts.ll_house import ARMOR, IMPROVEMENTS
-from fray_table.rules.charts.morale import MORALE_TEXT
 from fray_table.rules.charts.oil import FLASK_SIZE
 from fray_table.rules.charts.thac0_sheet import HOLDS, PINNED_WR
-from fray_table.rules.conditions import SET_BY_HAND
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
 
@@ -312,16 +310,11 @@ def naming_figures() -> frozenset[str]:
     return frozenset(f.name for p in PROFILES.values() for f in (*p.common_figures, *p.figures) if f.kind == "combatant")
 
 
-# The game's words the pages show, each defined once in the rules: 003's morale results as
-# the log reads them (rules/charts/morale.py), and the conditions a GM sets by hand.
-WORDS = {"morale": dict(MORALE_TEXT), "conditions": list(SET_BY_HAND)}
-
-
 def catalogue() -> dict[str, dict]:
     """Every installed profile as data (GET /api/profiles): its options and figures; each of
     its own modules with what it decides, which base module it replaces, the options it
     reads and what it needs; where each module of its rules comes from; and the words its
-    pages show (WORDS)."""
+    pages show (rules.words)."""
     out = {}
     for name, p in PROFILES.items():
         inherited = ruleset.compose(p.base).modules if p.base else {}
@@ -349,7 +342,7 @@ def catalogue() -> dict[str, dict]:
                 for m in p.modules
             ],
             "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},
-            "words": WORDS,
+            "words": words.WORDS,
         }
     return out
 

@@ -9,9 +9,9 @@ import pytest
 from scenes import fighter, started, who
 
 from fray_table.rules.charts.morale import MORALE, MORALE_TEXT
-from fray_table.rules.conditions import SET_BY_HAND
 from fray_table.rules.profiles import catalogue
 from fray_table.rules.view import Viewer, view
+from fray_table.rules.words import SET_BY_HAND
 
 CLIENT = pathlib.Path(__file__).resolve().parent.parent / "client_web"
 

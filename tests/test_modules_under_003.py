@@ -41,6 +41,32 @@ def showcase_under_003(**modules: str) -> dict:
     return {**scenario("thac0-sheet"), "profile": ROOT, "modules": modules}
 
 
+def wounded_under_003(**modules: str) -> dict:
+    """Alda, with a Light wound on her card, swings at Gob (AC 10): d20 2; then a save vs.
+    Paralyzation's d20 14 (option save_vs_paralyzation, 14) if the chart's -9 asks for one."""
+    return {
+        "profile": ROOT,
+        "modules": modules,
+        "dice": [5, 6, 2, *([14] if modules.get("wounds") else [])],
+        "combatants": [
+            {
+                "id": "alda",
+                "name": "Alda",
+                "side": "party",
+                "hp": 10,
+                "hp_max": 10,
+                "attack_bonus": 0,
+                "dex": 14,
+                "x": 10,
+                "y": 10,
+                "conditions": ["light wound"],
+            },
+            {"id": "gob", "name": "Gob", "side": "goblins", "hp": 10, "hp_max": 10, "attack_bonus": 0, "ac": 10, "dex": 9, "x": 15, "y": 10},
+        ],
+        "commands": [{"type": "start"}, {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}, {"type": "advance"}],
+    }
+
+
 def kicks_under_003() -> dict:
     """The table's own kick (tests/house_rules) in a holmes-phases encounter: 003's 'd20 + combat
     bonus + AC' 16 + 0 + 9 = 25 >= 19 hits; the kick chart's d6 5 is '2 damage, knocked prone'."""
@@ -69,6 +95,8 @@ UNDER_003 = {
         "challenges-under-003", [5, 6, 4, 13, 3, 14, 4, 9, 4], to_hit="challenges", wounds="challenges"
     ),
     "001's example under 003": lambda: example_under_003(to_hit="challenges", wounds="challenges", initiative="challenges"),
+    "a wounded save under 003": lambda: wounded_under_003(to_hit="challenges", wounds="challenges"),
+    "a wound on a card, no wounds module": lambda: wounded_under_003(to_hit="challenges"),
     "ll-house-under-003": lambda: under_003("ll-house-under-003"),
     "ll-house-maneuvers-under-003": lambda: under_003("ll-house-maneuvers-under-003"),
     "thac0-sheet-under-003": lambda: under_003("thac0-sheet-under-003"),
@@ -140,6 +168,30 @@ def test_001s_worked_example_plays_alike_in_003s_round():
         "Gnoll 2 attacks Dulcia the Mighty: d20 13 + 3 attack bonus - 1 light wound - AC 16 = Attack Result -1: "
         "A weak Hit for normal damage -2 points (minimum 1 point)." in texts(fight, "attack")
     )
+
+
+def test_a_wound_counts_against_the_save_001s_minus_9_asks_for():
+    """001: 'a Light wound (-1 to attack rolls, etc.)', the example's '-1 on to-hit rolls, saves,
+    etc.': d20 2 + 0 - 1 - AC 10 = -9, 'Miss clumsily, roll save vs. Paralyzation or drop weapon,
+    thereby forfeiting next attack'; the save's d20 14 - 1 = 13 < 14 fails and the sword drops."""
+    fight = played("a wounded save under 003")
+    assert texts(fight, "attack", "save", "weapon") == [
+        "Alda attacks Gob: d20 2 + 0 attack bonus - 1 light wound - AC 10 = Attack Result -9: "
+        "Miss clumsily, roll save vs. Paralyzation or drop weapon, thereby forfeiting next attack.",
+        "Alda saves vs. Paralyzation: d20 14 - 1 light wound = 13 < 14: failed.",
+        "Alda drops the sword, forfeiting the next attack to pick it up or draw another weapon.",
+    ]
+    assert who(fight, "alda").weapons[0].dropped
+
+
+def test_a_wound_on_a_card_costs_nothing_without_001s_wounds():
+    """The same swing with 001's chart and no `wounds`: 2 + 0 - 10 = -8, 'Miss and automatically lose
+    initiative next round' (and 003's order keeps DEX), no save."""
+    fight = played("a wound on a card, no wounds module")
+    assert texts(fight, "attack", "save") == [
+        "Alda attacks Gob: d20 2 + 0 attack bonus - AC 10 = Attack Result -8: Miss and automatically lose initiative next round."
+    ]
+    assert not who(fight, "alda").weapons[0].dropped and who(fight, "alda").conditions == ["light wound"]
 
 
 def test_001s_wounds_need_its_chart():

@@ -207,10 +207,10 @@ def _stream(raw: bytes, source: str) -> Fight:
     held: list[bytes] = []  # the stream holds every seed: the create event's and each fork's
     state = None
     for event in fight.events:
-        if isinstance(event.command, CreateEncounter | Fork):
-            held.append(event.command.seed)
         state = apply(state, event)
         entries.extend(state.recent)  # every line as made: the GM's log
+        if isinstance(event.command, CreateEncounter) or (isinstance(event.command, Fork) and any(e.kind == "fork" for e in state.recent)):
+            held.append(event.command.seed)  # a seed the fight took (a refused fork takes none)
     seeds = _seeds(entries)
     for seed, value in zip(seeds, held, strict=False):
         seed.seed = value

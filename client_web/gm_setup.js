@@ -3,8 +3,9 @@
 // hidden figures, remove a combatant, call morale. Each form sends one command;
 // the reducer judges it.
 
-import { ARMOR, BESTIARY, CONDITIONS, WEAPONS, armorClass, fromBestiary } from "./data.js";
+import { ARMOR, BESTIARY, WEAPONS, armorClass, fromBestiary } from "./data.js";
 import { h, replace } from "./dom.js";
+import { loadProfiles } from "./gm_links.js";
 import { nameOf } from "./render.js";
 
 const whole = (input) => (input.value.trim() === "" ? NaN : Number(input.value));
@@ -138,6 +139,14 @@ export class Conditions {
     this.boxes = h("div", { class: "row checks", testid: "cond-boxes" });
     this.hidden = h("input", { type: "checkbox", id: "cond-hidden", testid: "cond-hidden" });
     this.removeArmed = null;
+    this.profiles = null; // GET /api/profiles: each profile's `words` name the conditions offered
+    loadProfiles().then(
+      (p) => {
+        this.profiles = p;
+        this.show();
+      },
+      () => {}, // the boxes then offer the card's own conditions; the Figures form says why
+    );
     this.remove = h("button", { type: "button", class: "danger", testid: "remove-combatant", on: { click: () => this.confirmRemove() } }, "Remove from the fight");
     this.who.addEventListener("change", () => this.show());
     this.form = h(
@@ -175,8 +184,9 @@ export class Conditions {
   show() {
     const c = this.view?.combatants.find((x) => x.id === this.who.value);
     if (!c) return;
-    const names = [...new Set([...CONDITIONS, ...c.conditions])];
-    const key = JSON.stringify([c.id, c.conditions, c.hidden]);
+    // The conditions the rules offer (GET /api/profiles: rules/words.py), and any on the card.
+    const names = [...new Set([...(this.profiles?.[this.view.profile]?.words?.conditions ?? []), ...c.conditions])];
+    const key = JSON.stringify([c.id, c.conditions, c.hidden, names]);
     if (this.boxes.dataset.key === key) return;
     this.boxes.dataset.key = key;
     replace(

@@ -52,15 +52,6 @@ export function hpText(c) {
   return c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max}`;
 }
 
-// 003's morale results, in the table's words (GM only: rules/morale.py).
-const MORALE = {
-  surrender: "surrenders",
-  flee: "flees",
-  hold: "stands off or holds ground",
-  press: "presses the attack",
-  redouble: "fights with redoubled effort",
-};
-
 /** A condition as a chip: burning counts the rounds the oil has burned (003). */
 function conditionChip(c, name) {
   const text = name === "burning" && c.burning ? `burning (${c.burning} ${c.burning === 1 ? "round" : "rounds"} so far)` : name;
@@ -83,6 +74,12 @@ let profiles = null; // the GM's: GET /api/profiles, for the kinds of the figure
 /** The rule profiles (rules/profiles.py): a figure of kind 'combatant' is shown by that combatant's name. */
 export function setProfiles(p) {
   profiles = p;
+}
+
+/** The game's words of the view's profile, defined once in the rules (rules/words.py):
+ * `morale` (result -> the log's words) and `conditions`; null until the profiles have loaded. */
+export function gameWords(view) {
+  return profiles?.[view.profile]?.words ?? null;
 }
 
 /** The figures of the view's profile that hold a combatant's id (`aboard`, `held_by`...). */
@@ -128,7 +125,7 @@ export function renderCards(view) {
     ];
     if (c.subdual) facts.push(["Subdual", `${c.subdual} (of ${c.hp_max} HP)`, `subdual-${c.id}`]);
     if (c.morale) {
-      const words = MORALE[c.morale] ?? c.morale;
+      const words = gameWords(view)?.morale?.[c.morale] ?? c.morale; // 003's result in the log's words (GM only)
       facts.push(["Morale", c.morale_round ? `${words} (round ${c.morale_round})` : words, `morale-${c.id}`]);
     }
     const conditions = [...c.conditions];

@@ -61,6 +61,7 @@ ENGINE = {
     "setup",
     "undo",
     "view",
+    "words",  # the game's words the pages read (morale results, the conditions a GM sets)
 }
 PROFILES = {"holmes", "llhouse", "challenges", "thac0sheet"}
 

@@ -336,10 +336,10 @@ export class DeclarePanels {
       const mine = view.declarations.find((d) => d.actor === id);
       panel.current.textContent = mine ? `Declared: ${mine.text}` : "Not declared yet.";
       panel.el.classList.toggle("done", Boolean(mine));
-      // A declared panel folds away; a new round opens the player's again (the GM opens whom they play).
+      // On the GM's page, where every combatant has a panel, a declared one folds away (a
+      // player's stays open: it is their one control, and shows their move on the map).
       if (Boolean(mine) !== panel.declared) {
-        if (mine) panel.el.open = false;
-        else if (panel.declared) panel.el.open = view.you.role !== "gm";
+        if (mine && view.you.role === "gm") panel.el.open = false;
         panel.declared = Boolean(mine);
       }
     }

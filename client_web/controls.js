@@ -230,7 +230,12 @@ function choiceForm(view, actorId, choice, panels) {
   if (move) {
     form.addEventListener("focusin", () => (panels.moveTarget = move));
     const mark = () => {
-      const at = move.read();
+      let at = {};
+      try {
+        at = move.read();
+      } catch {
+        /* a field is empty: no marker until it is filled in */
+      }
       panels.onMarker("x" in at ? at : null);
     };
     for (const input of [move.x, move.y]) input.addEventListener("input", mark);

@@ -303,6 +303,15 @@ function wireDrag(board, view, b, drag, squareAt, px) {
     else if (there) fresh.occupied?.(id, there);
     else fresh.drop(id, at.x, at.y);
   });
+  // A finger on a token drags it, not the page: touch-action on an SVG shape is not always
+  // honoured, and a pan the browser starts would cancel the pointer (pointercancel).
+  board.addEventListener(
+    "touchstart",
+    (ev) => {
+      if (ev.target.closest?.(".token.draggable")) ev.preventDefault();
+    },
+    { passive: false },
+  );
   board.addEventListener("pointercancel", end);
   board.addEventListener("lostpointercapture", end);
   return () => justDropped;

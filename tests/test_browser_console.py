@@ -8,7 +8,7 @@ import re
 
 import httpx
 import pytest
-from conftest import Pages, cards, screenshot
+from conftest import ARTIFACTS, Pages, cards, screenshot
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -58,6 +58,7 @@ def test_browser_demo_and_console(fray_server, table: Pages) -> None:
     edit(gm, "alda", "armor", "chain mail", choice=True)
     expect(gm.get_by_test_id("log-entry").filter(has_text="armor chain mail").first).to_be_visible()
     gm.get_by_test_id("edit-field").select_option("level")
+    gm.get_by_test_id("edit-form").screenshot(path=str(ARTIFACTS / "gm-edit-level.png"))  # docs/client.md
     expect(gm.get_by_test_id("edit-hint")).to_have_text(re.compile(r"^003: 'as per their class and level'"))
     edit(gm, "alda", "level", "3")
     edit(gm, "alda", "pc", "true", choice=True)

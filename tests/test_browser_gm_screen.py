@@ -7,7 +7,7 @@ undo in words, the page at phone width, and no empty scroll area under the log."
 import re
 
 import pytest
-from conftest import Pages, gm_edit, gm_force, screenshot
+from conftest import ARTIFACTS, Pages, gm_edit, gm_force, screenshot
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -80,6 +80,7 @@ def test_browser_gm_bar_leads_the_round(fray_server, table: Pages) -> None:
     expect(bar).to_have_attribute("data-chimes", "1")
     expect(bar).to_be_in_viewport()
     screenshot(gm, "gm-bar-prompt.png")
+    gm.screenshot(path=str(ARTIFACTS / "gm-bar.png"), clip={"x": 0, "y": 0, "width": 1280, "height": 420})  # docs/client.md
     bar.get_by_test_id("bar-answer-decline").click()
     expect(gm.get_by_test_id("round")).to_have_text("2")
     expect(gm).not_to_have_title(re.compile(r"^\(!\)"))
@@ -148,4 +149,5 @@ def test_browser_gm_page_at_phone_width_and_no_empty_scroll(fray_server, table: 
     assert empty_below(phone) <= 20
     phone.evaluate("window.scrollTo(0, 0)")
     screenshot(phone, "gm-phone.png")
+    phone.screenshot(path=str(ARTIFACTS / "gm-phone-top.png"))  # the viewport: docs/client.md
     table.check()

@@ -7,7 +7,7 @@ in the middle of a drag does not cancel it; and a touch drag on a phone."""
 import re
 
 import pytest
-from conftest import Pages, gm_edit, gm_force, screenshot
+from conftest import ARTIFACTS, Pages, gm_edit, gm_force, screenshot
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -84,6 +84,12 @@ def test_browser_declarations_that_can_only_fail_are_said_first(fray_server, tab
     alda.get_by_test_id("submit-alda-attack").click()
     expect(alda.get_by_test_id("toast").filter(has_text="old sword is broken")).to_have_attribute("data-code", "declare/can-only-fail")
     expect(alda.get_by_test_id("current-alda")).to_have_text("Declared: attack Goblin 2")  # unchanged
+
+    alda.get_by_test_id("action-alda").select_option("attack")
+    target.select_option("gob2")
+    weapon.select_option(label="sword (1d8)")
+    expect(warn).to_contain_text("Goblin 2 is 30 ft away")
+    alda.get_by_test_id("declare-alda").screenshot(path=str(ARTIFACTS / "declare-out-of-reach.png"))  # docs/client.md
 
     # A torch at a target with no oil on it: nothing to ignite, unless a flask lands first.
     alda.get_by_test_id("action-alda").select_option("throw_torch")

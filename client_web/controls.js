@@ -51,26 +51,30 @@ function optionField(prefix, key, values, actor) {
   return [h("div", { class: "field" }, h("label", { for: id }, humanize(key)), select), () => values[Number(select.value)], select];
 }
 
-/** Targets as the table thinks of them: foes first, nearest first, then the rest by distance ("" = no target, first as listed). */
-export function sortTargets(view, actor, targets) {
+/**
+ * Targets as the table thinks of them: foes first, nearest first, then the rest by distance
+ * ("" = no target, first as listed). A torch goes first at the oiled, the only ones it can light.
+ */
+export function sortTargets(view, actor, targets, type = "") {
   const at = (t) => view.combatants.find((x) => x.id === t);
   const rank = (t) => {
     const c = at(t);
-    if (t === "" || !c || !actor) return [-1, 0];
-    return [c.side === actor.side ? 1 : 0, feetBetween(actor, c)];
+    if (t === "" || !c || !actor) return [-1, 0, 0];
+    const useless = type === "throw_torch" && !c.conditions.includes("oiled") ? 1 : 0;
+    return [useless, c.side === actor.side ? 1 : 0, feetBetween(actor, c)];
   };
   return targets
     .map((t, i) => [t, rank(t), i])
-    .sort(([, a, i], [, b, j]) => a[0] - b[0] || a[1] - b[1] || i - j)
+    .sort(([, a, i], [, b, j]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || i - j)
     .map(([t]) => t);
 }
 
-function targetField(prefix, view, targets, actor) {
+function targetField(prefix, view, targets, actor, type) {
   const id = `${prefix}-target`;
   const select = h(
     "select",
     { id, testid: `target-${prefix}` },
-    sortTargets(view, actor, targets).map((t) => {
+    sortTargets(view, actor, targets, type).map((t) => {
       const c = view.combatants.find((x) => x.id === t);
       const far = c && actor ? `, ${feetBetween(actor, c)} ft` : "";
       return h("option", { value: t }, t === "" ? "(no target)" : c ? `${c.name} (${c.side}${far})` : t);
@@ -170,7 +174,7 @@ function choiceForm(view, actorId, choice, panels) {
   let move = null;
   const inputs = [];
   if (choice.targets?.length) {
-    const [el, read, input] = targetField(prefix, view, choice.targets, actor);
+    const [el, read, input] = targetField(prefix, view, choice.targets, actor, choice.type);
     fields.push(el);
     readers.push(["target", read]);
     inputs.push(input);
@@ -328,8 +332,12 @@ export class DeclarePanels {
     for (const id of ids) {
       // Rebuild a panel only when what it offers changed, so a half-filled form survives updates.
       const actor = view.combatants.find((c) => c.id === id);
-      const targetNames = actions[id].flatMap((c) => c.targets ?? []).map((t) => nameOf(view, t));
-      const signature = JSON.stringify([actions[id], actor?.name, actor?.weapons, targetNames]);
+      // What the forms are built from: the choices, the actor, and each target as the lists sort and judge it.
+      const targets = [...new Set(actions[id].flatMap((c) => c.targets ?? []))].map((t) => {
+        const c = view.combatants.find((x) => x.id === t);
+        return c ? [c.name, c.side, c.x, c.y, c.conditions] : t;
+      });
+      const signature = JSON.stringify([actions[id], actor?.name, actor?.weapons, actor?.x, actor?.y, targets]);
       let panel = this.panels.get(id);
       if (!panel || panel.signature !== signature) {
         const built = this.build(view, id, actor, actions[id], panel);

@@ -96,6 +96,16 @@ def test_browser_declarations_that_can_only_fail_are_said_first(fray_server, tab
     alda.get_by_test_id("target-alda-throw_torch").select_option("gob")
     expect(alda.get_by_test_id("warn-alda-throw_torch")).to_have_text("There is no oil on Goblin to ignite.")
     expect(alda.get_by_test_id("override-alda-throw_torch")).to_be_visible()
+    # Once Goblin 2 is oiled, the torch's list starts with it (the nearer Goblin after), and nothing is said.
+    gm.get_by_test_id("conditions-section").locator("summary").click()
+    gm.get_by_test_id("cond-who").select_option("gob2")
+    gm.get_by_test_id("cond-oiled").check()
+    gm.get_by_test_id("cond-submit").click()
+    expect(alda.get_by_test_id("conditions-gob2")).to_contain_text("oiled")
+    torch = alda.get_by_test_id("target-alda-throw_torch")
+    expect(torch).to_have_value("gob2")
+    assert torch.locator("option").evaluate_all("os => os.map(o => o.value)") == ["gob2", "gob", "bran"]
+    expect(alda.get_by_test_id("warn-alda-throw_torch")).to_be_hidden()
 
     # An emptied move field is an error, not a move to (0, 0).
     alda.get_by_test_id("action-alda").select_option("move")

@@ -4,7 +4,7 @@
 // changes the tab's title, and chimes if the GM turned the sound on.
 
 import { h, replace } from "./dom.js";
-import { answerLabel, nameOf } from "./render.js";
+import { answerLabel, dieForm, nameOf } from "./render.js";
 
 const SOUND_KEY = "fray.sound"; // "on" when the GM wants a chime on each new prompt
 const ARM_MS = 5000; // how long "resolve anyway?" waits for its second click
@@ -131,7 +131,7 @@ export class GmBar {
       replace(
         this.actions,
         a.kind === "die"
-          ? h("span", { class: "hint" }, "Enter the die under “Declare for anyone”.")
+          ? dieForm(a, this.answer, "bar-")
           : a.options.map((opt) => button(`bar-answer-${opt}`, answerLabel(view, a, opt), () => this.answer(a.id, opt))),
       );
     } else if (view.status === "setup") {

@@ -281,11 +281,11 @@ function choiceButtons(view, a, onAnswer) {
   );
 }
 
-/** A real die's result: a number field from 1 to the die's size (option physical_dice). */
-function dieForm(a, onAnswer) {
+/** A real die's result: a number field from 1 to the die's size (option physical_dice); `prefix` tells two apart (the GM's bar). */
+export function dieForm(a, onAnswer, prefix = "") {
   const input = h("input", {
     type: "number", min: "1", max: String(a.options.length), step: "1", required: "",
-    inputmode: "numeric", testid: "die-input", "aria-label": `die result, 1 to ${a.options.length}`,
+    inputmode: "numeric", testid: `${prefix}die-input`, "aria-label": `die result, 1 to ${a.options.length}`,
   });
   const submit = (event) => {
     event.preventDefault();
@@ -297,7 +297,7 @@ function dieForm(a, onAnswer) {
     }
   };
   input.addEventListener("input", () => input.setCustomValidity(""));
-  return h("form", { class: "die-form", on: { submit } }, input, h("button", { type: "submit", testid: "die-submit" }, "Enter"));
+  return h("form", { class: "die-form", on: { submit } }, input, h("button", { type: "submit", testid: `${prefix}die-submit` }, "Enter"));
 }
 
 /* ---------- log ---------- */

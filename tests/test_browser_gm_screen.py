@@ -151,3 +151,27 @@ def test_browser_gm_page_at_phone_width_and_no_empty_scroll(fray_server, table: 
     screenshot(phone, "gm-phone.png")
     phone.screenshot(path=str(ARTIFACTS / "gm-phone-top.png"))  # the viewport: docs/client.md
     table.check()
+
+
+def test_browser_gm_enters_a_real_die_in_the_bar(fray_server, table: Pages) -> None:
+    """Option physical_dice 'all': the GM rolls for the monsters; the die is asked in the bar."""
+    made = fray_server.create({**FIGHT, "options": {"physical_dice": "all"}})
+    gm = table.open(made["links"]["gm"], "gm")
+    bar = gm.get_by_test_id("gm-bar")
+    gm_force(gm, [6, 6])
+    bar.get_by_test_id("bar-start").click()
+    expect(gm.get_by_test_id("round")).to_have_text("1")
+    declare(gm, "gob", "attack", "alda")
+    advance = bar.get_by_test_id("bar-advance")
+    advance.click()
+    advance.click()  # Alda and Goblin 2 have not declared: resolve anyway
+    expect(bar.get_by_test_id("bar-step")).to_contain_text("Roll a d20 at the table")
+    expect(gm).to_have_title(re.compile(r"^\(!\) Answer needed: Goblin"))
+    bar.get_by_test_id("bar-die-input").fill("21")  # no d20 shows 21: refused in the page
+    bar.get_by_test_id("bar-die-submit").click()
+    expect(bar.get_by_test_id("bar-step")).to_contain_text("Roll a d20 at the table")
+    bar.get_by_test_id("bar-die-input").fill("3")  # a miss
+    bar.get_by_test_id("bar-die-input").press("Enter")
+    expect(gm.get_by_test_id("round")).to_have_text("2")
+    expect(gm.get_by_test_id("log")).to_contain_text("d20 → 3 rolled at the table")
+    table.check()

@@ -7,7 +7,7 @@ undo in words, the page at phone width, and no empty scroll area under the log."
 import re
 
 import pytest
-from conftest import ARTIFACTS, Pages, gm_edit, gm_force, screenshot
+from conftest import ARTIFACTS, Pages, gm_edit, gm_force, overflowing, screenshot
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -147,6 +147,7 @@ def test_browser_gm_page_at_phone_width_and_no_empty_scroll(fray_server, table: 
     height = page_height(phone)
     assert height < 5 * 844, f"the GM page is {height} px tall at phone width"
     assert empty_below(phone) <= 20
+    assert overflowing(phone) == []  # nothing makes the phone scroll sideways
     phone.evaluate("window.scrollTo(0, 0)")
     screenshot(phone, "gm-phone.png")
     phone.screenshot(path=str(ARTIFACTS / "gm-phone-top.png"))  # the viewport: docs/client.md

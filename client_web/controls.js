@@ -83,11 +83,14 @@ function targetField(prefix, view, targets, actor, type) {
   return [h("div", { class: "field" }, h("label", { for: id }, "Target"), select), () => select.value, select];
 }
 
+const MOBILE = ["bow", "dagger", "thrown"]; // 003: bows and thrown weapons may move and shoot (rules/ranged.py MOBILE)
+
 /**
  * A declaration that can only fail, said before it is sent: [sentence, override or null].
  * The override is offered where the rules let it work after all (the reducer still judges it).
+ * `dest` is where the actor moves to as part of this choice, if it does.
  */
-function doomed(view, actor, type, read) {
+function doomed(view, actor, type, read, dest) {
   if (!actor) return null;
   const weapon = read.weapon !== undefined ? actor.weapons?.[read.weapon] : undefined;
   const target = read.target ? view.combatants.find((c) => c.id === read.target) : null;
@@ -95,12 +98,23 @@ function doomed(view, actor, type, read) {
     return [`${actor.name}'s ${weapon.name} is ${weapon.broken ? "broken" : "dropped"}: pick another weapon${weapon.dropped ? " or pick it up first" : ""}.`, null];
   }
   if (type === "set_spear" && weapon && !weapon.polearm) return [`A ${weapon.name} is not a spear or polearm: it cannot be set against a charge.`, null];
-  if (type === "attack" && target && weapon && !weapon.range) {
-    const reach = Math.max(GRID, weapon.reach ?? GRID);
+  if (type === "attack" && target && weapon) {
+    // 003: 'Attacks made while stationary are resolved' in the attack phase, before anyone moves.
+    const reach = Math.max(GRID, weapon.reach ?? GRID, weapon.range ?? 0);
     const far = feetBetween(actor, target);
     if (far > reach) {
-      return [`${target.name} is ${far} ft away and the ${weapon.name} reaches ${reach} ft: the attack cannot land from here.`,
-        "Declare it anyway: the target may come within reach after movement"];
+      return [`${target.name} is ${far} ft away and the ${weapon.name} reaches ${reach} ft: a standing attack comes before anyone moves, so it cannot land. Charge or approach to close in.`, null];
+    }
+  }
+  if (type === "shoot" && target && weapon?.range) {
+    // Moving first, the shot is taken from the new square, in the movement phase (rules/actions.py Shoot.steps).
+    const first = Boolean(read.move_first && dest);
+    const from = first ? dest : actor;
+    const far = feetBetween(from, target);
+    if (far > weapon.range) {
+      const where = first ? "from that square" : "from here";
+      const hint = !first && MOBILE.includes(weapon.missile) ? " Move first (tick Also move and Move first, and pick the square) to shoot from nearer." : "";
+      return [`${target.name} is ${far} ft away ${where} and the ${weapon.name} ranges ${weapon.range} ft.${hint}`, null];
     }
   }
   if (type === "throw_torch" && target && !target.conditions.includes("oiled")) {
@@ -198,7 +212,14 @@ function choiceForm(view, actorId, choice, panels) {
   const submit = h("button", { type: "submit", testid: `submit-${prefix}` }, `Declare: ${humanize(choice.type).toLowerCase()}`);
   const values = () => Object.fromEntries(readers.map(([key, read]) => [key, read()]).filter(([, v]) => v !== undefined));
   const judge = () => {
-    const problem = doomed(view, actor, choice.type, values());
+    let dest = null;
+    try {
+      const at = move ? move.read() : {};
+      if ("x" in at) dest = at;
+    } catch {
+      /* an empty field: judged as staying put, and refused on submit */
+    }
+    const problem = doomed(view, actor, choice.type, values(), dest);
     warn.hidden = !problem;
     override.hidden = !problem?.[1];
     if (!problem?.[1]) overrideBox.checked = false;
@@ -214,6 +235,7 @@ function choiceForm(view, actorId, choice, panels) {
     { class: `choice choice-${choice.type.replace(/[^a-z0-9_-]/gi, "")}`, testid: `choice-${prefix}`, "data-type": choice.type },
     h("fieldset", {}, h("legend", {}, humanize(choice.type)), fields, warn, override, submit),
   );
+  form.addEventListener("input", judge); // the destination and the boxes (move first, also move) count too
   judge();
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -1,8 +1,9 @@
 """Moves and declarations that make sense (issue 13, Deliver 5), in real Chromium:
 targets foes first by distance; a declaration that can only fail is said before it is
-sent (out of reach, with its override; a broken weapon; nothing to ignite); an emptied
-move field is an error, not (0, 0); a drop onto an occupied square is refused; a redraw
-in the middle of a drag does not cancel it; and a touch drag on a phone."""
+sent (out of reach; out of range unless moving first; a broken weapon; nothing to
+ignite, with its override); an emptied move field is an error, not (0, 0); a drop onto
+an occupied square is refused; a redraw in the middle of a drag does not cancel it; and
+a touch drag on a phone."""
 
 import re
 
@@ -14,9 +15,22 @@ pytestmark = pytest.mark.browser
 
 SWORD = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}
 OLD_SWORD = {"name": "old sword", "damage": "1d8", "length": 3, "weight": 3, "broken": True}
+JAVELIN = {"name": "javelin", "damage": "1d6", "length": 5, "weight": 2, "range": 20, "missile": "thrown"}
 FIGHT = {
     "combatants": [
-        {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "dex": 14, "x": 10, "y": 10, "move": 20, "weapons": [SWORD, OLD_SWORD]},
+        {
+            "id": "alda",
+            "name": "Alda",
+            "side": "party",
+            "ac": 15,
+            "hp": 9,
+            "hp_max": 9,
+            "dex": 14,
+            "x": 10,
+            "y": 10,
+            "move": 20,
+            "weapons": [SWORD, OLD_SWORD, JAVELIN],
+        },
         {"id": "bran", "name": "Bran", "side": "party", "ac": 15, "hp": 8, "hp_max": 8, "dex": 9, "x": 10, "y": 15},
         {"id": "gob2", "name": "Goblin 2", "side": "goblins", "ac": 13, "hp": 4, "hp_max": 4, "dex": 8, "x": 40, "y": 10},
         {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 4, "hp_max": 4, "dex": 9, "x": 15, "y": 10},
@@ -60,21 +74,36 @@ def test_browser_declarations_that_can_only_fail_are_said_first(fray_server, tab
     warn = alda.get_by_test_id("warn-alda-attack")
     expect(warn).to_be_hidden()
 
-    # Out of reach: said at once; the submit sends nothing until the override is ticked.
+    # Out of reach: said at once, and the submit sends nothing. 003 resolves a standing attack in
+    # the attack phase, before anyone moves: it can only fail, so there is no override.
     target.select_option("gob2")
-    expect(warn).to_have_text("Goblin 2 is 30 ft away and the sword reaches 5 ft: the attack cannot land from here.")
+    expect(warn).to_have_text(
+        "Goblin 2 is 30 ft away and the sword reaches 5 ft: a standing attack comes before anyone moves, so it cannot land. Charge or approach to close in."
+    )
+    override = alda.get_by_test_id("override-alda-attack")
+    expect(override).to_be_hidden()
     alda.get_by_test_id("submit-alda-attack").click()
     toast = alda.get_by_test_id("toast").filter(has_text="Goblin 2 is 30 ft away")
     expect(toast).to_have_attribute("data-code", "declare/can-only-fail")
     alda.wait_for_timeout(300)
     expect(alda.get_by_test_id("current-alda")).to_have_text("Not declared yet.")
-    override = alda.get_by_test_id("override-alda-attack")
-    expect(override.locator("xpath=..")).to_contain_text("the target may come within reach after movement")
-    override.check()
-    alda.get_by_test_id("submit-alda-attack").click()
-    expect(alda.get_by_test_id("current-alda")).to_have_text("Declared: attack Goblin 2")
+
+    # A javelin (20 ft) at Goblin 2, 30 ft off: out of range from here; moving first, the
+    # throw is taken from the new square (Shoot.steps: the movement phase), and the check follows.
+    alda.get_by_test_id("action-alda").select_option("shoot")
+    alda.get_by_test_id("target-alda-shoot").select_option("gob2")
+    shoot_warn = alda.get_by_test_id("warn-alda-shoot")
+    expect(shoot_warn).to_have_text(re.compile(r"^Goblin 2 is 30 ft away from here and the javelin ranges 20 ft\. Move first"))
+    alda.get_by_test_id("opt-alda-shoot-moving").check()
+    alda.get_by_test_id("opt-alda-shoot-move_first").check()
+    alda.get_by_test_id("opt-alda-shoot-x").fill("20")
+    expect(shoot_warn).to_be_hidden()  # from (20, 10), Goblin 2 is 20 ft away
+    alda.get_by_test_id("submit-alda-shoot").click()
+    expect(alda.get_by_test_id("current-alda")).to_have_text(re.compile(r"^Declared: .*Goblin 2"))
+    declared = alda.get_by_test_id("current-alda").text_content()
 
     # A broken weapon: named in the list, and no override (the rules give it no use).
+    alda.get_by_test_id("action-alda").select_option("attack")
     weapon = alda.get_by_test_id("opt-alda-attack-weapon")
     expect(weapon.locator("option").nth(1)).to_have_text("old sword (1d8, broken)")
     target.select_option("gob")
@@ -83,7 +112,7 @@ def test_browser_declarations_that_can_only_fail_are_said_first(fray_server, tab
     expect(override).to_be_hidden()
     alda.get_by_test_id("submit-alda-attack").click()
     expect(alda.get_by_test_id("toast").filter(has_text="old sword is broken")).to_have_attribute("data-code", "declare/can-only-fail")
-    expect(alda.get_by_test_id("current-alda")).to_have_text("Declared: attack Goblin 2")  # unchanged
+    expect(alda.get_by_test_id("current-alda")).to_have_text(declared)  # unchanged
 
     alda.get_by_test_id("action-alda").select_option("attack")
     target.select_option("gob2")
@@ -113,7 +142,7 @@ def test_browser_declarations_that_can_only_fail_are_said_first(fray_server, tab
     alda.get_by_test_id("submit-alda-move").click()
     expect(alda.get_by_test_id("toast").filter(has_text="The x field is empty")).to_have_attribute("data-code", "declare/bad-field")
     alda.wait_for_timeout(300)
-    expect(gm.get_by_test_id("declared-alda")).to_contain_text("attack Goblin 2")
+    expect(alda.get_by_test_id("current-alda")).to_have_text(declared)
     screenshot(alda, "declare-flagged.png")
     table.check()
 

@@ -10,7 +10,7 @@ const isLimit = (key) => /^(max|min)_/.test(key); // a bound shown as a hint, no
 
 /* ---------- one field per option ---------- */
 
-const GRID = 5; // feet: a weapon reaches at least the next square (rules/melee.py reach_of)
+const GRID = 5; // feet: one square, a weapon's reach unless it says otherwise (rules/model.py Weapon)
 const feetBetween = (a, b) => Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y)); // rules/combat.py distance
 
 function optionLabel(key, value, actor) {
@@ -99,8 +99,9 @@ function doomed(view, actor, type, read, dest) {
   }
   if (type === "set_spear" && weapon && !weapon.polearm) return [`A ${weapon.name} is not a spear or polearm: it cannot be set against a charge.`, null];
   if (type === "attack" && target && weapon) {
-    // 003: 'Attacks made while stationary are resolved' in the attack phase, before anyone moves.
-    const reach = Math.max(GRID, weapon.reach ?? GRID, weapon.range ?? 0);
+    // 003: 'Attacks made while stationary are resolved' in the attack phase, before anyone moves;
+    // the reach is the strike's own (rules/combat.py: a weapon's range, else its reach).
+    const reach = weapon.range || (weapon.reach ?? GRID);
     const far = feetBetween(actor, target);
     if (far > reach) {
       return [`${target.name} is ${far} ft away and the ${weapon.name} reaches ${reach} ft: a standing attack comes before anyone moves, so it cannot land. Charge or approach to close in.`, null];

@@ -34,10 +34,16 @@ let gm = null;
 let chat = null; // the table talk panel (chat.js), for a live page
 let summary = null; // the end of the fight in numbers (summary.js)
 let mapForm = null; // the GM's battle map image (mapimage.js)
-const panels = new DeclarePanels($("[data-testid=declare-panels]"), send, (marker) => {
-  state.marker = marker;
-  drawGrid();
-});
+const panels = new DeclarePanels(
+  $("[data-testid=declare-panels]"),
+  send,
+  (marker) => {
+    state.marker = marker;
+    drawGrid();
+  },
+  (message, code) => draw.toast(message, code),
+  `${encounter}.${token?.slice(0, 12)}`,
+);
 
 function send(command, label) {
   if (!conn) return;
@@ -145,6 +151,8 @@ function drawGrid() {
           `${draw.nameOf(state.view, id)} moves at most ${limit} ft a round, and that square is ${feet} ft away: nothing was declared.`,
           "move/too-far",
         ),
+      occupied: (id, there) =>
+        draw.toast(`${there.name} stands on that square: ${draw.nameOf(state.view, id)} cannot end a move there. Nothing was declared.`, "move/occupied"),
     },
   );
 }
@@ -152,7 +160,9 @@ function drawGrid() {
 function idleText(view) {
   if (view.you.role === "spectator") return "You are watching: spectators have no controls.";
   if (view.status === "ended") return "The fight has ended.";
-  if (view.status === "setup") return "Waiting for the GM to start the fight.";
+  if (view.status === "setup") {
+    return view.you.role === "gm" ? "Nothing to declare before the fight starts: start it from the bar at the top." : "Waiting for the GM to start the fight.";
+  }
   if (view.awaiting) return "Waiting for an answer before the round goes on.";
   if (view.phase !== "declaration") return `Resolving the ${view.phase} phase…`;
   return view.you.role === "gm" ? "Nobody can declare right now." : "Your combatants cannot act this round (down or surprised).";
@@ -173,10 +183,16 @@ function render() {
       encounter,
       token,
       notify: (m) => draw.toast(m, "", "info"),
+      answer,
     });
     gm.update(view);
     mapForm ??= new MapForm(send, (m) => draw.toast(m));
     mapForm.update(view);
+  }
+  // A prompt waiting on this page's viewer shows in the tab's title too (the GM may answer any).
+  const a = view.awaiting;
+  if (a && (view.you.role === "gm" || (a.who !== "gm" && draw.mine(view, a.who)))) {
+    document.title = `(!) Answer needed: ${a.who === "gm" ? "the GM" : draw.nameOf(view, a.who)} · Fray`;
   }
   $("#controls-h").textContent = { gm: "Declare for anyone", player: "Your actions", spectator: "Watching" }[view.you.role] ?? "Controls";
   const idle = $("[data-testid=no-actions]");

@@ -10,10 +10,14 @@ const isLimit = (key) => /^(max|min)_/.test(key); // a bound shown as a hint, no
 
 /* ---------- one field per option ---------- */
 
+const GRID = 5; // feet: one square, a weapon's reach unless it says otherwise (rules/model.py Weapon)
+const feetBetween = (a, b) => Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y)); // rules/combat.py distance
+
 function optionLabel(key, value, actor) {
   if (key === "weapon" && typeof value === "number" && actor?.weapons?.[value]) {
     const w = actor.weapons[value];
-    return `${w.name} (${w.damage}${w.bonus ? `, +${w.bonus}` : ""})`;
+    const lost = w.broken ? ", broken" : w.dropped ? ", dropped" : "";
+    return `${w.name} (${w.damage}${w.bonus ? `, +${w.bonus}` : ""}${lost})`;
   }
   if (value === "") return "(default)";
   return String(value);
@@ -44,20 +48,80 @@ function optionField(prefix, key, values, actor) {
     { id, testid },
     values.map((v, i) => h("option", { value: String(i) }, optionLabel(key, v, actor))),
   );
-  return [h("div", { class: "field" }, h("label", { for: id }, humanize(key)), select), () => values[Number(select.value)]];
+  return [h("div", { class: "field" }, h("label", { for: id }, humanize(key)), select), () => values[Number(select.value)], select];
 }
 
-function targetField(prefix, view, targets) {
+/**
+ * Targets as the table thinks of them: foes first, nearest first, then the rest by distance
+ * ("" = no target, first as listed). A torch goes first at the oiled, the only ones it can light.
+ */
+export function sortTargets(view, actor, targets, type = "") {
+  const at = (t) => view.combatants.find((x) => x.id === t);
+  const rank = (t) => {
+    const c = at(t);
+    if (t === "" || !c || !actor) return [-1, 0, 0];
+    const useless = type === "throw_torch" && !c.conditions.includes("oiled") ? 1 : 0;
+    return [useless, c.side === actor.side ? 1 : 0, feetBetween(actor, c)];
+  };
+  return targets
+    .map((t, i) => [t, rank(t), i])
+    .sort(([, a, i], [, b, j]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || i - j)
+    .map(([t]) => t);
+}
+
+function targetField(prefix, view, targets, actor, type) {
   const id = `${prefix}-target`;
   const select = h(
     "select",
     { id, testid: `target-${prefix}` },
-    targets.map((t) => {
+    sortTargets(view, actor, targets, type).map((t) => {
       const c = view.combatants.find((x) => x.id === t);
-      return h("option", { value: t }, t === "" ? "(no target)" : c ? `${c.name} (${c.side})` : t);
+      const far = c && actor ? `, ${feetBetween(actor, c)} ft` : "";
+      return h("option", { value: t }, t === "" ? "(no target)" : c ? `${c.name} (${c.side}${far})` : t);
     }),
   );
-  return [h("div", { class: "field" }, h("label", { for: id }, "Target"), select), () => select.value];
+  return [h("div", { class: "field" }, h("label", { for: id }, "Target"), select), () => select.value, select];
+}
+
+const MOBILE = ["bow", "dagger", "thrown"]; // 003: bows and thrown weapons may move and shoot (rules/ranged.py MOBILE)
+
+/**
+ * A declaration that can only fail, said before it is sent: [sentence, override or null].
+ * The override is offered where the rules let it work after all (the reducer still judges it).
+ * `dest` is where the actor moves to as part of this choice, if it does.
+ */
+function doomed(view, actor, type, read, dest) {
+  if (!actor) return null;
+  const weapon = read.weapon !== undefined ? actor.weapons?.[read.weapon] : undefined;
+  const target = read.target ? view.combatants.find((c) => c.id === read.target) : null;
+  if (weapon && (weapon.broken || weapon.dropped) && ["attack", "charge", "parry", "set_spear", "shoot"].includes(type)) {
+    return [`${actor.name}'s ${weapon.name} is ${weapon.broken ? "broken" : "dropped"}: pick another weapon${weapon.dropped ? " or pick it up first" : ""}.`, null];
+  }
+  if (type === "set_spear" && weapon && !weapon.polearm) return [`A ${weapon.name} is not a spear or polearm: it cannot be set against a charge.`, null];
+  if (type === "attack" && target && weapon) {
+    // 003: 'Attacks made while stationary are resolved' in the attack phase, before anyone moves;
+    // the reach is the strike's own (rules/combat.py: a weapon's range, else its reach).
+    const reach = weapon.range || (weapon.reach ?? GRID);
+    const far = feetBetween(actor, target);
+    if (far > reach) {
+      return [`${target.name} is ${far} ft away and the ${weapon.name} reaches ${reach} ft: a standing attack comes before anyone moves, so it cannot land. Charge or approach to close in.`, null];
+    }
+  }
+  if (type === "shoot" && target && weapon?.range) {
+    // Moving first, the shot is taken from the new square, in the movement phase (rules/actions.py Shoot.steps).
+    const first = Boolean(read.move_first && dest);
+    const from = first ? dest : actor;
+    const far = feetBetween(from, target);
+    if (far > weapon.range) {
+      const where = first ? "from that square" : "from here";
+      const hint = !first && MOBILE.includes(weapon.missile) ? " Move first (tick Also move and Move first, and pick the square) to shoot from nearer." : "";
+      return [`${target.name} is ${far} ft away ${where} and the ${weapon.name} ranges ${weapon.range} ft.${hint}`, null];
+    }
+  }
+  if (type === "throw_torch" && target && !target.conditions.includes("oiled")) {
+    return [`There is no oil on ${target.name} to ignite.`, "Declare it anyway: a flask thrown earlier this round may oil it first"];
+  }
+  return null;
 }
 
 /**
@@ -89,7 +153,15 @@ function moveFields(prefix, actor, optional) {
       y,
     ),
   );
-  const read = () => (also && !also.checked ? {} : { x: Math.trunc(Number(x.value)), y: Math.trunc(Number(y.value)) });
+  const read = () => {
+    if (also && !also.checked) return {};
+    for (const [axis, input] of [["x", x], ["y", y]]) {
+      if (input.value.trim() === "" || !Number.isFinite(Number(input.value))) {
+        throw new Error(`Where to? The ${axis} field is empty: give both x and y in feet (a click on the map fills them in).`);
+      }
+    }
+    return { x: Math.trunc(Number(x.value)), y: Math.trunc(Number(y.value)) };
+  };
   const set = (fx, fy) => {
     x.value = String(fx);
     y.value = String(fy);
@@ -97,6 +169,14 @@ function moveFields(prefix, actor, optional) {
     sync();
   };
   return { el, x, y, read, set };
+}
+
+/** A remembered declaration in a few words, for the "same as last round" button's tooltip. */
+function describeAction(view, action) {
+  const parts = [humanize(action.type).toLowerCase()];
+  if (action.target) parts.push(nameOf(view, action.target));
+  if ("x" in action) parts.push(`to (${action.x}, ${action.y})`);
+  return parts.join(" ");
 }
 
 /* ---------- a form per choice ---------- */
@@ -107,10 +187,12 @@ function choiceForm(view, actorId, choice, panels) {
   const readers = [];
   const fields = [];
   let move = null;
+  const inputs = [];
   if (choice.targets?.length) {
-    const [el, read] = targetField(prefix, view, choice.targets);
+    const [el, read, input] = targetField(prefix, view, choice.targets, actor, choice.type);
     fields.push(el);
     readers.push(["target", read]);
+    inputs.push(input);
   }
   const options = choice.options ?? {};
   if (choice.type === "move" || "max_feet" in options) {
@@ -118,29 +200,69 @@ function choiceForm(view, actorId, choice, panels) {
     fields.push(move.el);
   }
   for (const [key, values] of Object.entries(options)) {
-    const [el, read] = optionField(prefix, key, values, actor);
+    const [el, read, input] = optionField(prefix, key, values, actor);
     fields.push(el);
     readers.push([key, read]);
+    if (input) inputs.push(input);
   }
+  // Said before sending: a declaration that can only fail (doomed), and its override where the rules allow one.
+  const warn = h("p", { class: "warn", testid: `warn-${prefix}`, role: "status", hidden: true });
+  const overrideBox = h("input", { type: "checkbox", id: `${prefix}-override`, testid: `override-${prefix}` });
+  const overrideLabel = h("label", { for: overrideBox.id });
+  const override = h("div", { class: "field check", hidden: true }, overrideBox, overrideLabel);
   const submit = h("button", { type: "submit", testid: `submit-${prefix}` }, `Declare: ${humanize(choice.type).toLowerCase()}`);
+  const values = () => Object.fromEntries(readers.map(([key, read]) => [key, read()]).filter(([, v]) => v !== undefined));
+  const judge = () => {
+    let dest = null;
+    try {
+      const at = move ? move.read() : {};
+      if ("x" in at) dest = at;
+    } catch {
+      /* an empty field: judged as staying put, and refused on submit */
+    }
+    const problem = doomed(view, actor, choice.type, values(), dest);
+    warn.hidden = !problem;
+    override.hidden = !problem?.[1];
+    if (!problem?.[1]) overrideBox.checked = false;
+    warn.textContent = problem ? problem[0] : "";
+    overrideLabel.textContent = problem?.[1] ?? "";
+    warn.classList.toggle("blocked", Boolean(problem) && !(problem[1] && overrideBox.checked));
+    return problem;
+  };
+  for (const input of inputs) input.addEventListener("change", judge);
+  overrideBox.addEventListener("change", judge);
   const form = h(
     "form",
     { class: `choice choice-${choice.type.replace(/[^a-z0-9_-]/gi, "")}`, testid: `choice-${prefix}`, "data-type": choice.type },
-    h("fieldset", {}, h("legend", {}, humanize(choice.type)), fields, submit),
+    h("fieldset", {}, h("legend", {}, humanize(choice.type)), fields, warn, override, submit),
   );
+  form.addEventListener("input", judge); // the destination and the boxes (move first, also move) count too
+  judge();
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const action = { type: choice.type, ...(move ? move.read() : {}) };
-    for (const [key, read] of readers) {
-      const value = read();
-      if (value !== undefined) action[key] = value;
+    let action;
+    try {
+      action = { type: choice.type, ...(move ? move.read() : {}), ...values() };
+    } catch (err) {
+      panels.complain(err.message, "declare/bad-field");
+      return;
     }
-    panels.send({ type: "declare", actor: actorId, action }, `${actor?.name ?? actorId}: ${choice.type}`);
+    const problem = judge();
+    if (problem && !(problem[1] && overrideBox.checked)) {
+      panels.complain(`${problem[0]} Nothing was declared${problem[1] ? " (tick the box below to declare it anyway)" : ""}.`, "declare/can-only-fail");
+      return;
+    }
+    panels.declare(actorId, action, `${actor?.name ?? actorId}: ${choice.type}`);
   });
   if (move) {
     form.addEventListener("focusin", () => (panels.moveTarget = move));
     const mark = () => {
-      const at = move.read();
+      let at = {};
+      try {
+        at = move.read();
+      } catch {
+        /* a field is empty: no marker until it is filled in */
+      }
       panels.onMarker("x" in at ? at : null);
     };
     for (const input of [move.x, move.y]) input.addEventListener("input", mark);
@@ -156,17 +278,74 @@ export class DeclarePanels {
    * @param {(command: object, label: string) => void} send
    * @param {(marker: {x: number, y: number} | null) => void} onMarker
    */
-  constructor(root, send, onMarker) {
+  constructor(root, send, onMarker, complain = () => {}, memoryKey = "") {
     this.root = root;
     this.send = send;
     this.onMarker = onMarker;
-    this.panels = new Map(); // actor id -> {el, signature, current, select, forms}
+    this.complain = complain;
+    this.panels = new Map(); // actor id -> {el, signature, current, select, forms, declared}
     this.moveTarget = null; // the destination fields the map fills, once one is focused
+    this.view = null;
+    // What this page declared for each combatant, and in which round: "the same as last round"
+    // sends those again (the server checks each anew). Kept for the tab's life (sessionStorage).
+    this.memoryKey = memoryKey && `fray.declared.${memoryKey}`;
+    this.memory = {};
+    try {
+      this.memory = JSON.parse(sessionStorage.getItem(this.memoryKey) || "{}");
+    } catch {
+      this.memory = {};
+    }
+    this.same = h("div", { class: "buttons same-last", testid: "same-last", hidden: true });
+    root.before(this.same);
+  }
+
+  /** Send a declaration, remembering it for "the same as last round". */
+  declare(actor, action, label) {
+    this.memory[actor] = { round: this.view?.round ?? 0, action };
+    try {
+      sessionStorage.setItem(this.memoryKey, JSON.stringify(this.memory));
+    } catch {
+      /* remembered for this page only */
+    }
+    this.send({ type: "declare", actor, action }, label);
+  }
+
+  /** The combatants of `side` that may declare now, undeclared, with a declaration from last round. */
+  repeatable(view, side) {
+    const declared = new Set(view.declarations.map((d) => d.actor));
+    return Object.keys(view.actions ?? {}).filter((id) => {
+      const c = view.combatants.find((x) => x.id === id);
+      return c?.side === side && !declared.has(id) && this.memory[id]?.round === view.round - 1;
+    });
+  }
+
+  sameAsLastRound(side) {
+    const view = this.view;
+    for (const id of this.repeatable(view, side)) {
+      this.declare(id, this.memory[id].action, `${nameOf(view, id)}: the same as last round`);
+    }
+  }
+
+  renderSame(view) {
+    const sides = [...new Set(view.combatants.map((c) => c.side))].map((side) => [side, this.repeatable(view, side)]).filter(([, ids]) => ids.length);
+    const key = JSON.stringify(sides);
+    if (this.same.dataset.key === key) return;
+    this.same.dataset.key = key;
+    this.same.hidden = !sides.length;
+    this.same.replaceChildren(
+      ...sides.map(([side, ids]) =>
+        h("button", { type: "button", testid: `same-${side}`, title: ids.map((id) => `${nameOf(view, id)}: ${describeAction(view, this.memory[id].action)}`).join("; "),
+          on: { click: () => this.sameAsLastRound(side) } },
+        `${side}: the same as last round (${ids.map((id) => nameOf(view, id)).join(", ")})`),
+      ),
+    );
   }
 
   update(view) {
+    this.view = view;
     const actions = view.actions ?? {};
     const ids = Object.keys(actions);
+    this.renderSame(view);
     for (const [id, panel] of this.panels) {
       if (!ids.includes(id)) {
         panel.el.remove();
@@ -176,19 +355,29 @@ export class DeclarePanels {
     for (const id of ids) {
       // Rebuild a panel only when what it offers changed, so a half-filled form survives updates.
       const actor = view.combatants.find((c) => c.id === id);
-      const targetNames = actions[id].flatMap((c) => c.targets ?? []).map((t) => nameOf(view, t));
-      const signature = JSON.stringify([actions[id], actor?.name, actor?.weapons, targetNames]);
+      // What the forms are built from: the choices, the actor, and each target as the lists sort and judge it.
+      const targets = [...new Set(actions[id].flatMap((c) => c.targets ?? []))].map((t) => {
+        const c = view.combatants.find((x) => x.id === t);
+        return c ? [c.name, c.side, c.x, c.y, c.conditions] : t;
+      });
+      const signature = JSON.stringify([actions[id], actor?.name, actor?.weapons, actor?.x, actor?.y, targets]);
       let panel = this.panels.get(id);
       if (!panel || panel.signature !== signature) {
         const built = this.build(view, id, actor, actions[id], panel);
         if (panel) panel.el.replaceWith(built.el);
         else this.root.append(built.el);
-        panel = { ...built, signature };
+        panel = { ...built, signature, declared: panel ? panel.declared : null };
         this.panels.set(id, panel);
       }
       const mine = view.declarations.find((d) => d.actor === id);
       panel.current.textContent = mine ? `Declared: ${mine.text}` : "Not declared yet.";
       panel.el.classList.toggle("done", Boolean(mine));
+      // On the GM's page, where every combatant has a panel, a declared one folds away (a
+      // player's stays open: it is their one control, and shows their move on the map).
+      if (Boolean(mine) !== panel.declared) {
+        if (mine && view.you.role === "gm") panel.el.open = false;
+        panel.declared = Boolean(mine);
+      }
     }
     // Keep the panels in the order the view lists combatants.
     for (const id of ids) this.root.append(this.panels.get(id).el);

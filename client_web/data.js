@@ -56,9 +56,6 @@ export const BESTIARY = [
   { key: "bugbear", name: "Bugbear", armor: "studded leather", hd: 3, hd_plus: 1, hp: 14, weapons: ["battle axe"], dex: 10, move: 90, size: "L" },
 ];
 
-// Conditions the rules use (rules/*.py), offered as checkboxes in the GM console.
-export const CONDITIONS = ["prone", "burning", "oiled", "pinned", "disarmed", "helpless", "asleep", "surprised", "fled", "surrendered", "dead"];
-
 export function armorClass(armor, shield) {
   const found = ARMOR.find(([name]) => name === armor);
   return (found ? found[1] : 10) + (shield ? SHIELD_AC : 0);

@@ -288,9 +288,11 @@ export class NewEncounter {
         }
         this.readers.push([o.name, read]);
         const box = typeof o.default === "boolean";
-        return h("div", { class: `field${box ? " check" : ""}`, title: o.help },
-          box ? [input, h("label", { for: id }, o.name.replace(/_/g, " "))] : [h("label", { for: id }, o.name.replace(/_/g, " ")), input],
-          h("span", { class: "sr-only" }, o.help));
+        // The option's name in words, with its help shown (the catalogue's sentence), tied to the input.
+        const help = h("span", { class: "help", id: `${id}-help`, testid: `${id}-help` }, o.help);
+        input.setAttribute("aria-describedby", help.id);
+        const name = h("label", { for: id }, o.name.replace(/_/g, " "));
+        return h("div", { class: "field option" }, box ? h("div", { class: "check" }, input, name) : [name, input], help);
       }),
     );
   }

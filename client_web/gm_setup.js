@@ -3,10 +3,12 @@
 // hidden figures, remove a combatant, call morale. Each form sends one command;
 // the reducer judges it.
 
-import { ARMOR, BESTIARY, CONDITIONS, WEAPONS, armorClass, fromBestiary } from "./data.js";
+import { ARMOR, BESTIARY, WEAPONS, armorClass, fromBestiary } from "./data.js";
 import { h, replace } from "./dom.js";
+import { loadProfiles } from "./gm_links.js";
 import { nameOf } from "./render.js";
 
+const NEW_SIDE = ""; // the side select's "a new side…": a side always has a name
 const whole = (input) => (input.value.trim() === "" ? NaN : Number(input.value));
 
 function field(id, label, input) {
@@ -39,8 +41,11 @@ export class AddCombatant {
       h("option", { value: "" }, "custom"),
     );
     this.name = h("input", { id: "add-name", testid: "add-name", autocomplete: "off", required: true, maxlength: 60 });
-    this.side = h("input", { id: "add-side", testid: "add-side", autocomplete: "off", list: "add-sides", required: true, maxlength: 40 });
-    this.sides = h("datalist", { id: "add-sides" });
+    // The side they join: one of the fight's (the GM picks; the hidden ones' side first), or a new one named here.
+    this.sidePick = h("select", { id: "add-side-pick", testid: "add-side-pick" }, h("option", { value: NEW_SIDE }, "a new side…"));
+    this.side = h("input", { id: "add-side", testid: "add-side", autocomplete: "off", maxlength: 40, placeholder: "its name" });
+    this.sides = h("span", { class: "new-side" }, h("label", { for: "add-side", class: "sr-only" }, "New side's name"), this.side);
+    this.sidePick.addEventListener("change", () => this.showSide());
     this.count = number("add-count", 1, { min: 1, max: 20 });
     this.armor = h("select", { id: "add-armor", testid: "add-armor" }, ARMOR.map(([n, ac]) => h("option", { value: n }, `${n} (AC ${ac})`)));
     this.shield = h("input", { type: "checkbox", id: "add-shield", testid: "add-shield" });
@@ -59,7 +64,8 @@ export class AddCombatant {
       "form",
       { class: "gm-form", testid: "add-form" },
       h("div", { class: "row" }, field("add-template", "Ready monster", this.template), field("add-name", "Name", this.name),
-        field("add-side", "Side", this.side), this.sides, field("add-count", "How many", this.count)),
+        h("div", { class: "field" }, h("label", { for: "add-side-pick" }, "Side"), h("span", { class: "row" }, this.sidePick, this.sides)),
+        field("add-count", "How many", this.count)),
       h("div", { class: "row" }, field("add-armor", "Armor (000)", this.armor),
         h("div", { class: "field check" }, this.shield, h("label", { for: "add-shield" }, "shield +1")),
         h("p", { class: "hint" }, "AC ", this.ac), field("add-hp", "HP", this.hp), field("add-hd", "HD", this.hd)),
@@ -89,8 +95,11 @@ export class AddCombatant {
     this.hp.value = String(b.hp);
     this.hd.value = String(b.hd);
     this.weapon.value = b.weapons[0];
-    if (!this.side.value) this.side.value = "monsters";
     this.showAc();
+  }
+
+  showSide() {
+    this.sides.hidden = this.sidePick.value !== NEW_SIDE;
   }
 
   showAc() {
@@ -100,7 +109,7 @@ export class AddCombatant {
   /** The combatants to add, or a sentence saying what is wrong. */
   combatants() {
     const name = this.name.value.trim();
-    const side = this.side.value.trim();
+    const side = this.sidePick.value === NEW_SIDE ? this.side.value.trim() : this.sidePick.value;
     const [count, hp, hd, x, y] = [this.count, this.hp, this.hd, this.x, this.y].map(whole);
     if (!name || !side) return "A combatant needs a name and a side.";
     if (![count, hp, hd, x, y].every(Number.isInteger) || count < 1 || count > 20 || hp < 1) {
@@ -124,10 +133,16 @@ export class AddCombatant {
 
   update(view) {
     this.view = view;
-    const sides = [...new Set(view.combatants.map((c) => c.side))];
-    if (this.sides.dataset.items !== JSON.stringify(sides)) {
-      replace(this.sides, sides.map((s) => h("option", { value: s })));
-      this.sides.dataset.items = JSON.stringify(sides);
+    // The sides with hidden combatants first (the GM's monsters), then the rest in the order they appear.
+    const all = [...new Set(view.combatants.map((c) => c.side))];
+    const hidden = new Set(view.combatants.filter((c) => c.hidden).map((c) => c.side));
+    const sides = [...all.filter((x) => hidden.has(x)), ...all.filter((x) => !hidden.has(x))];
+    if (this.sidePick.dataset.items !== JSON.stringify(sides)) {
+      const chosen = this.sidePick.dataset.items ? this.sidePick.value : null; // the first time, the default
+      replace(this.sidePick, sides.map((x) => h("option", { value: x }, x)), h("option", { value: NEW_SIDE }, "a new side…"));
+      this.sidePick.dataset.items = JSON.stringify(sides);
+      this.sidePick.value = chosen !== null && (chosen === NEW_SIDE || sides.includes(chosen)) ? chosen : sides[0] ?? NEW_SIDE;
+      this.showSide();
     }
   }
 }
@@ -140,6 +155,14 @@ export class Conditions {
     this.boxes = h("div", { class: "row checks", testid: "cond-boxes" });
     this.hidden = h("input", { type: "checkbox", id: "cond-hidden", testid: "cond-hidden" });
     this.removeArmed = null;
+    this.profiles = null; // GET /api/profiles: each profile's `words` name the conditions offered
+    loadProfiles().then(
+      (p) => {
+        this.profiles = p;
+        this.show();
+      },
+      () => {}, // the boxes then offer the card's own conditions; the Figures form says why
+    );
     this.remove = h("button", { type: "button", class: "danger", testid: "remove-combatant", on: { click: () => this.confirmRemove() } }, "Remove from the fight");
     this.who.addEventListener("change", () => this.show());
     this.form = h(
@@ -177,8 +200,9 @@ export class Conditions {
   show() {
     const c = this.view?.combatants.find((x) => x.id === this.who.value);
     if (!c) return;
-    const names = [...new Set([...CONDITIONS, ...c.conditions])];
-    const key = JSON.stringify([c.id, c.conditions, c.hidden]);
+    // The conditions the rules offer (GET /api/profiles: rules/words.py), and any on the card.
+    const names = [...new Set([...(this.profiles?.[this.view.profile]?.words?.conditions ?? []), ...c.conditions])];
+    const key = JSON.stringify([c.id, c.conditions, c.hidden, names]);
     if (this.boxes.dataset.key === key) return;
     this.boxes.dataset.key = key;
     replace(

@@ -13,6 +13,9 @@ const MARGIN_FT = 10; // empty ground drawn around the combatants
 const MAX_LINES = 120; // beyond this many squares a side, skip the grid lines
 
 let bounds = null; // grows, never shrinks, so the map does not jump about
+let holding = false; // a token is being dragged: a redraw now would drop it
+let pending = null; // the latest redraw asked for during a drag, drawn once the token is let go
+let latest = null; // the latest view drawn or asked for: a drop is judged against it
 
 function gridBounds(view) {
   const cs = view.combatants;
@@ -112,6 +115,13 @@ function markers(c, view, cx, cy, r) {
  *   who may be dragged (the move's max_feet, or null), and what a drop within it or beyond it does
  */
 export function renderGrid(view, marker, onPick, drag = null) {
+  latest = view;
+  if (holding) {
+    // Someone else acted mid-drag: draw it after the drop, so the drag goes on.
+    pending = [view, marker, onPick, drag];
+    return;
+  }
+  pending = null;
   const b = gridBounds(view);
   const cols = (b.x1 - b.x0) / SQUARE_FT + 1;
   const rows = (b.y1 - b.y0) / SQUARE_FT + 1;
@@ -223,7 +233,8 @@ function wireDrag(board, view, b, drag, squareAt, px) {
   const feet = (c, at) => Math.max(Math.abs(at.x - c.x), Math.abs(at.y - c.y));
 
   const ghostAt = (at) => {
-    const within = feet(held.c, at) <= held.limit;
+    const there = standing(held.id, at);
+    const within = feet(held.c, at) <= held.limit && !there;
     held.ghost.setAttribute("class", `drag-ghost ${within ? "ok" : "far"}`);
     held.ghost.setAttribute("transform", `translate(${px(at.x, b.x0)} ${px(at.y, b.y0)})`);
     // The label stays on the map: below the top row, and anchored inwards at the sides.
@@ -232,7 +243,7 @@ function wireDrag(board, view, b, drag, squareAt, px) {
     label.setAttribute("y", at.y === b.y0 ? SQ + 10 : -3);
     label.setAttribute("x", { end: SQ, start: 0, middle: SQ / 2 }[side]);
     label.setAttribute("text-anchor", side);
-    held.ghost.lastChild.textContent = within ? `${feet(held.c, at)} ft` : `${feet(held.c, at)} ft: too far`;
+    held.ghost.lastChild.textContent = there ? `${there.name} is there` : within ? `${feet(held.c, at)} ft` : `${feet(held.c, at)} ft: too far`;
     held.ghost.dataset.x = String(at.x);
     held.ghost.dataset.y = String(at.y);
   };
@@ -240,7 +251,11 @@ function wireDrag(board, view, b, drag, squareAt, px) {
     held?.reach.remove();
     held?.ghost.remove();
     held = null;
+    holding = false;
+    if (pending) renderGrid(...pending); // what arrived during the drag
   };
+  /** A standing combatant other than `id` on that square, in the latest view. */
+  const standing = (id, at) => (latest ?? view).combatants.find((o) => o.id !== id && !o.down && o.x === at.x && o.y === at.y) ?? null;
 
   board.addEventListener("pointerdown", (ev) => {
     const el = ev.target.closest?.(".token.draggable");
@@ -266,6 +281,7 @@ function wireDrag(board, view, b, drag, squareAt, px) {
     board.querySelector(".token")?.before(reach);
     board.append(ghost);
     held = { id: c.id, c, limit, from: { x: c.x, y: c.y }, reach, ghost, moved: false };
+    holding = true;
     ghostAt(held.from);
   });
   board.addEventListener("pointermove", (ev) => {
@@ -278,15 +294,27 @@ function wireDrag(board, view, b, drag, squareAt, px) {
     if (!held) return;
     const { id, c, limit, moved } = held;
     const at = squareAt(ev);
+    const there = at && standing(id, at);
+    const fresh = pending?.[3] ?? drag; // the callbacks of the latest redraw, if one waited
     end();
     if (!moved) return; // a press without a move: a click, handled as one
     justDropped = true;
     setTimeout(() => (justDropped = false), 0);
     if (!at || (at.x === c.x && at.y === c.y)) return;
     const distance = feet(c, at);
-    if (distance > limit) drag.refuse(id, distance, limit);
-    else drag.drop(id, at.x, at.y);
+    if (distance > limit) fresh.refuse(id, distance, limit);
+    else if (there) fresh.occupied?.(id, there);
+    else fresh.drop(id, at.x, at.y);
   });
+  // A finger on a token drags it, not the page: touch-action on an SVG shape is not always
+  // honoured, and a pan the browser starts would cancel the pointer (pointercancel).
+  board.addEventListener(
+    "touchstart",
+    (ev) => {
+      if (ev.target.closest?.(".token.draggable")) ev.preventDefault();
+    },
+    { passive: false },
+  );
   board.addEventListener("pointercancel", end);
   board.addEventListener("lostpointercapture", end);
   return () => justDropped;

@@ -52,15 +52,6 @@ export function hpText(c) {
   return c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max}`;
 }
 
-// 003's morale results, in the table's words (GM only: rules/morale.py).
-const MORALE = {
-  surrender: "surrenders",
-  flee: "flees",
-  hold: "stands off or holds ground",
-  press: "presses the attack",
-  redouble: "fights with redoubled effort",
-};
-
 /** A condition as a chip: burning counts the rounds the oil has burned (003). */
 function conditionChip(c, name) {
   const text = name === "burning" && c.burning ? `burning (${c.burning} ${c.burning === 1 ? "round" : "rounds"} so far)` : name;
@@ -83,6 +74,12 @@ let profiles = null; // the GM's: GET /api/profiles, for the kinds of the figure
 /** The rule profiles (rules/profiles.py): a figure of kind 'combatant' is shown by that combatant's name. */
 export function setProfiles(p) {
   profiles = p;
+}
+
+/** The game's words of the view's profile, defined once in the rules (rules/words.py):
+ * `morale` (result -> the log's words) and `conditions`; null until the profiles have loaded. */
+export function gameWords(view) {
+  return profiles?.[view.profile]?.words ?? null;
 }
 
 /** The figures of the view's profile that hold a combatant's id (`aboard`, `held_by`...). */
@@ -133,7 +130,7 @@ export function renderCards(view) {
     ];
     if (c.subdual) facts.push(["Subdual", `${c.subdual} (of ${c.hp_max} HP)`, `subdual-${c.id}`]);
     if (c.morale) {
-      const words = MORALE[c.morale] ?? c.morale;
+      const words = gameWords(view)?.morale?.[c.morale] ?? c.morale; // 003's result in the log's words (GM only)
       facts.push(["Morale", c.morale_round ? `${words} (round ${c.morale_round})` : words, `morale-${c.id}`]);
     }
     const conditions = [...c.conditions];
@@ -260,20 +257,39 @@ export function renderAwaiting(view, onAnswer) {
   );
 }
 
-/** One button per answer; an answer that is a combatant's id (001's extra attack: on whom?) shows its name. */
+// The answers of the prompts the rules make, in sentences (the prompt itself is the
+// question): rules/melee.py's riposte, 000's shield sacrifice, 001's natural 20 and
+// its extra attack. An answer not listed is shown as it comes, a combatant's id by name.
+const ANSWERS = {
+  riposte: { counter: "Counter-attack once", decline: "Let it pass: no counter-attack" },
+  shield_sacrifice: { sacrifice: "Sacrifice the shield (it shatters)", keep: "Keep the shield and take the damage" },
+  natural_20: { result: "Take the Attack Result", extra: "A normal hit, and an extra attack now" },
+  extra_attack: { decline: "No extra attack" },
+};
+
+/** An answer to a prompt as a person reads it: a sentence, or the combatant it names. */
+export function answerLabel(view, a, opt) {
+  const said = ANSWERS[a.kind]?.[opt];
+  if (said) return said;
+  const c = view.combatants.find((x) => x.id === opt);
+  if (c) return a.kind === "extra_attack" ? `Attack ${c.name}` : c.name;
+  return opt.replace(/_/g, " ").replace(/^./, (ch) => ch.toUpperCase());
+}
+
+/** One button per answer, each a sentence (answerLabel). */
 function choiceButtons(view, a, onAnswer) {
   return h(
     "div",
     { class: "buttons" },
-    a.options.map((opt) => h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, nameOf(view, opt))),
+    a.options.map((opt) => h("button", { type: "button", testid: `answer-${opt}`, on: { click: () => onAnswer(a.id, opt) } }, answerLabel(view, a, opt))),
   );
 }
 
-/** A real die's result: a number field from 1 to the die's size (option physical_dice). */
-function dieForm(a, onAnswer) {
+/** A real die's result: a number field from 1 to the die's size (option physical_dice); `prefix` tells two apart (the GM's bar). */
+export function dieForm(a, onAnswer, prefix = "") {
   const input = h("input", {
     type: "number", min: "1", max: String(a.options.length), step: "1", required: "",
-    inputmode: "numeric", testid: "die-input", "aria-label": `die result, 1 to ${a.options.length}`,
+    inputmode: "numeric", testid: `${prefix}die-input`, "aria-label": `die result, 1 to ${a.options.length}`,
   });
   const submit = (event) => {
     event.preventDefault();
@@ -285,7 +301,7 @@ function dieForm(a, onAnswer) {
     }
   };
   input.addEventListener("input", () => input.setCustomValidity(""));
-  return h("form", { class: "die-form", on: { submit } }, input, h("button", { type: "submit", testid: "die-submit" }, "Enter"));
+  return h("form", { class: "die-form", on: { submit } }, input, h("button", { type: "submit", testid: `${prefix}die-submit` }, "Enter"));
 }
 
 /* ---------- log ---------- */
@@ -344,6 +360,30 @@ function undoButton(e) {
   return h("button", { type: "button", class: "undo", testid: `undo-${e.seq}`, "aria-label": `Undo event ${e.seq}`, on: { click: () => undo(e.seq) } }, "undo");
 }
 
+// The command types an undo names ("GM undid event #47: edit_combatant"), in words.
+const COMMANDS = {
+  edit_combatant: "an edit of a combatant",
+  add_combatant: "adding a combatant",
+  remove_combatant: "removing a combatant",
+  declare: "a declaration",
+  advance: "closing the declarations",
+  answer: "an answer to a prompt",
+  force_rolls: "forced dice",
+  call_morale: "a morale check",
+  start: "the start of the fight",
+};
+const UNDID = /^GM (undid event|rewound the fight to before event) #(\d+): ([a-z_]+)(?: — (.+))?$/s;
+
+/** "GM undid event #47: edit_combatant" as words: what that event's own line said, or what kind of command it was. */
+function undoText(e) {
+  const m = e.kind === "gm" && e.text.match(UNDID);
+  if (!m) return e.text;
+  const [, how, seq, what, told] = m;
+  const line = told ? null : $(`[data-testid=log] li[data-seq="${seq}"] .text`); // the server's words first, else the event's own line
+  const said = told ? `“${told}”` : line ? `“${line.textContent}”` : COMMANDS[what] ?? what.replace(/_/g, " ");
+  return how === "undid event" ? `GM undid ${said} (event #${seq}).` : `GM rewound the fight to before ${said} (event #${seq}).`;
+}
+
 function logItem(e) {
   return h(
     "li",
@@ -351,7 +391,7 @@ function logItem(e) {
       class: `entry kind-${e.kind.replace(/[^a-z0-9_-]/gi, "")}`, testid: "log-entry", "data-kind": e.kind, "data-seq": e.seq,
       "data-actor": e.actor ?? "", "data-target": e.target ?? "",
     },
-    h("span", { class: "text" }, e.text),
+    h("span", { class: "text" }, undoText(e)),
     e.rolls?.length ? h("span", { class: "rolls" }, e.rolls.map(rollChip)) : null,
     sumLine(e),
     e.audience && e.audience !== "all" ? h("span", { class: "audience" }, e.audience === "gm" ? "GM only" : e.audience.replace(/^side:/, "side ")) : null,

@@ -3,7 +3,7 @@
 // the chosen event and filters it for this link's viewer, so a player's replay
 // shows what that player saw then, never the GM's view.
 
-import { DiceCheck } from "./dicecheck_panel.js";
+import { checkLog } from "./dice.js";
 import { $, h, replace } from "./dom.js";
 import { nameCombatantFigures } from "./gm_links.js";
 import { renderGrid } from "./map.js";
@@ -69,6 +69,9 @@ export class Replay {
     );
     // A what-if fork from the event shown (server/forks.py): the GM's at any time, anyone's once the fight has ended.
     this.fork = button("replay-fork", "Fork the fight here: a new fight from this event on", "Fork here", () => this.forkHere());
+    // Every random roll recomputed from the revealed seed, in this browser (client_web/dice.js, docs/dice.md).
+    this.checkDice = button("check-dice", "Check the dice: recompute every roll from the revealed seed, here", "Check the dice", () => this.check());
+    this.diceResult = h("span", { testid: "dice-result", role: "status" });
     this.roundJump = h("select", { id: "replay-round", testid: "replay-round" });
     this.roundJump.addEventListener("change", () => {
       if (this.roundJump.value !== "") this.go(Number(this.roundJump.value));
@@ -96,7 +99,7 @@ export class Replay {
         " · ",
         h("a", { href: live, testid: "live-link" }, "Back to the live table"),
       ),
-      (this.dice = new DiceCheck()).el,
+      h("p", { class: "small" }, this.checkDice, " ", this.diceResult),
     );
     this.root.hidden = false;
     document.body.dataset.mode = "replay";
@@ -175,6 +178,30 @@ export class Replay {
     this.show(body);
   }
 
+  /** The whole log as this link saw it, every roll checked against the seed its fight
+   * published and revealed, by this page's own code: no answer of the server is trusted. */
+  async check() {
+    this.checkDice.disabled = true;
+    this.diceResult.textContent = "Checking…";
+    try {
+      const response = await fetch(this.api("export", { format: "json" }));
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.message ?? `the server answered ${response.status}`);
+      const r = checkLog(body);
+      const counted = `${r.random} random ${r.random === 1 ? "roll" : "rolls"} checked; ${r.forced} forced by the GM and ${r.entered} entered at the table`;
+      const origin = r.unchecked ? `; ${r.unchecked} of the fight this one was forked from, not checked here` : "";
+      this.diceResult.textContent = r.ok
+        ? `Every random roll is the one the seed gives (${counted}${origin}).`
+        : `Not verified: ${r.notes[r.notes.length - 1]}.`;
+      this.diceResult.dataset.ok = String(r.ok);
+    } catch (err) {
+      this.diceResult.textContent = `Cannot check the dice: ${err.message}`;
+      this.diceResult.dataset.ok = "false";
+    } finally {
+      this.checkDice.disabled = false;
+    }
+  }
+
   /** Fork the fight after the event shown, then open the fork as its GM. */
   async forkHere() {
     this.pause();
@@ -231,7 +258,6 @@ export class Replay {
     draw.renderAwaiting(view, null);
     renderGrid(view, null, null);
     draw.addLog(body.log, true);
-    this.dice.update(body);
     this.summary ??= new EndSummary(this.encounter, this.token);
     if (view.status === "ended") this.summary.show(body.summary); // the fight in numbers, as this link saw it
     else this.summary.el.hidden = true;

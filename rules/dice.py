@@ -88,8 +88,6 @@ class Dice:
                 raise NeedDie(sides, purpose)
             value = draw(self.seed, self.position, self.index, sides)
             self.index += 1
-            self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, draw=self.index - 1))
-            return value
         self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=forced))
         return value
 

@@ -22,7 +22,6 @@ class Roll(Struct, frozen=True, omit_defaults=True):
     purpose: str
     forced: bool = False
     entered: bool = False  # rolled at the table and entered by a person
-    draw: int = -1  # a seeded die's draw index in its event (rules.dice.draw), to check it against the revealed seed
 
 
 class Mod(Struct, frozen=True, omit_defaults=True):

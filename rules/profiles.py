@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules import ruleset
+from fray_table.rules import ruleset, words
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
 
@@ -125,7 +125,8 @@ def naming_figures() -> frozenset[str]:
 def catalogue() -> dict[str, dict]:
     """Every installed profile as data (GET /api/profiles): its options and figures; each of
     its own modules with what it decides, which base module it replaces, the options it
-    reads and what it needs; and where each module of its rules comes from."""
+    reads and what it needs; where each module of its rules comes from; and the words its
+    pages show (rules.words)."""
     out = {}
     for name, p in PROFILES.items():
         inherited = ruleset.compose(p.base).modules if p.base else {}
@@ -153,6 +154,7 @@ def catalogue() -> dict[str, dict]:
                 for m in p.modules
             ],
             "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},
+            "words": words.WORDS,
         }
     return out
 

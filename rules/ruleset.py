@@ -204,7 +204,7 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
     for module, (source, m) in modules.items():
         for need in m.needs:
             if modules.get(need, ("",))[0] != source:
-                raise RulesUnavailable(f"{source}'s {module!r} cannot be combined with {modules[need][0] if need in modules else 'no'} {need!r}: {m.why}")
+                raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {modules[need][0] if need in modules else 'no'} {need!r}: {m.why}")
     for module, (source, m) in modules.items():
         # A module that decides another's part itself (001's chart, its own natural 1 and 20)
         # takes that module as its own profile has it, where it is never called.

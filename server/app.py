@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket
 
 from fray_table import client_web
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, forks, metrics, replay, simulate_api
+from fray_table.server import api, connection, forks, metrics, replay, simulate_api, verify
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
 from fray_table.server.hub import Hub
@@ -139,6 +139,7 @@ def create_app(
         Route("/api/profiles", profiles),
         Route("/api/encounters/{id}/replay", replay.replay_endpoint),
         Route("/api/encounters/{id}/export", replay.export_endpoint),
+        Route("/api/encounters/{id}/dice", verify.dice_endpoint),
         Route("/e/{id}", page),
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),

@@ -1,4 +1,5 @@
-"""The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export`, `import` and `fork` (server/fight_data.py), `simulate` (server/simulate_cli.py)."""
+"""The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export`, `import` and `fork` (server/fight_data.py), `simulate` (server/simulate_cli.py),
+`verify` (server/verify.py)."""
 
 import argparse
 import importlib.metadata
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run(sub)
     add_data_commands(sub)
     add_simulate(sub)
+    add_verify(sub)
     return parser
 
 
@@ -127,6 +129,25 @@ def add_data_commands(sub) -> None:
         command.add_argument("--redis-url", default=os.environ.get("REDIS_URL"), help="an external Redis instead of the embedded one")
         command.add_argument("--data", type=pathlib.Path, default=None, help="the embedded Redis's folder (default: the user data dir)")
         command.set_defaults(handler=data_command)
+
+
+def add_verify(sub) -> None:
+    verify = sub.add_parser(
+        "verify",
+        help="check that every random roll of a fight is the one its seed gives (docs/dice.md)",
+        description="Check a fight's dice: a raw stream (`fray export`) or a log export (the replay page's JSON). "
+        "Exit 0: every roll matches; 1: one does not, or the seed is not revealed; 2: not a fight.",
+    )
+    verify.add_argument("file", type=pathlib.Path, help="the .jsonl stream or the .json log ('-': stdin)")
+    verify.add_argument("--hash", default=None, help="the seed's sha256 as the table saw it published, to check the file against")
+    verify.add_argument("--json", action="store_true", help="print the result as JSON")
+    verify.set_defaults(handler=verify_command)
+
+
+def verify_command(args) -> int:
+    from fray_table.server.verify import run
+
+    return run(args)
 
 
 def data_command(args) -> int:

@@ -6,7 +6,8 @@ from fray_table.rules.model import Combatant, Weapon
 SWORD = Weapon(name="sword", damage="1d8", length=3, weight=3)
 MACE = Weapon(name="mace", damage="1d6", length=2, weight=3)
 DAGGER = Weapon(name="dagger", damage="1d4", length=1, weight=1, range=30)
-SPEAR = Weapon(name="spear", damage="1d6", length=8, weight=3)
+# A spear is a polearm: it may be set against a charge (003), so the demo offers "Set spear".
+SPEAR = Weapon(name="spear", damage="1d6", length=8, weight=3, polearm=True)
 SHORT_SWORD = Weapon(name="short sword", damage="1d6", length=2, weight=2)
 
 

@@ -219,6 +219,16 @@ def gm_force(gm: Page, values: list[int]) -> None:
     expect(gm.get_by_test_id("forced-queue")).to_have_text(", ".join(map(str, values)))
 
 
+def gm_advance(gm: Page) -> None:
+    """Close declarations and resolve; with someone still to declare, confirm (the second click)."""
+    button = gm.get_by_test_id("advance")
+    missing = gm.get_by_test_id("awaited").locator("li[data-testid^='awaited-']").count()
+    button.click()
+    if missing:
+        expect(button).to_have_attribute("data-armed", "true")
+        button.click()
+
+
 def until_round(gm: Page, number: int) -> None:
     """Wait for the round; answer any prompt the rules park the round on (first option)."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000

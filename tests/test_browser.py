@@ -16,6 +16,7 @@ from conftest import (
     TIMEOUT_MS,
     Pages,
     cards,
+    gm_advance,
     gm_edit,
     gm_force,
     overflowing,
@@ -66,7 +67,7 @@ def test_browser_attack_through_the_controls(fray_server, table: Pages) -> None:
     # (18, not 20: a natural 20 may ask for a choice under some profiles).
     hp, hp_max = int(target["hp"]), gm.get_by_test_id(f"hp-{target['id']}").text_content().split("/")[1]
     gm_force(gm, [18, 3])
-    gm.get_by_test_id("advance").click()
+    gm_advance(gm)
     until_round(gm, 2)
 
     expect(gm.get_by_test_id(f"hp-{target['id']}")).to_have_text(f"{hp - 3}/{hp_max}")
@@ -276,11 +277,16 @@ def test_browser_controls_follow_unknown_choices_and_prompts(fray_server, table:
     expect(toast).to_be_visible()
     expect(toast).to_have_attribute("data-code", "answer/not-yours")
 
-    # An answer that is a combatant's id (001's extra attack: on whom?) is shown by name, as text.
+    # An answer that is a combatant's id (001's extra attack: on whom?) is shown by name, as text,
+    # in a sentence; so is the way out.
     extra = dict(id="41:extra-attack:1", who="hero", kind="extra_attack", prompt="Hero gains an immediate extra attack: on whom?", options=["foe", "decline"])
     ws.send(views.update("102-1", scripted_view(phase="attack", actions={}, awaited=[], awaiting=extra)))
-    expect(page.get_by_test_id("answer-foe")).to_have_text(HOSTILE)
-    expect(page.get_by_test_id("answer-decline")).to_have_text("decline")
+    expect(page.get_by_test_id("answer-foe")).to_have_text(f"Attack {HOSTILE}")
+    expect(page.get_by_test_id("answer-decline")).to_have_text("No extra attack")
+    # An answer no sentence is known for is shown as words, not as a raw name.
+    odd = dict(id="41:odd:1", who="hero", kind="house-rule", prompt="Hero may shout: shout?", options=["shout_loudly", "stay_quiet"])
+    ws.send(views.update("102-2", scripted_view(phase="attack", actions={}, awaited=[], awaiting=odd)))
+    expect(page.get_by_test_id("answer-shout_loudly")).to_have_text("Shout loudly")
 
     # The next patch lands on the view the last one made: the prompt goes, round 4 comes.
     ws.send(views.update("103-0", scripted_view(round=4), [dict(seq=44, kind="round", text="Round 4: declarations are open.")]))

@@ -32,6 +32,7 @@ def test_browser_gm_console_builds_and_runs_the_table(fray_server, table: Pages)
     expect(gm.get_by_test_id("add-ac")).to_have_text("14")
     gm.get_by_test_id("add-shield").check()
     expect(gm.get_by_test_id("add-ac")).to_have_text("15")
+    gm.get_by_test_id("add-side-pick").select_option("")
     gm.get_by_test_id("add-side").fill("gnolls")
     gm.get_by_test_id("add-count").fill("2")
     gm.get_by_test_id("add-submit").click()
@@ -61,15 +62,18 @@ def test_browser_gm_console_builds_and_runs_the_table(fray_server, table: Pages)
     gm.get_by_test_id("cond-submit").click()
     expect(player.get_by_test_id(f"conditions-{first}")).to_contain_text("prone")
 
-    # Morale for a side, during declarations.
-    gm.get_by_test_id("force-input").fill("6 6")
+    # Morale for a side, during declarations: the three sides' surprise d6s, then 2d6 5 + 4 + 1 = 10,
+    # 003's '9-11 | Press for advantage', in the log's words on the GM's card (GET /api/profiles).
+    gm.get_by_test_id("force-input").fill("6 6 6 5 4")
     gm.get_by_test_id("force-rolls").click()
     gm.get_by_test_id("start").click()
     expect(gm.get_by_test_id("round")).to_have_text("1")
     gm.get_by_test_id("morale-who").select_option("side:gnolls")
     gm.get_by_test_id("morale-mod").fill("1")
     gm.get_by_test_id("morale-submit").click()
-    expect(gm.get_by_test_id("log-entry").filter(has_text="checks morale").first).to_be_visible()
+    expect(gm.get_by_test_id("log-entry").filter(has_text="= 10: presses for advantage.").first).to_be_visible()
+    expect(gm.get_by_test_id(f"morale-{first}")).to_have_text(re.compile(r"^presses for advantage \(round \d\)$"))
+    expect(player.get_by_test_id(f"morale-{first}")).to_have_count(0)  # morale is the GM's
 
     # Invite links: list, issue a spectator link, revoke it; its page is closed.
     gm.get_by_test_id("links-section").locator("summary").click()

@@ -11,7 +11,7 @@ import re
 import tomllib
 
 import pytest
-from conftest import Pages, gm_force, overflowing, screenshot, until_round
+from conftest import Pages, gm_advance, gm_force, overflowing, screenshot, until_round
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -155,7 +155,7 @@ def test_browser_table_plays_two_rounds_and_replays_round_one(fray_server, table
     drag_token(alda, "alda", (20, 10))  # on the phone: drag the token 10 ft east
     expect(alda.get_by_test_id("current-alda")).to_have_text("Declared: move to (20, 10)")
     expect(gm.get_by_test_id("awaited")).to_contain_text("Everyone has declared.")
-    gm.get_by_test_id("advance").click()
+    gm_advance(gm)
     until_round(gm, 2)
 
     expect(gm.get_by_test_id("forced-queue")).to_have_text("none")
@@ -192,7 +192,7 @@ def test_browser_table_plays_two_rounds_and_replays_round_one(fray_server, table
     expect(gm.get_by_test_id("declared-ukk")).to_contain_text("set a spear against a charge")
     expect(gm.get_by_test_id("declared-alda")).to_contain_text("charge Ukk")
     expect(spectator.get_by_test_id("declared-ukk")).to_have_text("Ukk: has declared")  # sealed until resolved
-    gm.get_by_test_id("advance").click()
+    gm_advance(gm)
     until_round(gm, 3)
 
     expect(gm.get_by_test_id("forced-queue")).to_have_text("none")
@@ -373,7 +373,7 @@ def test_browser_monster_attack_routine_is_built_from_the_choice_data(fray_serve
     expect(gm.get_by_test_id("round")).to_have_text("1")
     declare(gm, "bear", "attack", "alda", routine=True)
     expect(gm.get_by_test_id("declared-bear")).to_contain_text("attack Alda, its attack routine (claw, claw, bite)")
-    gm.get_by_test_id("advance").click()
+    gm_advance(gm)
     until_round(gm, 2)
     expect(logged(gm, "Bear attacks (routine) Alda: d20 10 + 0 combat bonus (multiple attacks) + AC 9 = 19 ≥ 19: hit.")).to_have_count(3)
     expect(logged(gm, "Alda takes 5 damage (1d6), 10 HP left.")).to_have_count(1)

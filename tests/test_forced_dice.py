@@ -158,19 +158,3 @@ def test_a_veiled_fork_does_not_hand_the_origin_gms_forced_dice_to_its_new_gm():
     fork = Fork(id="f1", seed=bytes(32), origin=played.state.id, at=at, veil=at, veil_role="player", veil_combatants=["alda"])
     forked = apply(played.state, Event("fork-1", Actor("system", "server"), fork))
     assert forked.origin is not None and forked.forced == [] and forked.forced_by_die == {}
-
-
-@pytest.mark.parametrize("name", ["holmes-showcase", "ll-house", "thac0-sheet", "challenges"])
-def test_every_seeded_roll_carries_its_draw_index_and_rederives_from_the_seed(name):
-    """Roll.draw (for the replay's 'Check the dice'): each die the seed rolled is
-    rules.dice.draw(seed, its event, draw, sides); forced ones carry none."""
-    from scenes import scenario
-
-    from fray_table.rules.dice import draw
-
-    data = scenario(name)
-    data["dice"] = data.get("dice", [])[:3]  # the first few forced, the rest the seed's
-    played = play(data)
-    seeded = [(e.seq, r) for e in played.log for r in e.rolls if r.draw >= 0]
-    assert len(seeded) >= 3 and any(r.forced and r.draw == -1 for e in played.log for r in e.rolls)
-    assert all(r.value == draw(played.state.seed, seq, r.draw, r.sides) for seq, r in seeded)

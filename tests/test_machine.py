@@ -422,3 +422,7 @@ TestLlHouse = machine("ll-house")
 # Natural 20s and 1s taken from another profile: 000's chart and fumble table on 003's roll, and back.
 TestHolmesWithLlHouseNaturals = machine("holmes-phases", {"criticals": "ll-house", "fumbles": "ll-house"})
 TestLlHouseWithHolmesNaturals = machine("ll-house", {"criticals": "holmes-phases", "fumbles": "holmes-phases"})
+# 001's chart in 003's round, with its wounds and without (its wound clause left off), and 002's striking and wrestling beside 003's roll.
+TestHolmesWith001Chart = machine("holmes-phases", {"to_hit": "challenges", "initiative": "challenges"})
+TestHolmesWith001ChartAndWounds = machine("holmes-phases", {"to_hit": "challenges", "wounds": "challenges"})
+TestHolmesWith002Striking = machine("holmes-phases", {"striking": "thac0-sheet", "wrestling": "thac0-sheet"})

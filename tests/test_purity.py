@@ -65,6 +65,7 @@ ENGINE = {
     "undo",
     "unseen",  # combatants in nobody's view but the GM's until revealed (issue 13)
     "view",
+    "words",  # the game's words the pages read (morale results, the conditions a GM sets)
 }
 PROFILES = {"holmes", "llhouse", "challenges", "thac0sheet"}
 

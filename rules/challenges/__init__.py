@@ -1,7 +1,8 @@
 """Profile `challenges` (document 001): the Challenges System attack chart adapted to
 LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 (rules/charts/attack_result.py); Light, Serious and Critical wounds; the natural 1
-and 20. Over holmes-phases, it replaces the attack roll and the initiative order."""
+and 20. Over holmes-phases, it replaces the attack roll and the initiative order, and adds
+the wounds."""
 
 from fray_table.rules.challenges import attack, initiative, natural, wounds
 from fray_table.rules.challenges.options import CHALLENGES
@@ -42,9 +43,19 @@ PROFILE = Profile(
             steps={natural.NATURAL_20_KIND: attack.pending},  # a natural 20 settled as chosen
             prompts={natural.NATURAL_20_KIND: natural.chosen, natural.EXTRA_ATTACK_KIND: natural.aimed},
             former=natural.FORMER,
-            options=("attack_bonus", "wound_penalties", "double_damage", "save_vs_paralyzation", "wound_slows", "drop_forfeits"),
+            round_end=(initiative.end_of_round,),  # what its misses cost lapses under any initiative (a -9 drop picked up)
+            options=("attack_bonus", "double_damage", "save_vs_paralyzation", "drop_forfeits"),
             decides=("criticals", "fumbles"),
             why="001's one-roll attack chart decides its own natural 1 ('Miss clumsily') and natural 20",
+        ),
+        Module(
+            wounds.MODULE,
+            "001: a strong or mighty Hit 'also inflicts a Light wound (-1 to attack rolls, etc.)', a Serious wound (-3) "
+            "or a Critical wound (-5); 'bad factors decrease it [Attack Bonus], like fighting while suffering from one or "
+            "more Wounds'. Without it 001's chart deals its Hits' damage and no wound.",
+            options=("wound_penalties", "wound_slows"),
+            needs=("to_hit",),
+            why="001's wounds are what its attack chart's strong and mighty Hits inflict (an Attack Result of +3 or more)",
         ),
         Module(
             "initiative",

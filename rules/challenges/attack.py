@@ -10,7 +10,7 @@ terms and caps carry over unchanged (a normal Hit is 003's hit)."""
 from msgspec import Struct
 
 from fray_table.rules.challenges import chart, initiative, natural, wounds
-from fray_table.rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade, grade
+from fray_table.rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade
 from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
 from fray_table.rules.holmes import subdual
 from fray_table.rules.holmes.combat import in_melee, parried
@@ -104,16 +104,17 @@ def roll(ctx: Context, blow: Blow, d20: int, head: str, sums: str, terms: list[t
     own = own_terms(d20, terms)  # the roller's own terms, for the table when the target's figures are hidden
     sums = f"{sums} = Attack Result {signed(blow.result)}"
     dice = f"d20 {d20}"
+    g = wounds.graded(ctx.state, blow.result)
     if d20 == 1:
         ctx.log("attack", **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect, f"{own}, but a natural 1"), **who)
         settle(ctx, blow, NATURAL_1)
     elif d20 == 20:
-        outcome = f"{grade(blow.result).effect}, or a normal Hit plus an immediate extra attack"
+        outcome = f"{g.effect}, or a normal Hit plus an immediate extra attack"
         ctx.log("attack", **reckoned(head, f"{sums} and a natural 20", dice, outcome, f"{own} and a natural 20"), **who)
         natural.ask(ctx, blow)
     else:
-        ctx.log("attack", **reckoned(head, sums, dice, grade(blow.result).effect, own), **who)
-        settle(ctx, blow, grade(blow.result))
+        ctx.log("attack", **reckoned(head, sums, dice, g.effect, own), **who)
+        settle(ctx, blow, g)
 
 
 def settle(ctx: Context, blow: Blow, g: Grade) -> None:
@@ -159,7 +160,7 @@ def pending(ctx: Context, step: Step) -> None:
     """Step natural_20: the natural 20 settled as its attacker chose (rules.challenges.natural)."""
     mode, result, called, parry, *choice = step.mode.split(" ")
     blow = Blow(step.actor, step.target, step.weapon, mode, int(result), int(called), int(parry))
-    chosen = NATURAL_20 if choice == [natural.EXTRA] else grade(blow.result)
+    chosen = NATURAL_20 if choice == [natural.EXTRA] else wounds.graded(ctx.state, blow.result)
     attacker = lookup(ctx.state, step.actor)
     if attacker is not None:
         taken = "a normal Hit and an extra attack" if chosen is NATURAL_20 else (f"the Attack Result {signed(blow.result)}", "the Attack Result")

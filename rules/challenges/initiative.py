@@ -6,12 +6,14 @@ Fray has no initiative roll: a round's actors go in Dexterity order in each phas
 points of DEX off the attacker's place in that round's order, and 'lose initiative
 next round' puts the attacker after everyone who has not lost it. Each is a
 condition naming its round ('initiative -2 in round 3'), cleared when that round
-ends; 'forfeits next attack' stays until the next attack it costs."""
+ends; 'forfeits next attack' stays until the next attack it costs. An encounter that takes
+001's chart without this module keeps 003's order, and the log says so instead."""
 
 import re
 
 from fray_table.rules.context import Context
 from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.ruleset import rules_of
 
 FORFEIT = "forfeits next attack"
 # 001's -9 drop, read as the ruling does: the next attack is lost to drawing another weapon, or to the
@@ -20,14 +22,29 @@ DRAW_FORFEIT = "forfeits next attack unless it picks up its weapon"
 _ROUND = re.compile(r"^(?:loses initiative|initiative (-\d+)) in round (\d+)$")
 
 
+MODULE, PROFILE = "initiative", "challenges"
+KEPT = "this encounter keeps 003's Dexterity order, which no miss changes"  # 001's chart taken without its initiative
+
+
+def taken(state: Encounter) -> bool:
+    """Whether the encounter's order is 001's (its `initiative` module), which reads what a miss costs."""
+    return rules_of(state).modules.get(MODULE, ("",))[0] == PROFILE
+
+
 def lose_initiative(ctx: Context, c: Combatant) -> None:
     when = ctx.state.round + 1
+    if not taken(ctx.state):
+        ctx.log("initiative", f"{c.name} would lose initiative in round {when}, but {KEPT}.", actor=c.id)
+        return
     c.conditions.append(f"loses initiative in round {when}")
     ctx.log("initiative", f"{c.name} automatically loses initiative in round {when}: last in each phase.", actor=c.id)
 
 
 def initiative_penalty(ctx: Context, c: Combatant, points: int) -> None:
     when = ctx.state.round + 1
+    if not taken(ctx.state):
+        ctx.log("initiative", f"{c.name} would take {points} to initiative in round {when}, but {KEPT}.", actor=c.id)
+        return
     c.conditions.append(f"initiative {points} in round {when}")
     ctx.log("initiative", f"{c.name} takes {points} to initiative in round {when}: DEX {c.dex} counts as {c.dex + points} for the order.", actor=c.id)
 

@@ -6,7 +6,6 @@ and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
 import msgspec
 
 from fray_table.rules.challenges import initiative, wounds
-from fray_table.rules.charts.attack_result import grade
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.holmes.combat import distance, queue
 from fray_table.rules.holmes.fighters import OUT_OF_FIGHT, able, usable
@@ -47,7 +46,7 @@ def ask(ctx: Context, blow) -> None:
         # A hidden foe's Attack Result would tell its AC (d20 20 + the attacker's bonus - AC):
         # its effect on the chart, which the choice turns on, is named without it.
         prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.result:+d}'}, "
-        f"'{grade(blow.result).effect}' ({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
+        f"'{wounds.graded(state, blow.result).effect}' ({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
         options=[RESULT, EXTRA],
     )
 

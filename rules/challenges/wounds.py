@@ -7,13 +7,40 @@ suffering from one or more Wounds') and, as the example has it ('-1 on to-hit
 rolls, saves, etc.'), saving throws. Option `wound_penalties`: every wound counts
 (`stack`), or only the worst (`worst`). Option `wound_slows`: feet of movement each
 point of wound penalty costs ('the DM rules that he is moving 3 points slower');
-0, the default, leaves movement to the GM."""
+0, the default, leaves movement to the GM.
 
-from fray_table.rules.charts.attack_result import WOUNDS
+The wounds are a module of their own (`wounds`): an encounter that takes 001's
+`to_hit` without it plays the chart's strong and mighty Hits for their damage
+alone, the wound each row names left off (and off the log's words), and a wound
+written on a card costs nothing. The module needs 001's `to_hit`: only its chart
+inflicts wounds."""
+
+import re
+
+import msgspec
+
+from fray_table.rules.charts.attack_result import WOUNDS, Grade, grade
 from fray_table.rules.context import Context
 from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.ruleset import rules_of
 
+MODULE = "wounds"
+PROFILE = "challenges"
 SUFFIX = " wound"
+INFLICTS = re.compile(r" that also inflicts an? \w+ wound( \([^)]*\))?")  # the wound clause of a chart row's words
+
+
+def taken(state: Encounter) -> bool:
+    """Whether the encounter's rules take 001's wounds."""
+    return rules_of(state).modules.get(MODULE, ("",))[0] == PROFILE
+
+
+def graded(state: Encounter, result: int) -> Grade:
+    """The chart's row for an Attack Result, its wound left off where the encounter takes no wounds."""
+    g = grade(result)
+    if not g.wound or taken(state):
+        return g
+    return msgspec.structs.replace(g, wound="", effect=INFLICTS.sub("", g.effect))
 
 
 def condition(wound: str) -> str:
@@ -27,12 +54,12 @@ def wounds_of(c: Combatant) -> list[str]:
 
 def penalties(state: Encounter, c: Combatant) -> list[tuple[str, int]]:
     """Each wound that counts, as a term of a sum: [('light wound', -1)]."""
-    taken = wounds_of(c)
-    if not taken:
+    suffered = wounds_of(c)
+    if not suffered or not taken(state):
         return []
     if state.options.get("wound_penalties", "stack") == "worst":
-        taken = [max(taken, key=lambda w: WOUNDS[w])]
-    return [(condition(w), -WOUNDS[w]) for w in taken]
+        suffered = [max(suffered, key=lambda w: WOUNDS[w])]
+    return [(condition(w), -WOUNDS[w]) for w in suffered]
 
 
 def penalty(state: Encounter, c: Combatant) -> int:

@@ -61,6 +61,8 @@ PROFILE = Profile(
             choices=(profile.choices_naval,),
             round_end=(naval.end_of_round,),
             options=("rounds_per_turn",),
+            needs=("to_hit",),
+            why="002's blows on a hull ('1 hull point for each 5 hit points') and the boarding round's -2 are reckoned in 002's own roll",
         ),
     ),
 )

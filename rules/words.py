@@ -1,0 +1,24 @@
+"""The game's words the pages show, each defined once in the rules and served with every
+profile by GET /api/profiles (`words`), so that no page keeps a copy of its own.
+
+- `morale`: 003's morale results (as a GM's card holds them) in the log's words
+  (rules/charts/morale.py).
+- `conditions`: the conditions a GM sets or clears by hand on a card (the GM console's
+  checkboxes): 003's that the round's rules read or write. A profile's own conditions
+  (001's wounds, 002's 'stunned') are on the card when its rules put them there.
+"""
+
+from fray_table.rules.charts.morale import MORALE_TEXT
+from fray_table.rules.conditions import FLED, PINNED, SURRENDERED
+
+PRONE = "prone"  # 003: 'prone but awake and lively, the offender gets a +4'
+BURNING = "burning"  # 003's burning oil
+OILED = "oiled"  # 003: doused with oil, not yet alight
+DISARMED = "disarmed"  # 003's parry that disarms; a weapon on the floor
+HELPLESS = "helpless"  # 003: 'truly helpless'
+ASLEEP = "asleep"  # 003: a helpless sleeper (a sleep spell's effect is the GM's)
+SURPRISED = "surprised"  # 003's surprise
+DEAD = "dead"  # killed outright
+SET_BY_HAND = (PRONE, BURNING, OILED, PINNED, DISARMED, HELPLESS, ASLEEP, SURPRISED, FLED, SURRENDERED, DEAD)
+
+WORDS = {"morale": dict(MORALE_TEXT), "conditions": list(SET_BY_HAND)}

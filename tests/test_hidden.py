@@ -570,3 +570,16 @@ def test_an_ambush_side_all_unseen_is_not_named_by_the_surprise_roll():
     ]
     assert player == ["party rolls d6 2: surprised.", "An unseen foe gain a free round and attack at +2; party cannot act until round 2."]
     assert played.state.surprised == ["party"]
+
+
+def test_an_ambushers_surprise_roll_comes_after_the_tables_so_a_player_can_check_the_dice():
+    """The ambush side listed first still rolls its d6 last: the party's roll is the event's
+    draw 0, as a player's log (without the GM's line) is checked (docs/dice.md)."""
+    from fray_table.rules.dice import draw
+
+    fight = {"combatants": [{**LURKER, "side": "ambush"}, FIGHT["combatants"][0]], "commands": [{"type": "start"}]}
+    played = play(fight)
+    gm = [e for e in log_for(played.log, played.state, Viewer("gm")) if e.kind == "surprise" and e.rolls]
+    assert [e.text.split(" rolls")[0] for e in gm] == ["party", "ambush"]
+    mine = [e for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.rolls]
+    assert len(mine) == 1 and mine[0].rolls[0].value == draw(played.state.seed, mine[0].seq, 0, 6)

@@ -9,16 +9,18 @@ SURPRISED_ON = 2  # 003: 1 or 2 on a d6
 
 
 def roll_surprise(ctx: Context) -> None:
-    surprised = []
-    # A side all unseen (rules.unseen: an ambush) is not named to the table: its roll is the GM's.
-    unseen = {s for s in sides(ctx) if all(c.unseen for c in ctx.state.combatants if c.side == s)}
-    for side in sides(ctx):
-        roll = ctx.dice.roll(6, f"surprise for {side}")
-        caught = roll <= SURPRISED_ON
-        if caught:
-            surprised.append(side)
-        ctx.log("surprise", f"{side} rolls d6 {roll}: {'surprised' if caught else 'not surprised'}.", audience="gm" if side in unseen else "all")
     everyone = sides(ctx)
+    # A side all unseen (rules.unseen: an ambush) is not named to the table: its roll is the GM's,
+    # and comes after the others', so the dice a player reads are the event's first draws in order
+    # and check against the revealed seed (docs/dice.md) without the GM's line.
+    unseen = {s for s in everyone if all(c.unseen for c in ctx.state.combatants if c.side == s)}
+    caught = set()
+    for side in [s for s in everyone if s not in unseen] + [s for s in everyone if s in unseen]:
+        roll = ctx.dice.roll(6, f"surprise for {side}")
+        if roll <= SURPRISED_ON:
+            caught.add(side)
+        ctx.log("surprise", f"{side} rolls d6 {roll}: {'surprised' if side in caught else 'not surprised'}.", audience="gm" if side in unseen else "all")
+    surprised = [s for s in everyone if s in caught]
     if surprised and len(surprised) < len(everyone):
         ctx.state.surprised = surprised
         active = [s for s in everyone if s not in surprised]

@@ -88,8 +88,10 @@ function handle(msg) {
       if (msg.view.you.role === "gm") {
         draw.setUndo((seq) => send({ type: "undo", seq }, `undo event ${seq}`));
         draw.setReveal((id) => send({ type: "edit_combatant", id, unseen: false }, `reveal ${draw.nameOf(state.view, id)}`));
-        nameCombatantFigures(() => draw.renderCards(state.view)); // the next welcome tries again if it fails
       }
+      // Every page reads the game's words and the figures' kinds from the rules (GET /api/profiles),
+      // once; then draws again. The next welcome tries again if the load failed.
+      nameCombatantFigures(() => render());
       addEntries(msg.log ?? [], !resumed);
       render();
       break;

@@ -3,7 +3,10 @@
 // in rules/ shows up here without a client change.
 
 import { h } from "./dom.js";
-import { nameOf } from "./render.js";
+import { gameWords, nameOf } from "./render.js";
+
+/** Whether a thrown torch has something to light on `c` (rules/words.py: `torch_lights`). */
+const lit = (view, c) => c.conditions.includes(gameWords(view)?.torch_lights ?? "");
 
 const humanize = (key) => key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 const isLimit = (key) => /^(max|min)_/.test(key); // a bound shown as a hint, not an action field
@@ -60,7 +63,7 @@ export function sortTargets(view, actor, targets, type = "") {
   const rank = (t) => {
     const c = at(t);
     if (t === "" || !c || !actor) return [-1, 0, 0];
-    const useless = type === "throw_torch" && !c.conditions.includes("oiled") ? 1 : 0;
+    const useless = type === "throw_torch" && !lit(view, c) ? 1 : 0;
     return [useless, c.side === actor.side ? 1 : 0, feetBetween(actor, c)];
   };
   return targets
@@ -118,7 +121,7 @@ function doomed(view, actor, type, read, dest) {
       return [`${target.name} is ${far} ft away ${where} and the ${weapon.name} ranges ${weapon.range} ft.${hint}`, null];
     }
   }
-  if (type === "throw_torch" && target && !target.conditions.includes("oiled")) {
+  if (type === "throw_torch" && target && gameWords(view) && !lit(view, target)) {
     return [`There is no oil on ${target.name} to ignite.`, "Declare it anyway: a flask thrown earlier this round may oil it first"];
   }
   return null;

@@ -6,6 +6,7 @@ profile by GET /api/profiles (`words`), so that no page keeps a copy of its own.
 - `conditions`: the conditions a GM sets or clears by hand on a card (the GM console's
   checkboxes): 003's that the round's rules read or write. A profile's own conditions
   (001's wounds, 002's 'stunned') are on the card when its rules put them there.
+- `torch_lights`: the condition a thrown torch needs on its target to do anything.
 """
 
 from fray_table.rules.charts.morale import MORALE_TEXT
@@ -21,4 +22,8 @@ SURPRISED = "surprised"  # 003's surprise
 DEAD = "dead"  # killed outright
 SET_BY_HAND = (PRONE, BURNING, OILED, PINNED, DISARMED, HELPLESS, ASLEEP, SURPRISED, FLED, SURRENDERED, DEAD)
 
-WORDS = {"morale": dict(MORALE_TEXT), "conditions": list(SET_BY_HAND)}
+WORDS = {
+    "morale": dict(MORALE_TEXT),
+    "conditions": list(SET_BY_HAND),
+    "torch_lights": OILED,  # 003: a torch ignites the oil on its target, nothing else (the page warns of a torch at the unoiled)
+}

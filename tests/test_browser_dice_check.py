@@ -10,7 +10,7 @@ from conftest import Pages
 from playwright.sync_api import expect
 from support import token_of
 from test_browser_replay import replay_url, send
-from test_verify import BRAWL
+from test_verify import BRAWL, UNBREAKABLE
 from websockets.sync.client import connect
 
 from fray_table.server import verify
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 def brawl(server, end: bool) -> dict:
     """BRAWL on the server (surprise forced, every other die the server's seed), ended or not."""
-    made = server.create({"combatants": BRAWL["combatants"], "players": {"party": ["alda"]}})
+    made = server.create({"combatants": BRAWL["combatants"], "players": {"party": ["alda"]}, "options": UNBREAKABLE})
     with connect(server.ws_url(made["links"]["gm"]), open_timeout=10) as gm:
         assert json.loads(gm.recv(timeout=10))["type"] == "welcome"
         for command in [{"type": "force_rolls", "values": [5, 6]}, *BRAWL["commands"][: None if end else -1]]:

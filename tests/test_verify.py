@@ -55,6 +55,11 @@ BRAWL = {
 }
 
 
+# The server's seed is its own: a natural 20 could break a sword (003) and refuse a later
+# declaration, so the saves always succeed (a d20 of 1 or more); the save is still rolled.
+UNBREAKABLE = {"weapon_saves": "steel=1"}
+
+
 def fray(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "fray_table.server.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
 
@@ -209,7 +214,7 @@ def test_fray_verify_exit_codes(tmp_path):
 
 @pytest.mark.redis
 async def test_a_real_servers_exports_verify(fray_server, join, tmp_path):
-    made = fray_server.create({"combatants": BRAWL["combatants"], "players": {"party": ["alda"]}})
+    made = fray_server.create({"combatants": BRAWL["combatants"], "players": {"party": ["alda"]}, "options": UNBREAKABLE})
     gm = await join(fray_server, made["links"]["gm"])
     # The server's seed is its own: nobody may be surprised (003: 1-2 on the d6), so those two are forced.
     for command in [{"type": "force_rolls", "values": [5, 6]}, *BRAWL["commands"]]:

@@ -4,6 +4,14 @@ word defined once (a condition is a word in `Combatant.conditions`)."""
 FLED = "fled"  # 003 morale's 'Flee', or a declared flight: off the field (rules.holmes.morale, rules.holmes.devices)
 SURRENDERED = "surrendered"  # 003 morale's 'Surrender', or beaten by subdual damage (rules.holmes.subdual)
 PINNED = "pinned"  # 003 grappling: 'pinned and helpless' (rules.holmes.grapple)
+PRONE = "prone"  # 003: 'prone but awake and lively, the offender gets a +4'; stop-drop-roll leaves one prone
+DISARMED = "disarmed"  # 003's parry that disarms; a weapon on the floor (rules.holmes.footing picks it up)
+OILED = "oiled"  # 003: doused with oil, not yet alight (rules.holmes.oil)
+BURNING = "burning"  # 003's burning oil
+HELPLESS = "helpless"  # 003: 'truly helpless' (a pinned wrestler too)
+ASLEEP = "asleep"  # 003: a helpless sleeper (a sleep spell's effect is the GM's)
+SURPRISED = "surprised"  # 003's surprise
+DEAD = "dead"  # killed outright (003's kill of the helpless; 000's death and dying)
 
 OUT_OF_FIGHT = (FLED, SURRENDERED)  # no longer fighting: neither strikes nor is counted standing
 CANNOT_ACT = (*OUT_OF_FIGHT, PINNED)  # 003's conditions that stop a combatant acting

@@ -10,16 +10,8 @@ profile by GET /api/profiles (`words`), so that no page keeps a copy of its own.
 """
 
 from fray_table.rules.charts.morale import MORALE_TEXT
-from fray_table.rules.conditions import FLED, PINNED, SURRENDERED
+from fray_table.rules.conditions import ASLEEP, BURNING, DEAD, DISARMED, FLED, HELPLESS, OILED, PINNED, PRONE, SURPRISED, SURRENDERED
 
-PRONE = "prone"  # 003: 'prone but awake and lively, the offender gets a +4'
-BURNING = "burning"  # 003's burning oil
-OILED = "oiled"  # 003: doused with oil, not yet alight
-DISARMED = "disarmed"  # 003's parry that disarms; a weapon on the floor
-HELPLESS = "helpless"  # 003: 'truly helpless'
-ASLEEP = "asleep"  # 003: a helpless sleeper (a sleep spell's effect is the GM's)
-SURPRISED = "surprised"  # 003's surprise
-DEAD = "dead"  # killed outright
 SET_BY_HAND = (PRONE, BURNING, OILED, PINNED, DISARMED, HELPLESS, ASLEEP, SURPRISED, FLED, SURRENDERED, DEAD)
 
 WORDS = {

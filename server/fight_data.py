@@ -91,14 +91,18 @@ async def export(url: str, encounter: str, out: IO[bytes], err: IO[str]) -> int:
     return 0
 
 
-def read_lines(path: pathlib.Path) -> list[bytes]:
+def read_file(path: pathlib.Path, refusal: type[Exception] = ArchiveError) -> bytes:
+    """The file's bytes ('-': stdin); `refusal` naming a file that is missing or a folder."""
     try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        return sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
     except FileNotFoundError:
-        raise ArchiveError(f"no such file: {path}") from None
+        raise refusal(f"no such file: {path}") from None
     except IsADirectoryError:
-        raise ArchiveError(f"{path} is a folder, not a fight export") from None
-    return raw.splitlines()
+        raise refusal(f"{path} is a folder, not a fight export") from None
+
+
+def read_lines(path: pathlib.Path) -> list[bytes]:
+    return read_file(path).splitlines()
 
 
 def option_values(pairs: list[str]) -> dict[str, int | bool | str]:

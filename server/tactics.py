@@ -20,10 +20,9 @@ from dataclasses import dataclass
 
 from fray_table.rules.actions import Action, Approach, Attack, Charge, Flee, Hold, Move, Recover, Stand
 from fray_table.rules.commands import Advance, Answer, Declare, Start
-from fray_table.rules.conditions import OUT_OF_FIGHT
+from fray_table.rules.conditions import OUT_OF_FIGHT, PRONE
 from fray_table.rules.events import Actor, Event
 from fray_table.rules.holmes.fighters import usable
-from fray_table.rules.holmes.footing import PRONE
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.reducer import check
 from fray_table.rules.view import awaited_ids

@@ -145,13 +145,9 @@ def check(fight: Fight, hash_given: str | None = None) -> Report:
 
 
 def read(path: pathlib.Path) -> Fight:
-    try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
-    except FileNotFoundError:
-        raise NotAFight(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise NotAFight(f"{path} is a folder, not a fight") from None
-    return parse(raw, str(path))
+    from fray_table.server.fight_data import read_file
+
+    return parse(read_file(path, NotAFight), str(path))
 
 
 def parse(raw: bytes, source: str = "the file") -> Fight:

@@ -6,6 +6,7 @@ and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
 import msgspec
 
 from fray_table.rules.challenges import initiative, wounds
+from fray_table.rules.conditions import DISARMED
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.holmes.combat import distance, queue
 from fray_table.rules.holmes.fighters import OUT_OF_FIGHT, able, usable
@@ -17,7 +18,6 @@ EXTRA_ATTACK_KIND = "extra_attack"  # step and prompt: whom the immediate extra 
 FORMER = {"natural-20": NATURAL_20_KIND, "extra-attack": EXTRA_ATTACK_KIND}  # RULES_VERSION 4's spellings
 RESULT, EXTRA = "result", "extra"  # the natural 20's two answers
 DECLINE = "decline"
-DISARMED = "disarmed"  # 003's condition for a weapon on the floor (rules.holmes.footing picks it up)
 
 
 def ask(ctx: Context, blow) -> None:

@@ -10,6 +10,7 @@ from typing import get_args
 
 from fray_table.rules.actions import ACT, SHOOT, Action, Attack, Flee, Move, Shoot, ThrowOil, ThrowTorch
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE
+from fray_table.rules.conditions import BURNING, OILED
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.holmes import devices, footing, grapple, melee, oil, ranged, spells
@@ -244,7 +245,7 @@ def offer_oil(state: Encounter, c: Combatant, targets: list[str]) -> dict:
 
 
 def offer_torch(state: Encounter, c: Combatant, targets: list[str]) -> dict:
-    oiled = [t for t in targets if oil.OILED in state_conditions(state, t)]
+    oiled = [t for t in targets if OILED in state_conditions(state, t)]
     return dict(type="throw_torch", targets=oiled + [t for t in targets if t not in oiled], options=delayed({**AIM}, "throw_torch"))
 
 
@@ -255,7 +256,7 @@ def offer_grapple(state: Encounter, c: Combatant, targets: list[str]) -> dict | 
 
 
 def offer_roll(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:
-    return dict(type="stop_drop_roll") if oil.BURNING in c.conditions and c.burning >= 1 else None
+    return dict(type="stop_drop_roll") if BURNING in c.conditions and c.burning >= 1 else None
 
 
 def offer_cast(state: Encounter, c: Combatant, targets: list[str]) -> dict | None:

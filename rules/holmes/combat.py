@@ -12,6 +12,7 @@ what every strike must pass first (able, target up, weapon usable, in reach).
 import msgspec
 
 from fray_table.rules.actions import Attack
+from fray_table.rules.conditions import DISARMED
 from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
 from fray_table.rules.grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
 from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
@@ -188,8 +189,8 @@ def parried(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon
     who = dict(actor=attacker.id, target=target.id)
     if but_for_parry and weapon.weight > guard.weight:
         target.weapons[index] = msgspec.structs.replace(guard, dropped=True)
-        if "disarmed" not in target.conditions:
-            target.conditions.append("disarmed")
+        if DISARMED not in target.conditions:
+            target.conditions.append(DISARMED)
         ctx.log("parry", f"{target.name}'s parry holds, but the heavier {weapon.name} knocks the {guard.name} away: {target.name} is disarmed.", **who)
         return
     if but_for_parry or guard.weight >= weapon.weight or step.mode == "riposte":

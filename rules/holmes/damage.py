@@ -9,6 +9,7 @@ profile's way of falling (hook `fall`) applies to it as well.
 
 import msgspec
 
+from fray_table.rules.conditions import DISARMED
 from fray_table.rules.context import Context, hp_left, said
 from fray_table.rules.dice import parse
 from fray_table.rules.holmes.fighters import in_hand
@@ -112,8 +113,8 @@ def gawper_struck(ctx: Context, target: Combatant, mode: str) -> None:
 
 def drop_check(ctx: Context, target: Combatant) -> None:
     roll = ctx.dice.roll(6, f"{target.name}, surprised and struck, holds on")
-    if roll <= DROP_ON and "disarmed" not in target.conditions:
-        target.conditions.append("disarmed")
+    if roll <= DROP_ON and DISARMED not in target.conditions:
+        target.conditions.append(DISARMED)
         held = in_hand(ctx.state, target)  # the weapon in hand lies on the floor until recovered
         if held is not None:
             target.weapons[held] = msgspec.structs.replace(target.weapons[held], dropped=True)

@@ -11,11 +11,10 @@ attack phase.
 import msgspec
 
 from fray_table.rules.actions import Recover, Stand
+from fray_table.rules.conditions import DISARMED, PRONE
 from fray_table.rules.context import Context
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
-
-PRONE, DISARMED = "prone", "disarmed"
 
 
 def dropped(c: Combatant) -> list[int]:

@@ -12,7 +12,7 @@ first of their turns (DEX order).
 """
 
 from fray_table.rules.actions import Grapple
-from fray_table.rules.conditions import PINNED
+from fray_table.rules.conditions import DISARMED, HELPLESS, PINNED
 from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
@@ -25,7 +25,6 @@ from fray_table.rules.round import may_act
 MAX_GRAPPLERS = 6  # 003: 'only six men may grapple one man-sized creature at once'
 THROWN_BACK = 10  # feet: 003's 1" (a ruling: an inch is 10 ft, as for movement)
 REACH = 5  # feet: a grappler must stand beside the target
-HELPLESS = "helpless"
 
 
 def may_grapple(state: Encounter, c: Combatant) -> bool:
@@ -79,7 +78,7 @@ def resolve(ctx: Context, actor: Combatant, a: Grapple, step: Step) -> None:
                 actor=g.id,
                 target=target.id,
             )
-        elif action.target_unwilling or "disarmed" in target.conditions:
+        elif action.target_unwilling or DISARMED in target.conditions:
             joined.append(g)
             ctx.log("grapple", f"{g.name} closes with {target.name}: no attack roll, {target.name} will not strike to kill.", actor=g.id, target=target.id)
         elif roll_to_hit(ctx, g, f"closes to grapple {target.name}", descending(target.ac), base_mods(ctx, g), target.id):

@@ -6,6 +6,7 @@ in what order, and queues the strikes.
 """
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
+from fray_table.rules.conditions import DEAD
 from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.holmes.combat import distance, double_refused, queue, routine_refused
@@ -222,8 +223,8 @@ def kill(ctx: Context, actor: Combatant, action: Kill) -> None:
         return
     target.hp = min(target.hp, 0)
     target.down = True
-    if "dead" not in target.conditions:
-        target.conditions.append("dead")
+    if DEAD not in target.conditions:
+        target.conditions.append(DEAD)
     ctx.log("kill", f"{actor.name} kills the helpless {target.name}.", **who)
 
 

@@ -20,6 +20,7 @@ from fray_table.rules.charts.oil import (
     TORCH_AC,
 )
 from fray_table.rules.charts.range_cover import range_band
+from fray_table.rules.conditions import BURNING, OILED, PRONE
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
@@ -30,8 +31,6 @@ from fray_table.rules.holmes.ranged import aim_mods, check_aim, check_target, in
 from fray_table.rules.holmes.terms import descending
 from fray_table.rules.holmes.tohit import base_mods, hurt, roll_to_hit
 from fray_table.rules.model import Combatant, Encounter, Step
-
-OILED, BURNING, PRONE = "oiled", "burning", "prone"
 
 
 def check_throw(state: Encounter, actor: Combatant, a: ThrowOil | ThrowTorch) -> None:

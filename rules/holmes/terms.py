@@ -12,6 +12,7 @@ terms where their documents are silent.
 """
 
 from fray_table.rules.actions import Action, Parry
+from fray_table.rules.conditions import PRONE as PRONE_CONDITION
 from fray_table.rules.context import Context, Said, said
 from fray_table.rules.holmes.fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
 from fray_table.rules.model import (
@@ -73,7 +74,7 @@ def modifiers(state: Encounter, attacker: Combatant, target: Combatant, weapon: 
             mods.append(("charge", CHARGE))
         if behind and not thief_from_surprise:
             mods.append(("from behind", FROM_BEHIND))
-        if "prone" in target.conditions:
+        if PRONE_CONDITION in target.conditions:
             mods.append(("prone target", PRONE))
     ac = target.ac - (SHIELD if behind and target.shield else 0)
     mods.append(("target AC" if ac == target.ac else "target AC without shield", descending(ac)))

@@ -27,11 +27,7 @@ from fray_table.rules.ruleset import MELEE, MISSILE, rules_of
 
 DECLARED = ("attack", "double", "charge", ROUTINE, "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {
-    "double": "attacks (twice)",
-    ROUTINE: "attacks (routine)",
-    "charge": "charges",
-    "counter": "counter-attacks",
-    "set": "meets the charge of",
+    **combat.LABEL,  # 003's strikes, and 000's two-weapon ones
     "two-weapon": "attacks with two weapons",
     "main-hand": "attacks with the main hand",
     "off-hand": "attacks with the off hand",

@@ -4,6 +4,7 @@ the fumble table, and the timed conditions they leave (knocked down, weapon stuc
 import msgspec
 
 from fray_table.rules.charts.ll_house import ARMOR, BEYOND_REPAIR, FUMBLE, FUMBLE_DICE, LIMB, SHIELD, STUCK_DICE
+from fray_table.rules.conditions import DISARMED, PRONE
 from fray_table.rules.context import Context, Figures, said
 from fray_table.rules.grid import distance
 from fray_table.rules.holmes.fighters import in_hand
@@ -12,7 +13,7 @@ from fray_table.rules.holmes.tohit import hurt
 from fray_table.rules.model import ACT, Combatant
 from fray_table.rules.ruleset import rules_of
 
-KNOCKED_DOWN, PRONE, DISARMED, STUCK = "knocked down", "prone", "disarmed", "weapon stuck"
+KNOCKED_DOWN, STUCK = "knocked down", "weapon stuck"
 
 
 def hold(c: Combatant, condition: str, last: int) -> None:

@@ -15,12 +15,13 @@ from fray_table.rules.charts.ll_house import (
     WAKE_DICE,
     WAKE_HP,
 )
+from fray_table.rules.conditions import DEAD, DISARMED, PRONE
 from fray_table.rules.context import Context, lookup, said
 from fray_table.rules.grid import distance
-from fray_table.rules.llhouse.criticals import DISARMED, KNOCKED_DOWN, PRONE, STUCK, hold
+from fray_table.rules.llhouse.criticals import KNOCKED_DOWN, STUCK, hold
 from fray_table.rules.model import Combatant, Step
 
-UNCONSCIOUS, BLEEDING, DEAD, STABLE = "unconscious", "bleeding out", "dead", "stabilized"
+UNCONSCIOUS, BLEEDING, STABLE = "unconscious", "bleeding out", "stabilized"
 REACH = 5  # staunching is done at the dying character's side (a ruling)
 
 

@@ -17,6 +17,7 @@ from fray_table.rules.charts.thac0_sheet import (
     SIZE_SCALE,
     STUN_DIE,
 )
+from fray_table.rules.conditions import PRONE as PRONE_CONDITION
 from fray_table.rules.context import Context, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
@@ -82,7 +83,7 @@ def mods_of(state: Encounter, actor: Combatant, target: Combatant, a: Strike) ->
         mods.append(("surprise", SURPRISE_BONUS))  # 003 stands: the free round at +2
     if a.haymaker:
         mods.append(("haymaker", HAYMAKER_TO_HIT))
-    if "prone" in target.conditions:
+    if PRONE_CONDITION in target.conditions:
         mods.append(("prone target", PRONE))
     mods += situation(actor, target)
     if parrying(state, target) is not None:  # 003: a parrier's foe takes -4, the need kept to 20 at most

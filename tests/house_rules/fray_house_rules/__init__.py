@@ -6,11 +6,11 @@ A kick is declared like an attack (`{"type": "house", "name": "kick", "target":
 chart below.
 """
 
+from fray_table.rules.conditions import PRONE
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.errors import Rejected
 from fray_table.rules.holmes.damage import lose_hp
 from fray_table.rules.holmes.fighters import combat_bonus
-from fray_table.rules.holmes.oil import PRONE
 from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.holmes.terms import descending
 from fray_table.rules.holmes.tohit import roll_to_hit

@@ -257,22 +257,13 @@ export function renderAwaiting(view, onAnswer) {
   );
 }
 
-// The answers of the prompts the rules make, in sentences (the prompt itself is the
-// question): rules/melee.py's riposte, 000's shield sacrifice, 001's natural 20 and
-// its extra attack. An answer not listed is shown as it comes, a combatant's id by name.
-const ANSWERS = {
-  riposte: { counter: "Counter-attack once", decline: "Let it pass: no counter-attack" },
-  shield_sacrifice: { sacrifice: "Sacrifice the shield (it shatters)", keep: "Keep the shield and take the damage" },
-  natural_20: { result: "Take the Attack Result", extra: "A normal hit, and an extra attack now" },
-  extra_attack: { decline: "No extra attack" },
-};
-
-/** An answer to a prompt as a person reads it: a sentence, or the combatant it names. */
+/** An answer to a prompt as a person reads it: the rules' sentence for it (GET /api/profiles:
+ * each module's `answers`), or the combatant it names (in the rules' sentence for one), or its words. */
 export function answerLabel(view, a, opt) {
-  const said = ANSWERS[a.kind]?.[opt];
-  if (said) return said;
+  const answers = gameWords(view)?.answers?.[a.kind] ?? {};
+  if (answers[opt]) return answers[opt];
   const c = view.combatants.find((x) => x.id === opt);
-  if (c) return a.kind === "extra_attack" ? `Attack ${c.name}` : c.name;
+  if (c) return answers["{combatant}"]?.replace("{name}", c.name) ?? c.name;
   return opt.replace(/_/g, " ").replace(/^./, (ch) => ch.toUpperCase());
 }
 

@@ -128,6 +128,8 @@ def catalogue() -> dict[str, dict]:
     reads and what it needs; where each module of its rules comes from; and the words its
     pages show (rules.words)."""
     out = {}
+    # The prompts' answers in sentences, of every installed module: a fight may take modules of several profiles.
+    answers = {kind: dict(said) for p in PROFILES.values() for m in p.modules for kind, said in m.answers.items()}
     for name, p in PROFILES.items():
         inherited = ruleset.compose(p.base).modules if p.base else {}
         out[name] = {
@@ -154,7 +156,7 @@ def catalogue() -> dict[str, dict]:
                 for m in p.modules
             ],
             "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},
-            "words": words.WORDS,
+            "words": {**words.WORDS, "answers": answers},
         }
     return out
 

@@ -97,6 +97,9 @@ class Module:
     hooks: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # HOOKS it fills
     actions: Mapping[str, ActionRules] = dataclasses.field(default_factory=dict)  # action tag -> its record
     prompts: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # awaiting kind -> what resumes it
+    # awaiting kind -> each answer as a person reads it (the pages' buttons); '{combatant}': the
+    # sentence for an answer that is a combatant's id, its name put for '{name}'
+    answers: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=dict)
     steps: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # step kind -> its handler
     # command tag -> (check(state, cmd), perform(ctx, cmd)): the commands of the wire vocabulary
     # (rules.commands) whose rule is a profile's (003's call_morale)

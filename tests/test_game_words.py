@@ -47,3 +47,26 @@ def test_get_api_profiles_serves_the_words(fray_server):
     served = httpx.get(f"{fray_server.url}/api/profiles", timeout=10).json()
     assert served["challenges"]["words"]["morale"]["press"] == "presses for advantage"
     assert served["thac0-sheet"]["words"]["conditions"] == list(SET_BY_HAND)
+
+
+def test_every_prompt_of_every_module_has_its_answers_in_sentences():
+    """Each prompt a module makes (its `prompts`) has its answers in sentences (its `answers`),
+    served to every page: a fight may take modules of several profiles."""
+    from fray_table.rules.ruleset import installed
+
+    served = catalogue()["holmes-phases"]["words"]["answers"]
+    assert all(listed["words"]["answers"] == served for listed in catalogue().values())
+    for profile in installed().values():
+        for module in profile.modules:
+            for kind in module.prompts:
+                assert module.answers.get(kind), f"{profile.name}'s {module.name}: prompt {kind!r} has no answers in words"
+                assert served[kind] == dict(module.answers[kind])
+    # 003's counter-attack, 000's shield sacrifice, 001's natural 20 and its extra attack
+    assert served["riposte"]["counter"] == "Counter-attack once"
+    assert served["shield_sacrifice"]["sacrifice"] == "Sacrifice the shield (it shatters)"
+    assert served["natural_20"]["extra"] == "A normal hit, and an extra attack now"
+    assert served["extra_attack"]["{combatant}"] == "Attack {name}"
+    scripts = "".join(p.read_text() for p in CLIENT.glob("*.js"))
+    for sentences in served.values():
+        for sentence in sentences.values():
+            assert sentence not in scripts, sentence  # no page keeps its own copy

@@ -42,6 +42,7 @@ PROFILE = Profile(
             hooks={"melee_roll": attack.strike, "shot": attack.shot, "combat_bonus": attack_bonus},
             steps={natural.NATURAL_20_KIND: attack.pending},  # a natural 20 settled as chosen
             prompts={natural.NATURAL_20_KIND: natural.chosen, natural.EXTRA_ATTACK_KIND: natural.aimed},
+            answers=natural.ANSWERS,
             former=natural.FORMER,
             round_end=(initiative.end_of_round,),  # what its misses cost lapses under any initiative (a -9 drop picked up)
             options=("attack_bonus", "double_damage", "save_vs_paralyzation", "drop_forfeits"),

@@ -18,6 +18,10 @@ EXTRA_ATTACK_KIND = "extra_attack"  # step and prompt: whom the immediate extra 
 FORMER = {"natural-20": NATURAL_20_KIND, "extra-attack": EXTRA_ATTACK_KIND}  # RULES_VERSION 4's spellings
 RESULT, EXTRA = "result", "extra"  # the natural 20's two answers
 DECLINE = "decline"
+ANSWERS = {
+    NATURAL_20_KIND: {RESULT: "Take the Attack Result", EXTRA: "A normal hit, and an extra attack now"},
+    EXTRA_ATTACK_KIND: {DECLINE: "No extra attack", "{combatant}": "Attack {name}"},
+}
 
 
 def ask(ctx: Context, blow) -> None:

@@ -34,6 +34,7 @@ PROFILE = Profile(
                 "armor_class": traits.armor_as_given,
             },
             prompts={kinds.RIPOSTE_PROMPT: combat.riposte},  # 003: a parrier's counter-attack at +3
+            answers={kinds.RIPOSTE_PROMPT: kinds.RIPOSTE_ANSWERS},
         ),
         Module("routine", "003: one strike, or two for a shorter, lighter weapon against a longer one.", hooks={"routine": combat.routine}),
         Module(

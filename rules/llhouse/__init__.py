@@ -85,6 +85,7 @@ PROFILE = Profile(
             },
             choices=(manoeuvres.choices,),
             prompts={damage.SACRIFICE_PROMPT: damage.sacrifice},
+            answers={damage.SACRIFICE_PROMPT: damage.SACRIFICE_ANSWERS},
             options=("maneuvers", "two_weapon_fighting"),
             needs=("to_hit",),
             why=f"the shield bash and two weapons are rolled on {TO_HIT}",

@@ -49,6 +49,7 @@ def kill(ctx: Context, attacker: Combatant, target: Combatant) -> None:
 
 
 SACRIFICE_PROMPT = "shield_sacrifice"  # prompt: 000's SHIELD SACRIFICE, 'sacrifice' or 'keep'
+SACRIFICE_ANSWERS = {"sacrifice": "Sacrifice the shield (it shatters)", "keep": "Keep the shield and take the damage"}
 
 
 def sacrifice_open(state: Encounter, target: Combatant, points: int) -> bool:

@@ -351,30 +351,6 @@ function undoButton(e) {
   return h("button", { type: "button", class: "undo", testid: `undo-${e.seq}`, "aria-label": `Undo event ${e.seq}`, on: { click: () => undo(e.seq) } }, "undo");
 }
 
-// The command types an undo names ("GM undid event #47: edit_combatant"), in words.
-const COMMANDS = {
-  edit_combatant: "an edit of a combatant",
-  add_combatant: "adding a combatant",
-  remove_combatant: "removing a combatant",
-  declare: "a declaration",
-  advance: "closing the declarations",
-  answer: "an answer to a prompt",
-  force_rolls: "forced dice",
-  call_morale: "a morale check",
-  start: "the start of the fight",
-};
-const UNDID = /^GM (undid event|rewound the fight to before event) #(\d+): ([a-z_]+)(?: — (.+))?$/s;
-
-/** "GM undid event #47: edit_combatant" as words: what that event's own line said, or what kind of command it was. */
-function undoText(e) {
-  const m = e.kind === "gm" && e.text.match(UNDID);
-  if (!m) return e.text;
-  const [, how, seq, what, told] = m;
-  const line = told ? null : $(`[data-testid=log] li[data-seq="${seq}"] .text`); // the server's words first, else the event's own line
-  const said = told ? `“${told}”` : line ? `“${line.textContent}”` : COMMANDS[what] ?? what.replace(/_/g, " ");
-  return how === "undid event" ? `GM undid ${said} (event #${seq}).` : `GM rewound the fight to before ${said} (event #${seq}).`;
-}
-
 function logItem(e) {
   return h(
     "li",
@@ -382,7 +358,7 @@ function logItem(e) {
       class: `entry kind-${e.kind.replace(/[^a-z0-9_-]/gi, "")}`, testid: "log-entry", "data-kind": e.kind, "data-seq": e.seq,
       "data-actor": e.actor ?? "", "data-target": e.target ?? "",
     },
-    h("span", { class: "text" }, undoText(e)),
+    h("span", { class: "text" }, e.text),
     e.rolls?.length ? h("span", { class: "rolls" }, e.rolls.map(rollChip)) : null,
     sumLine(e),
     e.audience && e.audience !== "all" ? h("span", { class: "audience" }, e.audience === "gm" ? "GM only" : e.audience.replace(/^side:/, "side ")) : null,

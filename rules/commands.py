@@ -220,3 +220,25 @@ Command = (
     | Restore
     | Fork
 )
+
+# Each command in words, as a log line names one it speaks of (the GM's undo: 'GM undid an
+# edit of a combatant'). tests/test_rules_undo.py checks every command has its words.
+IN_WORDS = {
+    "create": "the creation of the encounter",
+    "add_combatant": "adding a combatant",
+    "edit_combatant": "an edit of a combatant",
+    "remove_combatant": "removing a combatant",
+    "start": "the start of the fight",
+    "declare": "a declaration",
+    "advance": "closing the declarations",
+    "force_rolls": "forced dice",
+    "clear_forced": "clearing the forced dice",
+    "answer": "an answer to a prompt",
+    "call_morale": "a morale check",
+    "say": "a line of table talk",
+    "set_map": "the battle map",
+    "end": "the end of the fight",
+    "undo": "an undo",
+    "restore": "an undo",
+    "fork": "the fork",
+}

@@ -174,7 +174,7 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
         setattr(c, name, list(value) if isinstance(value, list) else value)
     if "hp" in edits and "down" not in edits:
         c.down = c.hp <= 0
-    shown = ", ".join(f"{k} {_named(ctx.state, k, v)}" for k, v in edits.items() if k not in ("weapons", "notes"))
+    shown = ", ".join(f"{k.replace('_', ' ').strip()} {_named(ctx.state, k, v)}" for k, v in edits.items() if k not in ("weapons", "notes"))
     ctx.log("gm", f"GM edits {c.name}: {shown or 'details'}.", actor=c.id, audience="gm" if c.hidden else "all")
     if edits.get("unseen") is False and was_unseen:
         ctx.log("reveal", f"The GM reveals {c.name}.", actor=c.id)  # rules.unseen: on the table's map from now on
@@ -228,12 +228,19 @@ def _unarm(ctx: Context, c: Combatant) -> None:
         ctx.log("attack", f"{c.name}'s queued {'strike is' if len(gone) == 1 else 'strikes are'} dropped: the weapon was taken away.", actor=c.id)
 
 
-def _named(state: Encounter, name: str, value):
-    """An edited value as the log shows it: a combatant's id by its name ('aboard Sea Wolf'), '' as none."""
-    if name not in naming_figures():
-        return value
-    other = lookup(state, value) if value else None
-    return other.name if other is not None else value or "none"
+def _named(state: Encounter, name: str, value) -> str:
+    """An edited value as the log shows it, in words: a combatant's id by its name ('aboard
+    Sea Wolf'), yes or no, a list or a table item by item, nothing as 'none'."""
+    if name in naming_figures():
+        other = lookup(state, value) if value else None
+        return other.name if other is not None else value or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items()) or "none"
+    return "none" if value == "" else str(value)
 
 
 def check_remove(state: Encounter, cmd: RemoveCombatant) -> None:

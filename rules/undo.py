@@ -11,7 +11,7 @@ import copy
 
 from msgspec import UNSET
 
-from fray_table.rules.commands import Restore, Undo
+from fray_table.rules.commands import IN_WORDS, Restore, Undo
 from fray_table.rules.context import Context
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Encounter
@@ -108,5 +108,18 @@ def restore(ctx: Context, cmd: Restore) -> None:
         if value is not UNSET:
             setattr(state, name, copy.deepcopy(value))  # the event's values stay as stored
     state.undone = list(cmd.undone)
-    done = f"rewound the fight to before event #{cmd.undoes}" if cmd.rewind else f"undid event #{cmd.undoes}"
-    ctx.log("gm", f"GM {done}: {cmd.what}")
+    ctx.log("gm", undo_line(cmd))
+
+
+def undo_line(cmd: Restore) -> str:
+    """The line of an undo, in words: 'GM undid “GM edits Goblin: hp 0.” (event #4).' The
+    undone event is named by its first public line (`what`: its command's tag, ' — ', that
+    line, as rules.history made it), or by its command in words when it had none."""
+    tag, sep, told = cmd.what.partition(" — ")
+    if sep:
+        said = f"“{told}”"
+    else:
+        command, _, aside = tag.partition(" ")
+        said = IN_WORDS.get(command, command.replace("_", " ")) + (f" {aside}" if aside else "")
+    done = "rewound the fight to before" if cmd.rewind else "undid"
+    return f"GM {done} {said} (event #{cmd.undoes})."

@@ -88,7 +88,7 @@ def test_browser_figures_ll_house(fray_server, table: Pages) -> None:
     # Only what changed is sent: lowering the Con bonus sends con_bonus alone.
     gm.get_by_test_id("fig-con_bonus").fill("-1")
     gm.get_by_test_id("fig-submit").click()
-    expect(gm.get_by_test_id("log-entry").filter(has_text="GM edits Alda: con_bonus -1.")).to_have_count(1)
+    expect(gm.get_by_test_id("log-entry").filter(has_text="GM edits Alda: con bonus -1.")).to_have_count(1)
 
     # Bad values: named, and nothing sent.
     gm.get_by_test_id("fig-con_bonus").fill("9")

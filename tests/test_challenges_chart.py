@@ -418,14 +418,14 @@ def test_parried_miss_by_a_lighter_attacker_offers_the_counter_attack():
 def test_natural_20_prompt_names_the_result_it_would_give_up():
     played = fight(alda_attacks(), ADVANCE, dice=[20], alda={"attack_bonus": 2})  # 20 + 2 - 15 = +7
     assert played.state.awaiting.prompt == (
-        "Natural 20 against Gob: take the Attack Result +7, 'A strong Hit for +5 points of damage "
-        "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?"
+        "Natural 20 against Gob: take the Attack Result +7 ('A strong Hit for +5 points of damage "
+        "that also inflicts a Serious wound'), or a normal Hit plus an immediate extra attack?"
     )
     # A hidden Gob's AC would follow from the +7 (20 + 2 - AC): the effect is named without it.
     hidden = fight(alda_attacks(), ADVANCE, dice=[20], alda={"attack_bonus": 2}, gob={"hidden": True})
     assert hidden.state.awaiting.prompt == (
-        "Natural 20 against Gob: take the Attack Result, 'A strong Hit for +5 points of damage "
-        "that also inflicts a Serious wound' (result), or a normal Hit plus an immediate extra attack (extra)?"
+        "Natural 20 against Gob: take the Attack Result ('A strong Hit for +5 points of damage "
+        "that also inflicts a Serious wound'), or a normal Hit plus an immediate extra attack?"
     )
 
 

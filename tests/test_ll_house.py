@@ -53,7 +53,7 @@ def test_armor_edit_moves_armor_class_by_the_chart():
     plate = {"type": "edit_combatant", "id": "orc", "armor": "plate mail", "shield": True}
     played = fight(plate, rounds=0)
     assert who(played, "orc").ac == 18
-    assert "GM edits Orc: shield True, armor plate mail, ac 18." in texts(played, "gm")
+    assert "GM edits Orc: shield yes, armor plate mail, ac 18." in texts(played, "gm")
     bare = fight(plate, {"type": "edit_combatant", "id": "orc", "shield": False}, rounds=0)
     assert who(bare, "orc").ac == 17
     # An AC given by hand with the armor (a +1 chain mail: 16) keeps its +1 when the armor changes.

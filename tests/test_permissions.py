@@ -144,7 +144,7 @@ async def test_gm_powers_are_logged_as_the_gms_act(fray_server, redis_url, join)
     assert token_ids == {gm_id}  # every one of them is the GM link's act
     assert any(e["text"].startswith("GM forces") for e in gm.log)
     assert any(e["text"].startswith("GM edits Goblin 2") for e in gm.log)
-    assert any(e["text"].startswith("GM undid event #5: edit_combatant") for e in gm.log)
+    assert any(e["text"].startswith("GM undid “GM edits Goblin 2") and e["text"].endswith("(event #5).") for e in gm.log)
     for command in powers:  # the same powers from the player's link are refused
         if command["type"] != "declare":
             reply = await player.send(command)

@@ -1,6 +1,8 @@
 """The GM's undo, pure: rules.history computes the restore, the reducer applies
 it as carried. Positions: create 0, Alda 1, Goblin 2, forced dice 3, commands from 4."""
 
+import typing
+
 import msgspec
 import pytest
 
@@ -52,7 +54,7 @@ def test_undo_a_damaging_round_restores_hp_exactly():
     assert after.state.forced == [15, 3]  # the forced results the round used are queued again
     assert game(after.state) == game(before.state)
     assert after.state.seq == 8 and after.state.undone == [6]  # the position keeps counting
-    assert after.log[-1].kind == "gm" and after.log[-1].text == "GM undid event #6: advance — Round 1: declarations close."
+    assert after.log[-1].kind == "gm" and after.log[-1].text == "GM undid “Round 1: declarations close.” (event #6)."
 
 
 def test_restore_carries_only_changed_fields_and_nothing_pinned():
@@ -68,7 +70,20 @@ def test_undo_a_gm_hp_edit():
     out = played({"type": "edit_combatant", "id": "gob", "hp": 0}, {"type": "undo", "seq": 4})
     gob = next(c for c in out.state.combatants if c.id == "gob")
     assert (gob.hp, gob.down) == (4, False)
-    assert out.log[-1].text == "GM undid event #4: edit_combatant — GM edits Goblin: hp 0."
+    assert out.log[-1].text == "GM undid “GM edits Goblin: hp 0.” (event #4)."
+
+
+def test_an_undo_names_the_event_in_words():
+    """By its first public line; one with none (a declaration sealed from the table) by its command in words."""
+    from fray_table.rules.commands import IN_WORDS, Command, Restore
+    from fray_table.rules.undo import undo_line
+
+    tags = {cls.__struct_config__.tag for cls in typing.get_args(Command)}
+    assert set(IN_WORDS) == tags  # every command has its words
+    said = Restore(undoes=7, at=9, what="declare (its details are the GM's)", undone=[7])
+    assert undo_line(said) == "GM undid a declaration (its details are the GM's) (event #7)."
+    rewound = Restore(undoes=5, at=9, what="advance — Round 1: declarations close.", undone=[5, 6, 7, 8], rewind=True)
+    assert undo_line(rewound) == "GM rewound the fight to before “Round 1: declarations close.” (event #5)."
 
 
 def test_folding_the_stream_from_scratch_gives_the_live_state():
@@ -115,7 +130,7 @@ def test_rewind_goes_back_to_just_before_the_event():
     before = played(ROUND[0])  # the fight just before #5
     assert game(out.state) == game(before.state)
     assert out.state.undone == [5, 6, 7]
-    assert out.log[-1].text.startswith("GM rewound the fight to before event #5: declare")
+    assert out.log[-1].text.startswith("GM rewound the fight to before ") and out.log[-1].text.endswith(" (event #5).")
 
 
 def test_undoing_one_event_judges_the_later_ones_again():

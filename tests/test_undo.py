@@ -55,7 +55,7 @@ async def test_undo_an_attack_round_restores_hp_exactly(fray_server, redis_url, 
     assert (gm.view["round"], gm.view["phase"]) == (1, "declaration")
     assert gm.view["forced"] == [15, 3] and gm.view["undone"] == [6] and player.view["undone"] == [6]
     line = next(e for e in player.log if e["kind"] == "gm")
-    assert line["text"] == "GM undid event #6: advance — Round 1: declarations close."
+    assert line["text"] == "GM undid “Round 1: declarations close.” (event #6)."
     after = await stream(redis_url, made["id"])
     assert after[:-1] == before  # one event gained, none lost or changed
     position, event = after[-1]
@@ -72,7 +72,7 @@ async def test_undo_a_gm_hp_edit(fray_server, redis_url, join):
     assert ack["type"] == "ack", ack
     await gm.until(ack["position"])
     assert (gob(gm)["hp"], gob(gm)["down"]) == (4, False)
-    assert gm.log[-1]["text"] == "GM undid event #3: edit_combatant — GM edits Goblin: hp 0."
+    assert gm.log[-1]["text"] == "GM undid “GM edits Goblin: hp 0.” (event #3)."
     entries = await stream(redis_url, made["id"])
     assert len(entries) == 5
     assert hashlib.sha256(canonical(fold(e for _, e in entries))).hexdigest() == digest(fray_server, made)["sha256"]

@@ -49,8 +49,8 @@ def ask(ctx: Context, blow) -> None:
         kind=NATURAL_20_KIND,
         # A hidden foe's Attack Result would tell its AC (d20 20 + the attacker's bonus - AC):
         # its effect on the chart, which the choice turns on, is named without it.
-        prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.result:+d}'}, "
-        f"'{wounds.graded(state, blow.result).effect}' ({RESULT}), or a normal Hit plus an immediate extra attack ({EXTRA})?",
+        prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.result:+d}'} "
+        f"('{wounds.graded(state, blow.result).effect}'), or a normal Hit plus an immediate extra attack?",
         options=[RESULT, EXTRA],
     )
 
@@ -91,7 +91,7 @@ def extra_attack(ctx: Context, attacker: Combatant, target: Combatant, index: in
         id=f"{state.seq}:extra-attack:{len(state.steps)}",
         who=attacker.id,
         kind=EXTRA_ATTACK_KIND,
-        prompt=f"{attacker.name} gains an immediate extra attack: on whom? " + ", ".join(f"{c.id} = {c.name}" for c in foes),
+        prompt=f"{attacker.name} gains an immediate extra attack: on whom?",
         options=[c.id for c in foes] + [DECLINE],
     )
     ctx.log("attack", f"{attacker.name} gains an immediate extra attack and chooses its target.", actor=attacker.id)

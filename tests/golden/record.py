@@ -1,4 +1,6 @@
 """Record the golden streams: python tests/golden/record.py [NAME ...]
+Or, keeping the stored streams, only what today's code shows of them:
+python tests/golden/record.py --expected [NAME ...]
 
 Each fight of FIGHTS is played through the reducer and written as it would be
 stored: `NAME.stream`, one event a line (base64 of the msgpack the Redis stream
@@ -82,7 +84,14 @@ def load(name: str) -> list[bytes]:
     return [base64.b64decode(line) for line in (HERE / f"{name}.stream").read_text().split()]
 
 
+def reshown(name: str) -> None:
+    """The expected file anew from the stored stream (a change meant to change what it showed)."""
+    (HERE / f"{name}.expected.json").write_text(json.dumps(shown(load(name)), indent=1, ensure_ascii=False) + "\n")
+
+
 if __name__ == "__main__":
-    for name in sys.argv[1:] or FIGHTS:
-        record(name)
+    args = sys.argv[1:]
+    expected_only = args[:1] == ["--expected"]
+    for name in args[expected_only:] or FIGHTS:
+        (reshown if expected_only else record)(name)
         print(name)

@@ -102,7 +102,9 @@ def judge(ctx: Context, attacker: Combatant, what: str, reckoning: Reckoning, ta
         ),
         actor=attacker.id,
         target=target,
-        mods=[("THAC0", reckoning.thac0), ("target AC", reckoning.ac), *reckoning.mods],
+        # The terms added to the d20, so that the sum the pages show adds up to the total (THAC0 less
+        # the AC is the number needed, `need`); with mods_before_steps they are in the need instead.
+        mods=[] if reckoning.inside else reckoning.mods,
         total=reckoning.total(d20),
         need=reckoning.target,
     )

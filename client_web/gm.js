@@ -198,13 +198,15 @@ export class GmConsole {
     const f = this.field();
     const v = this.held(c, f);
     const kind = f.kind === "int" ? "int" : f.kind;
-    this.editHint.textContent = f.help ?? (f.kind === "shield" ? "The view does not say whether it carries one now: AC moves by 1 with it." : "");
+    this.editHint.textContent = f.help ?? (f.kind === "shield" ? (c?.shield ? "It carries a shield now: AC moves by 1 with it." : "It carries no shield now: AC moves by 1 with it.") : "");
     let control;
     if (kind === "int") {
       control = this.editValue;
       this.editValue.value = v === null || v === undefined ? "" : String(v);
     } else if (kind === "shield") {
-      control = h("select", { id: "edit-value", testid: "edit-choice" }, h("option", { value: "on" }, "give a shield (AC +1)"), h("option", { value: "off" }, "take the shield away (AC −1)"));
+      control = c?.shield
+        ? h("select", { id: "edit-value", testid: "edit-choice" }, h("option", { value: "off" }, "take the shield away (AC −1)"))
+        : h("select", { id: "edit-value", testid: "edit-choice" }, h("option", { value: "on" }, "give a shield (AC +1)"));
     } else if (kind === "bool") {
       control = h("select", { id: "edit-value", testid: "edit-choice" }, h("option", { value: "true", selected: v === true }, "yes"), h("option", { value: "false", selected: v !== true }, "no"));
     } else if (kind === "combatant") {

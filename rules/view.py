@@ -51,6 +51,7 @@ class CombatantView(Struct):
     attack_bonus: int | None = None
     hidden: bool = False  # figures hidden from the table: the GM's card alone says so
     unseen: bool | msgspec.UnsetType = msgspec.UNSET  # the GM's card alone, when true: nobody else has one (rules.unseen)
+    shield: bool | msgspec.UnsetType = msgspec.UNSET  # the GM's card alone, when it carries one (the edit form offers to take it away)
     notes: str | None = None
     subdual: int | None = None
     morale: str | None = None  # 003: the morale result governing `morale_round` (GM only)
@@ -153,6 +154,8 @@ def combatant_view(state: Encounter, c: Combatant, gm: bool) -> CombatantView:
         v.morale, v.morale_round = c.morale, c.morale_round
         v.figures = changed(c, rules_of(state).profile.figures)
         v.common = changed(c, rules_of(state).profile.common_figures)
+        if c.shield:
+            v.shield = True
     return v
 
 

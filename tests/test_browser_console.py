@@ -54,6 +54,10 @@ def test_browser_demo_and_console(fray_server, table: Pages) -> None:
     edit(gm, "alda", "shield", "on", choice=True)
     expect(gm.get_by_test_id("ac-alda")).to_have_text("3")
     expect(gm.get_by_test_id("log-entry").filter(has_text="GM edits Alda: ").filter(has_text="shield").first).to_be_visible()
+    # The GM's card says she carries one now: the form offers to take it away, not to give another.
+    gm.get_by_test_id("edit-field").select_option("ac")
+    gm.get_by_test_id("edit-field").select_option("shield")
+    expect(gm.get_by_test_id("edit-choice").locator("option")).to_have_text(["take the shield away (AC −1)"])
     # Armor from 000's chart, and figures the profile declares (003's level and PC).
     edit(gm, "alda", "armor", "chain mail", choice=True)
     expect(gm.get_by_test_id("log-entry").filter(has_text="armor chain mail").first).to_be_visible()

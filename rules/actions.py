@@ -210,12 +210,19 @@ class House(ActionBase, tag="house", frozen=True):
         return [(self.phase, ACT)]
 
 
+_WIRE: dict[type, str] = {}  # action class -> its tag (read on every declaration: looked up, not built)
+
+
 def tag(action: ActionBase) -> str:
     """The action's wire tag: 'attack', 'move', ...; a house action's 'house:<name>'."""
+    wire = _WIRE.get(type(action))
+    if wire is not None:
+        return wire
     if isinstance(action, House):
         return f"house:{action.name}"
     wire = action.__struct_config__.tag
     assert isinstance(wire, str)  # every action class is given a str tag
+    _WIRE[type(action)] = wire
     return wire
 
 

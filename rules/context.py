@@ -67,7 +67,7 @@ class Context:
         unseen combatants does it name (as actor, target, in its text or its dice's purposes)?"""
         actor, target = fields.get("actor"), fields.get("target")
         veiled, unseen = False, []
-        for c in self.state.combatants:
+        for c in [c for c in self.state.combatants if c.hidden or c.unseen]:  # most are neither: judged at C speed
             named = c.id == actor or c.id == target
             if c.unseen and (named or c.name in text or any(c.name in r.purpose for r in rolls)):
                 unseen.append(c)
@@ -81,9 +81,8 @@ class Context:
         return cid is not None and any(c.id == cid and (c.hidden or c.unseen) for c in self.state.combatants)
 
     def option(self, name: str):
-        from fray_table.rules.profiles import option
-
-        return option(self.state, name)
+        """The encounter's option (every one is there: rules.profiles.validate_options filled the defaults in)."""
+        return self.state.options[name]
 
     def combatant(self, cid: str) -> Combatant:
         return find(self.state, cid)

@@ -215,9 +215,9 @@ _WIRE: dict[type, str] = {}  # action class -> its tag (read on every declaratio
 
 def tag(action: ActionBase) -> str:
     """The action's wire tag: 'attack', 'move', ...; a house action's 'house:<name>'."""
-    wire = _WIRE.get(type(action))
-    if wire is not None:
-        return wire
+    known = _WIRE.get(type(action))
+    if known is not None:
+        return known
     if isinstance(action, House):
         return f"house:{action.name}"
     wire = action.__struct_config__.tag

@@ -8,8 +8,8 @@ namespaced code, and nothing else changes.
 
 import re
 import traceback
-from collections.abc import Iterable, Iterator
-from typing import assert_never
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, get_args
 
 import msgspec
 
@@ -66,83 +66,66 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
         raise Rejected("auth/forbidden", f"a {by.role} may not send '{cmd.__struct_config__.tag}'")
     if state.status == "ended" and not isinstance(cmd, (CreateEncounter, Undo, Restore, Say)):  # the table may talk on
         raise Rejected("encounter/ended", "the fight has ended")
-    match cmd:
-        case CreateEncounter():
-            raise Rejected("create/already-created", "this encounter already exists")
-        case AddCombatant():
-            setup.check_add(state, cmd)
-        case EditCombatant():
-            setup.check_edit(state, cmd)
-        case RemoveCombatant():
-            setup.check_remove(state, cmd)
-        case ForceRolls():
-            setup.check_force(state, cmd)
-        case ClearForced():
-            setup.check_clear_forced(state, cmd)
-        case Say():
-            chat.check_say(state, by, cmd)
-        case SetMap():
-            battlemap.check_set_map(state, cmd)
-        case End():
-            setup.check_end(state, cmd)
-        case Start():
-            resolve.check_start(state, cmd)
-        case Declare():
-            check_declare(state, by, cmd)
-        case Advance():
-            resolve.check_advance(state, cmd)
-        case Answer():
-            resolve.check_answer(state, by, cmd)
-        case CallMorale():
-            rules_of(state).commands["call_morale"][0](state, cmd)  # 003's morale (Module.commands)
-        case Undo():
-            undo.check_undo(state, cmd)
-        case Restore():
-            undo.check_restore(state, cmd)
-        case Fork():
-            fork.check_fork(state, cmd)
-        case _:
-            assert_never(cmd)
+    _CHECKS[type(cmd)](state, by, cmd)
+
+
+def _already_created(state: Encounter, by: Actor, cmd: CreateEncounter) -> None:
+    raise Rejected("create/already-created", "this encounter already exists")
+
+
+# Each command's check and its rule, by the command's class: one lookup an event, where a
+# match on the class tried the classes one after another. Every command has both (asserted below).
+_CHECKS: dict[type, Callable[[Encounter, Actor, Any], None]] = {
+    Declare: check_declare,
+    EditCombatant: lambda state, by, cmd: setup.check_edit(state, cmd),
+    Advance: lambda state, by, cmd: resolve.check_advance(state, cmd),
+    Answer: resolve.check_answer,
+    AddCombatant: lambda state, by, cmd: setup.check_add(state, cmd),
+    RemoveCombatant: lambda state, by, cmd: setup.check_remove(state, cmd),
+    ForceRolls: lambda state, by, cmd: setup.check_force(state, cmd),
+    ClearForced: lambda state, by, cmd: setup.check_clear_forced(state, cmd),
+    Say: chat.check_say,
+    SetMap: lambda state, by, cmd: battlemap.check_set_map(state, cmd),
+    End: lambda state, by, cmd: setup.check_end(state, cmd),
+    Start: lambda state, by, cmd: resolve.check_start(state, cmd),
+    CallMorale: lambda state, by, cmd: rules_of(state).commands["call_morale"][0](state, cmd),  # 003's morale (Module.commands)
+    Undo: lambda state, by, cmd: undo.check_undo(state, cmd),
+    Restore: lambda state, by, cmd: undo.check_restore(state, cmd),
+    Fork: lambda state, by, cmd: fork.check_fork(state, cmd),
+    CreateEncounter: _already_created,
+}
 
 
 def _perform(ctx: Context, cmd: Command) -> None:
-    match cmd:
-        case AddCombatant():
-            setup.add(ctx, cmd)
-        case EditCombatant():
-            setup.edit(ctx, cmd)
-        case RemoveCombatant():
-            setup.remove(ctx, cmd)
-        case ForceRolls():
-            setup.force(ctx, cmd)
-        case ClearForced():
-            setup.clear_forced(ctx, cmd)
-        case Say():
-            chat.say(ctx, cmd)
-        case SetMap():
-            battlemap.set_map(ctx, cmd)
-        case End():
-            setup.end(ctx, cmd)
-        case Start():
-            resolve.start(ctx, cmd)
-        case Declare():
-            declare(ctx, cmd)
-        case Advance():
-            resolve.advance(ctx, cmd)
-        case Answer():
-            resolve.answer(ctx, cmd)
-        case CallMorale():
-            rules_of(ctx.state).commands["call_morale"][1](ctx, cmd)
-        case Restore():
-            undo.restore(ctx, cmd)
-        case Fork():
-            fork.fork(ctx, cmd)
-        case Undo():
-            raise RuntimeError("an undo is folded as the restore computed for it (rules.history.resolve), never as itself")
-        case CreateEncounter():
-            raise AssertionError("create is checked away above")
-        case _:
-            assert_never(cmd)
+    _RULES[type(cmd)](ctx, cmd)
+
+
+def _never_folded(ctx: Context, cmd: Undo | CreateEncounter) -> None:
+    if isinstance(cmd, Undo):
+        raise RuntimeError("an undo is folded as the restore computed for it (rules.history.resolve), never as itself")
+    raise AssertionError("create is checked away above")
+
+
+_RULES: dict[type, Callable[[Context, Any], None]] = {
+    Declare: declare,
+    EditCombatant: setup.edit,
+    Advance: resolve.advance,
+    Answer: resolve.answer,
+    AddCombatant: setup.add,
+    RemoveCombatant: setup.remove,
+    ForceRolls: setup.force,
+    ClearForced: setup.clear_forced,
+    Say: chat.say,
+    SetMap: battlemap.set_map,
+    End: setup.end,
+    Start: resolve.start,
+    CallMorale: lambda ctx, cmd: rules_of(ctx.state).commands["call_morale"][1](ctx, cmd),
+    Restore: undo.restore,
+    Fork: fork.fork,
+    Undo: _never_folded,
+    CreateEncounter: _never_folded,
+}
+assert set(_CHECKS) == set(_RULES) == set(get_args(Command)), "every command has its check and its rule"
 
 
 def apply(state: Encounter | None, event: Event) -> Encounter:

@@ -86,11 +86,13 @@ EDITED_AWAY = {
 def test_a_rule_that_raises_costs_one_command_seen_by_the_gm_alone(monkeypatch):
     """An exception inside a rule: the command is rejected `rules/bug` with the state as it
     was (only the position moves on), the line is the GM's, and the fight goes on."""
-    from fray_table.rules import resolve
+    from fray_table.rules import reducer
+    from fray_table.rules.commands import Advance
 
     played = play({**EDITED_AWAY, "commands": EDITED_AWAY["commands"][:2]})
     before = played.state
-    monkeypatch.setattr(resolve, "advance", lambda ctx, cmd: (setattr(ctx.state, "phase", "attack"), [][1]))
+    # The rule of `advance` (the reducer's table of rules) changes the state, then raises.
+    monkeypatch.setitem(reducer._RULES, Advance, lambda ctx, cmd: (setattr(ctx.state, "phase", "attack"), [][1]))
     after = apply(before, Event("adv", GM, msgspec.convert({"type": "advance"}, Command)))
     [line] = after.recent
     assert line.code == BUG and line.audience == "gm"
@@ -135,12 +137,13 @@ def test_a_rule_bug_inside_a_long_fold_gives_what_one_event_at_a_time_gives(monk
     """folding() changes its own copy in place: a rule that raises half-way through a
     batch is folded again from the last clean state, so the batch ends in the bytes that
     applying each event on its own gives, and the state it started from is untouched."""
-    from fray_table.rules import resolve
+    from fray_table.rules import reducer
+    from fray_table.rules.commands import Advance
     from fray_table.rules.reducer import fold
 
     played = play(EDITED_AWAY)
     events = [*played.events, Event("more", GM, msgspec.convert({"type": "force_rolls", "values": [3]}, Command))]
-    monkeypatch.setattr(resolve, "advance", lambda ctx, cmd: (ctx.state.combatants.clear(), [][1]))
+    monkeypatch.setitem(reducer._RULES, Advance, lambda ctx, cmd: (ctx.state.combatants.clear(), [][1]))
     start = fold(events[:3])
     before = canonical(start)
     one_by_one = start

@@ -62,29 +62,37 @@ def declared(name: str) -> dict:
     return {f.name: f for f in (*profile.common_figures, *profile.figures)}
 
 
+def _touches(changed: set[str] | None, *names: str) -> bool:
+    """Does the check of `names` apply: on a whole combatant (None), or an edit that changed one of them?"""
+    return changed is None or not changed.isdisjoint(names)
+
+
 def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] | None = None) -> None:
     """Figures a combatant must have, whether added or edited: 003's, then each check
-    of the encounter's rules (rules.ruleset.Module.check_figures)."""
-    if not c.name.strip() or len(c.name) > 60:
+    of the encounter's rules (rules.ruleset.Module.check_figures). With `changed` (an
+    edit's fields), 003's own are checked only where they changed: the rest were checked
+    when they were set."""
+    if _touches(changed, "name") and (not c.name.strip() or len(c.name) > 60):
         raise Rejected(code, "a combatant needs a name of 1 to 60 characters")
-    if not c.side.strip() or len(c.side) > 40:
+    if _touches(changed, "side") and (not c.side.strip() or len(c.side) > 40):
         raise Rejected(code, "a combatant needs a side of 1 to 40 characters")
-    if not -20 <= c.ac <= 40:
+    if _touches(changed, "ac") and not -20 <= c.ac <= 40:
         raise Rejected(code, f"AC {c.ac} is outside -20..40 (ascending)")
-    if not 1 <= c.hp_max <= 10_000 or not -10_000 <= c.hp <= c.hp_max:
+    if _touches(changed, "hp", "hp_max") and (not 1 <= c.hp_max <= 10_000 or not -10_000 <= c.hp <= c.hp_max):
         raise Rejected(code, f"HP {c.hp}/{c.hp_max}: need 1 <= max HP <= 10000 and HP <= max HP")
-    if c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
+    if _touches(changed, "attack_bonus") and c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
     profile = rules_of(state).profile
     figures = declared(profile.name)
     check_declared(c, figures.values() if changed is None else [figures[n] for n in changed if n in figures], code)  # as declared
-    if not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
+    if _touches(changed, "dex", "int_") and not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
-    if c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000:
+    if _touches(changed, "x", "y") and (c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000):
         raise Rejected(code, f"position ({c.x}, {c.y}) must be on the 5-ft grid, 0 to 5000 ft")
-    if not 0 <= c.move <= 1000:
+    if _touches(changed, "move") and not 0 <= c.move <= 1000:
         raise Rejected(code, f"move {c.move} ft is outside 0..1000")
-    check_weapons(c.weapons, code)
+    if _touches(changed, "weapons"):
+        check_weapons(c.weapons, code)
     for check in rules_of(state).check_figures:
         check(c, code)
 

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fray_table.rules.commands import Declare
 from fray_table.rules.model import Encounter, copied
 from fray_table.rules.reducer import folding
 from fray_table.server.tactics import TACTICS, Plan, in_fight, next_command, standing_sides
@@ -54,16 +55,21 @@ def fight(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int) ->
     state.seed, state.forced, state.entered = seed, [], []
     sides = Counter(c.side for c in state.combatants if in_fight(c) and not c.vessel)
     now = [state]
+    refused: dict[tuple[int, str], int] = {}
 
     def decisions():
         for n in range(MAX_EVENTS):
             s = now[0]
             if s.round > rounds or (s.status == "running" and len(standing_sides(s)) <= 1):
                 return
-            event = next_command(s, plans, sides, n)
+            event = next_command(s, plans, sides, n, refused)
             if event is None:
                 return
+            round_ = s.round
             yield event
+            if isinstance(event.command, Declare) and any(e.kind == "rejected" for e in now[0].recent):
+                key = (round_, event.command.actor)
+                refused[key] = refused.get(key, 0) + 1
 
     for s in folding(decisions(), state):  # one copy of the state for the whole fight
         now[0] = s

@@ -11,10 +11,12 @@ more than that share of its fighters still standing runs from the field.
 
 Each fighter attacks its target with the first usable weapon that reaches; out
 of reach it charges, else approaches, else moves straight at it. A prone one
-stands first, a disarmed one picks its weapon up. A declaration
+stands first, a disarmed one picks its weapon up. Each is declared as it is: the
+rules refuse what cannot be done (a rejected line), and the next is declared. A declaration
 the rules refuse falls through to the next; `hold` when none is taken.
 """
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -24,7 +26,6 @@ from fray_table.rules.conditions import OUT_OF_FIGHT, PRONE
 from fray_table.rules.events import Actor, Event
 from fray_table.rules.holmes.fighters import usable
 from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.reducer import check
 from fray_table.rules.view import awaited_ids
 
 TACTICS = ("nearest", "weakest", "focus")
@@ -101,8 +102,11 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
     yield Hold()
 
 
-def next_command(state: Encounter, plans: dict[str, Plan], start: dict[str, int], n: int) -> Event | None:
-    """The simulator's next event for the fight, or None when nothing more can be done."""
+def next_command(state: Encounter, plans: dict[str, Plan], start: dict[str, int], n: int, refused: dict[tuple[int, str], int]) -> Event | None:
+    """The simulator's next event for the fight, or None when nothing more can be done.
+    `refused`: (round, combatant) -> how many of its candidates the rules refused so far
+    (the caller counts them from the fold's rejected lines): the next one is tried, and
+    a combatant with none left waits for the advance."""
     if state.status == "setup":
         return Event(f"s{n}", GM, Start())
     if state.status != "running":
@@ -112,8 +116,8 @@ def next_command(state: Encounter, plans: dict[str, Plan], start: dict[str, int]
     if state.phase == "declaration":
         for cid in awaited_ids(state):
             c = next(x for x in state.combatants if x.id == cid)
-            for action in candidates(state, c, plans.get(c.side, Plan()), start):
-                event = Event(f"s{n}", GM, Declare(actor=cid, action=action))
-                if check(state, event) is None:
-                    return event
+            tried = refused.get((state.round, cid), 0)
+            action = next(itertools.islice(candidates(state, c, plans.get(c.side, Plan()), start), tried, None), None)
+            if action is not None:
+                return Event(f"s{n}", GM, Declare(actor=cid, action=action))
     return Event(f"s{n}", GM, Advance())

@@ -252,3 +252,34 @@ def overflowing(page: Page) -> list[str]:
 def screenshot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def square(page: Page, x: int, y: int) -> tuple[float, float]:
+    """The centre of the map square at (x, y) feet, in page pixels."""
+    return page.eval_on_selector(
+        "[data-testid=map]",
+        """(svg, [x, y]) => {
+            const p = new DOMPoint((x - svg.dataset.x0) / 5 * 40 + 20, (y - svg.dataset.y0) / 5 * 40 + 20)
+                .matrixTransform(svg.getScreenCTM());
+            return [p.x, p.y];
+        }""",
+        [x, y],
+    )
+
+
+def declare(page: Page, actor: str, action: str, target: str | None = None, **options) -> None:
+    """Fill in and submit `actor`'s declaration form, as a person would."""
+    panel = page.get_by_test_id(f"declare-{actor}")
+    if panel.get_attribute("open") is None:
+        panel.locator("summary").click()
+    page.get_by_test_id(f"action-{actor}").select_option(action)
+    if target is not None:
+        page.get_by_test_id(f"target-{actor}-{action}").select_option(target)
+    for key, value in options.items():
+        field = page.get_by_test_id(f"opt-{actor}-{action}-{key}")
+        if value is True:
+            field.check()
+        else:
+            field.fill(str(value))
+    page.get_by_test_id(f"submit-{actor}-{action}").click()
+    expect(page.get_by_test_id(f"current-{actor}")).to_contain_text("Declared")

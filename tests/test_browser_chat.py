@@ -5,17 +5,9 @@ whisper, in the page or after a reload; text is shown as text."""
 import pytest
 from conftest import Pages
 from playwright.sync_api import expect
+from test_chat import FIGHT
 
 pytestmark = pytest.mark.browser
-
-FIGHT = {
-    "combatants": [
-        {"id": "alda", "name": "Alda", "side": "party", "hp": 9, "hp_max": 9, "x": 10, "y": 10},
-        {"id": "bran", "name": "Bran", "side": "party", "hp": 9, "hp_max": 9, "x": 15, "y": 15},
-        {"id": "gob", "name": "Goblin", "side": "goblins", "hp": 4, "hp_max": 4, "x": 20, "y": 10},
-    ],
-    "players": {"Ann": ["alda"], "Bob": ["bran"]},
-}
 
 
 def test_browser_chat_and_a_whisper_reach_whom_they_are_for(fray_server, table: Pages) -> None:

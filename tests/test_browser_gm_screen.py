@@ -7,7 +7,7 @@ undo in words, the page at phone width, and no empty scroll area under the log."
 import re
 
 import pytest
-from conftest import ARTIFACTS, Pages, gm_edit, gm_force, overflowing, screenshot
+from conftest import ARTIFACTS, Pages, declare, gm_edit, gm_force, overflowing, screenshot
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -22,17 +22,6 @@ FIGHT = {
     ],
     "players": {"Alda's player": ["alda"]},
 }
-
-
-def declare(page: Page, actor: str, action: str, target: str | None = None) -> None:
-    panel = page.get_by_test_id(f"declare-{actor}")
-    if panel.get_attribute("open") is None:
-        panel.locator("summary").click()
-    page.get_by_test_id(f"action-{actor}").select_option(action)
-    if target is not None:
-        page.get_by_test_id(f"target-{actor}-{action}").select_option(target)
-    page.get_by_test_id(f"submit-{actor}-{action}").click()
-    expect(page.get_by_test_id(f"current-{actor}")).to_contain_text("Declared")
 
 
 def test_browser_gm_bar_leads_the_round(fray_server, table: Pages) -> None:

@@ -8,7 +8,7 @@ a touch drag on a phone."""
 import re
 
 import pytest
-from conftest import ARTIFACTS, Pages, gm_edit, gm_force, screenshot
+from conftest import ARTIFACTS, Pages, gm_edit, gm_force, screenshot, square
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -37,19 +37,6 @@ FIGHT = {
     ],
     "players": {"Alda's player": ["alda"]},
 }
-
-
-def square(page: Page, x: int, y: int) -> tuple[float, float]:
-    """The centre of the map square at (x, y) feet, in page pixels."""
-    return page.eval_on_selector(
-        "[data-testid=map]",
-        """(svg, [x, y]) => {
-            const p = new DOMPoint((x - svg.dataset.x0) / 5 * 40 + 20, (y - svg.dataset.y0) / 5 * 40 + 20)
-                .matrixTransform(svg.getScreenCTM());
-            return [p.x, p.y];
-        }""",
-        [x, y],
-    )
 
 
 def started(fray_server, table: Pages, width: int = 1280):

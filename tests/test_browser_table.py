@@ -11,7 +11,7 @@ import re
 import tomllib
 
 import pytest
-from conftest import Pages, gm_advance, gm_force, overflowing, screenshot, until_round
+from conftest import Pages, declare, gm_advance, gm_force, overflowing, screenshot, square, until_round
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -52,19 +52,6 @@ assert SURPRISE + ROUND_1 + ROUND_2 == SCENARIO["dice"][: len(SURPRISE + ROUND_1
 PLAYERS = {"Alda's player": ["alda"], "Bran and Cora's player": ["bran", "cora"]}
 
 
-def square(page: Page, x: int, y: int) -> tuple[float, float]:
-    """The centre of the map square at (x, y) feet, in page pixels."""
-    return page.eval_on_selector(
-        "[data-testid=map]",
-        """(svg, [x, y]) => {
-            const p = new DOMPoint((x - svg.dataset.x0) / 5 * 40 + 20, (y - svg.dataset.y0) / 5 * 40 + 20)
-                .matrixTransform(svg.getScreenCTM());
-            return [p.x, p.y];
-        }""",
-        [x, y],
-    )
-
-
 def drag_token(page: Page, who: str, to: tuple[int, int], check=None) -> None:
     """Press on a token, move in steps (pointer events), and drop it on a square;
     `check()` runs while the token is still held."""
@@ -77,24 +64,6 @@ def drag_token(page: Page, who: str, to: tuple[int, int], check=None) -> None:
     if check:
         check()
     page.mouse.up()
-
-
-def declare(page: Page, actor: str, action: str, target: str | None = None, **options) -> None:
-    """Fill in and submit `actor`'s declaration form, as a person would."""
-    panel = page.get_by_test_id(f"declare-{actor}")
-    if panel.get_attribute("open") is None:
-        panel.locator("summary").click()
-    page.get_by_test_id(f"action-{actor}").select_option(action)
-    if target is not None:
-        page.get_by_test_id(f"target-{actor}-{action}").select_option(target)
-    for key, value in options.items():
-        field = page.get_by_test_id(f"opt-{actor}-{action}-{key}")
-        if value is True:
-            field.check()
-        else:
-            field.fill(str(value))
-    page.get_by_test_id(f"submit-{actor}-{action}").click()
-    expect(page.get_by_test_id(f"current-{actor}")).to_contain_text("Declared")
 
 
 def logged(page: Page, text: str, roll: str | None = None):

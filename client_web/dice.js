@@ -196,7 +196,7 @@ export function checkLog(entries) {
       if (roll.entered) report.entered += 1;
       else if (roll.forced) report.forced += 1;
       else {
-        const index = drawn.get(e.seq) ?? 0;
+        const index = roll.draw ?? drawn.get(e.seq) ?? 0; // as the roll says, else counted (older logs)
         drawn.set(e.seq, index + 1);
         if (!s.bytes) {
           report.unchecked += 1;

@@ -87,8 +87,10 @@ class Dice:
             if self.physical:
                 raise NeedDie(sides, purpose)
             value = draw(self.seed, self.position, self.index, sides)
+            self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, draw=self.index))
             self.index += 1
-        self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=forced))
+            return value
+        self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
         return value
 
     def roll_dice(self, expression: str, purpose: str) -> int:

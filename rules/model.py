@@ -22,6 +22,7 @@ class Roll(Struct, frozen=True, omit_defaults=True):
     purpose: str
     forced: bool = False
     entered: bool = False  # rolled at the table and entered by a person
+    draw: int | None = None  # a seeded die's index among its event's draws (docs/dice.md): a check needs no other line
 
 
 class Mod(Struct, frozen=True, omit_defaults=True):

@@ -126,7 +126,9 @@ def check(fight: Fight, hash_given: str | None = None) -> Report:
             if roll.forced:
                 report.forced += 1
                 continue
-            index = drawn.get(entry.seq, 0)
+            # The draw's index, as the roll says (a line this log lacks may have drawn before it),
+            # else counted (logs exported before rolls said it).
+            index = roll.draw if roll.draw is not None else drawn.get(entry.seq, 0)
             drawn[entry.seq] = index + 1
             if seed.seed is None:
                 report.unchecked += 1

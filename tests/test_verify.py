@@ -112,6 +112,27 @@ def test_a_fight_verifies_from_its_stream_and_from_each_viewers_log():
         assert seen.ok and seen.random == report.random and seen.forced == 1, viewer
 
 
+def test_a_log_lacking_a_line_with_dice_still_verifies_by_each_rolls_draw_index():
+    """A viewer's export lacks the lines they may not read (the GM's, about a hidden foe):
+    each seeded roll says its draw's index (docs/dice.md), so the rolls after a missing one
+    are checked at their own index, not at a count of what the log holds."""
+    lines = log_of(BRAWL, Viewer("gm"))
+    by_event: dict[int, list[dict]] = {}
+    for line in lines:
+        if any("draw" in r for r in line.get("rolls", [])):
+            by_event.setdefault(line["seq"], []).append(line)
+    seq, (first, *_rest) = next((seq, ls) for seq, ls in by_event.items() if len(ls) >= 2)
+    assert [r["draw"] for r in first["rolls"] if "draw" in r][0] == 0  # the event's first draw
+    lacking = [line for line in lines if line is not first]
+    assert verify.check(verify.parse(json.dumps(lacking).encode())).ok
+    # Without the indices (a log exported before rolls carried them) the count goes wrong there.
+    for line in lacking:
+        for r in line.get("rolls", []):
+            r.pop("draw", None)
+    counted = verify.check(verify.parse(json.dumps(lacking).encode()))
+    assert not counted.ok and counted.lines[-1].startswith(f"event {seq}, draw 0: ")
+
+
 def tampered(lines: list[dict]) -> tuple[list[dict], dict, dict]:
     """The log with its fifth random roll changed to another face; the line and the roll."""
     random = [(e, r) for e in lines for r in e.get("rolls", []) if not r.get("forced") and not r.get("entered")]

@@ -17,7 +17,7 @@ from msgspec import Struct
 
 from fray_table.rules import ruleset, words
 from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.model import Combatant
 
 
 class Option(Struct, frozen=True):
@@ -176,7 +176,3 @@ def validate_options(profile: str, options: dict, modules: dict[str, str] | None
         if known[name].choices and value not in known[name].choices:
             raise ValueError(f"option {name!r} must be one of {list(known[name].choices)}")
     return {o.name: options.get(o.name, o.default) for o in rules.options}
-
-
-def option(state: Encounter, name: str):
-    return state.options[name]

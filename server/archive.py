@@ -116,9 +116,10 @@ async def export_to_file(store, encounter: str, folder: pathlib.Path) -> pathlib
 # --- import -----------------------------------------------------------------------
 
 
-def parse(lines: Iterable[bytes], source: str = "the file") -> Fight:
+def parse(lines: Iterable[bytes], source: str = "the file", each: Callable[[Event, Encounter], None] | None = None) -> Fight:
     """A fight from the file's lines, checked whole (shape, order, and that it folds)
-    before anything is written anywhere. ArchiveError names the first fault and its line."""
+    before anything is written anywhere. ArchiveError names the first fault and its line.
+    `each(event, state)` is called with each state as the fold makes it."""
     header: Header | None = None
     events: list[Event] = []
     seen: set[str] = set()
@@ -164,6 +165,8 @@ def parse(lines: Iterable[bytes], source: str = "the file") -> Fight:
         last = position
         seen.add(line.event.id)
         events.append(line.event)
+        if each is not None:
+            each(line.event, state)  # read each state as the fold makes it (fray verify: the log)
     if header is None:
         raise ArchiveError(f"{source}: empty, not a Fray fight export")
     if state is None:

@@ -156,6 +156,13 @@ def data_command(args) -> int:
     return run(args)
 
 
+def scenario_data(path: pathlib.Path) -> dict:
+    """A scenario file's data, TOML or JSON by its suffix (docs/scenarios.md). FileNotFoundError,
+    or ValueError naming what is wrong (tomllib's and json's errors are ValueErrors)."""
+    raw = path.read_bytes()
+    return tomllib.loads(raw.decode()) if path.suffix == ".toml" else json.loads(raw)
+
+
 def run_command(args) -> int:
     import msgspec
 
@@ -163,13 +170,11 @@ def run_command(args) -> int:
 
     path: pathlib.Path = args.scenario
     try:
-        raw = path.read_bytes()
-        data = tomllib.loads(raw.decode()) if path.suffix == ".toml" else json.loads(raw)
-        played = play(data)
+        played = play(scenario_data(path))
     except FileNotFoundError:
         print(f"fray run: no such file: {path}", file=sys.stderr)
         return 2
-    except (ValueError, tomllib.TOMLDecodeError) as e:
+    except ValueError as e:
         print(f"fray run: {path}: {e}", file=sys.stderr)
         return 2
     if args.json:

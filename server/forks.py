@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from fray_table.rules.commands import End, Fork
 from fray_table.rules.events import Actor, Event, decode_event, encode_event
 from fray_table.rules.model import Encounter
-from fray_table.rules.reducer import apply, check
+from fray_table.rules.reducer import apply, check, fold
 from fray_table.rules.view import Viewer
 from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, issue_links, json_body, new_encounter_id, player_links
 from fray_table.server.store import StoreUnavailable
@@ -45,9 +45,7 @@ def fork_events(
     GM's: the fork's GM then reads events 0..at as that link did (a veil)."""
     if not 0 <= at < len(origin):
         raise ForkRefused(400, "fork/unknown-event", f"there is no event #{at} to fork after (the last is #{len(origin) - 1})")
-    state: Encounter | None = None
-    for event in origin[: at + 1]:
-        state = apply(state, event)
+    state = fold(origin[: at + 1])  # one copy of the state for the whole prefix
     assert state is not None
     if state.status == "ended":
         ended = next((i for i, e in enumerate(origin[: at + 1]) if i and isinstance(e.command, End)), at)

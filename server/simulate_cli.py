@@ -3,12 +3,12 @@ refusal is one line and exit code 2."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
 import sys
 import time
-import tomllib
 from typing import IO
 
 from fray_table.rules.model import Encounter
@@ -31,15 +31,16 @@ def start_of(args) -> tuple[Encounter, str]:
     if args.demo:
         from fray_table.server.demo import combatants
 
-        data: dict = {"combatants": [c for c in combatants()]}
+        data: dict = {"combatants": combatants()}
         name = "the demo fight"
     else:
+        from fray_table.server.cli import scenario_data
+
         try:
-            raw = args.scenario.read_bytes()
-            data = tomllib.loads(raw.decode()) if args.scenario.suffix == ".toml" else json.loads(raw)
+            data = scenario_data(args.scenario)
         except FileNotFoundError:
             raise Refused(f"no such file: {args.scenario}") from None
-        except (ValueError, tomllib.TOMLDecodeError) as e:
+        except ValueError as e:
             raise Refused(f"{args.scenario}: {e}") from None
         name = str(args.scenario)
     try:
@@ -90,8 +91,6 @@ def run(args, out: IO[str] = sys.stdout, err: IO[str] = sys.stderr) -> int:
         print(f"{NAME}: {e}", file=err)
         return 2
     seed_text = args.seed if args.seed is not None else secrets.token_hex(8)
-    import hashlib
-
     seed = hashlib.sha256(seed_text.encode()).digest()
     jobs = args.jobs or os.cpu_count() or 1
     progress = Progress(err, f"simulating {name}")

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from fray_table.rules.actions import Action, Approach, Attack, Charge, Flee, Hold, Move, Recover, Stand
 from fray_table.rules.commands import Advance, Answer, Declare, Start
-from fray_table.rules.conditions import OUT_OF_FIGHT, PRONE
+from fray_table.rules.conditions import PRONE, out_of_fight
 from fray_table.rules.events import Actor, Event
+from fray_table.rules.grid import distance
 from fray_table.rules.holmes.fighters import usable
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.view import awaited_ids
@@ -42,26 +43,21 @@ class Plan:
 
 
 def in_fight(c: Combatant) -> bool:
-    """Still fighting: not down, not fled or surrendered (rules.conditions.OUT_OF_FIGHT)."""
-    return not c.down and not any(x in c.conditions for x in OUT_OF_FIGHT)
+    """Still fighting: not down, fled or surrendered (rules.conditions.out_of_fight)."""
+    return not out_of_fight(c)
 
 
 def standing_sides(state: Encounter) -> set[str]:
     return {c.side for c in state.combatants if in_fight(c) and not c.vessel}
 
 
-def feet(a: Combatant, b: Combatant) -> int:
-    """As the rules measure it on the grid: a diagonal step counts as a straight one."""
-    return max(abs(a.x - b.x), abs(a.y - b.y))
-
-
 def target_of(state: Encounter, c: Combatant, plan: Plan, foes: list[Combatant]) -> Combatant:
     if plan.tactic == "weakest":
-        return min(foes, key=lambda f: (f.hp, feet(c, f), f.id))
+        return min(foes, key=lambda f: (f.hp, distance(c, f), f.id))
     if plan.tactic == "focus":
         first = next(m for m in state.combatants if m.side == c.side and in_fight(m))
-        return min(foes, key=lambda f: (feet(first, f), f.id))
-    return min(foes, key=lambda f: (feet(c, f), f.id))
+        return min(foes, key=lambda f: (distance(first, f), f.id))
+    return min(foes, key=lambda f: (distance(c, f), f.id))
 
 
 def step_towards(c: Combatant, x: int, y: int) -> tuple[int, int]:
@@ -82,7 +78,7 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
         return
     mine = sum(1 for m in state.combatants if m.side == c.side and in_fight(m))
     if plan.flee_at and mine <= plan.flee_at * start.get(c.side, mine):
-        near = min(foes, key=lambda f: feet(c, f))
+        near = min(foes, key=lambda f: distance(c, f))
         away_x = c.x + (FLIGHT if c.x >= near.x else -FLIGHT)
         away_y = c.y + (FLIGHT if c.y >= near.y else -FLIGHT)
         yield Flee(x=max(0, away_x), y=max(0, away_y))
@@ -91,9 +87,9 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
     if not any(usable(w) for w in c.weapons):
         yield from (Recover(weapon=i) for i, w in enumerate(c.weapons) if w.dropped)
     target = target_of(state, c, plan, foes)
-    distance = feet(c, target)
+    far = distance(c, target)
     for i, w in enumerate(c.weapons):
-        if usable(w) and (w.range >= distance if w.range else w.reach >= distance):
+        if usable(w) and (w.range >= far if w.range else w.reach >= far):
             yield Attack(target=target.id, weapon=i)
     yield Charge(target=target.id)
     yield Approach(target=target.id)

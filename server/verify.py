@@ -88,6 +88,10 @@ class Report:
         self.ok = False
         self.lines.append(text)
 
+    def as_json(self) -> dict:
+        """As `fray verify --json` prints it and GET .../dice answers it."""
+        return {"ok": self.ok, "random": self.random, "forced": self.forced, "entered": self.entered, "unchecked": self.unchecked, "notes": self.lines}
+
 
 def check(fight: Fight, hash_given: str | None = None) -> Report:
     """Every roll of the fight's log against its seed (docs/dice.md, 'Checking a fight')."""
@@ -193,22 +197,21 @@ def from_entries(entries: list[Entry], source: str) -> Fight:
 
 def _stream(raw: bytes, source: str) -> Fight:
     from fray_table.rules.commands import CreateEncounter, Fork
-    from fray_table.rules.reducer import apply
     from fray_table.server.archive import ArchiveError
     from fray_table.server.archive import parse as parse_stream
 
-    try:
-        fight = parse_stream(raw.splitlines(), source)
-    except ArchiveError as e:
-        raise NotAFight(str(e)) from None
     entries: list[Entry] = []
     held: list[bytes] = []  # the stream holds every seed: the create event's and each fork's
-    state = None
-    for event in fight.events:
-        state = apply(state, event)
+
+    def each(event, state) -> None:  # the fold archive.parse makes anyway, read as it goes
         entries.extend(state.recent)  # every line as made: the GM's log
         if isinstance(event.command, CreateEncounter) or (isinstance(event.command, Fork) and any(e.kind == "fork" for e in state.recent)):
             held.append(event.command.seed)  # a seed the fight took (a refused fork takes none)
+
+    try:
+        fight = parse_stream(raw.splitlines(), source, each)
+    except ArchiveError as e:
+        raise NotAFight(str(e)) from None
     seeds = _seeds(entries)
     for seed, value in zip(seeds, held, strict=False):
         seed.seed = value
@@ -230,8 +233,7 @@ async def dice_endpoint(request):
     if isinstance(folded, Response):
         return folded
     report = check(from_entries(list(folded.log), request.path_params["id"]))
-    body = {"ok": report.ok, "random": report.random, "forced": report.forced, "entered": report.entered, "unchecked": report.unchecked, "notes": report.lines}
-    return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
+    return Response(json.dumps(report.as_json()), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 # --- the command --------------------------------------------------------------------
@@ -246,8 +248,7 @@ def run(args) -> int:
         return 2
     report = check(fight, args.hash)
     if args.json:
-        counts = {"random": report.random, "forced": report.forced, "entered": report.entered, "unchecked": report.unchecked}
-        print(json.dumps({"ok": report.ok, **counts, "notes": report.lines}))
+        print(json.dumps(report.as_json()))
         return 0 if report.ok else 1
     what = f"{fight.events} events" if fight.events else f"{len(fight.entries)} log lines"
     print(f"{name}: {fight.source} ({what})")

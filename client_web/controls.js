@@ -2,13 +2,13 @@
 // (one form per Choice the rules say is legal now), so a new action or option
 // in rules/ shows up here without a client change.
 
-import { h } from "./dom.js";
+import { h, words } from "./dom.js";
 import { gameWords, nameOf } from "./render.js";
 
 /** Whether a thrown torch has something to light on `c` (rules/words.py: `torch_lights`). */
 const lit = (view, c) => c.conditions.includes(gameWords(view)?.torch_lights ?? "");
 
-const humanize = (key) => key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+const humanize = (key) => words(key, true);
 const isLimit = (key) => /^(max|min)_/.test(key); // a bound shown as a hint, not an action field
 
 /* ---------- one field per option ---------- */

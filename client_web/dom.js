@@ -51,3 +51,9 @@ export function replace(el, ...children) {
 export function $(selector, root = document) {
   return root.querySelector(selector);
 }
+
+/** A rules name as words: "con_bonus" -> "con bonus" (with `capital`: "Con bonus"). */
+export function words(name, capital = false) {
+  const said = name.replace(/_/g, " ");
+  return capital ? said.replace(/^./, (c) => c.toUpperCase()) : said;
+}

@@ -5,13 +5,12 @@
 // figure needs no client change. It sends one edit_combatant with what changed; the
 // reducer judges it.
 
-import { h, replace } from "./dom.js";
+import { h, replace, words } from "./dom.js";
 import { loadProfiles } from "./gm_links.js";
 import { fillCombatants } from "./gm_setup.js";
 import { nameOf } from "./render.js";
 
 const named = (f) => (f.label === f.name ? f.label : `${f.label} (${f.name})`);
-const words = (name) => name.replace(/_/g, " ");
 
 /** A dict's entries that count, sorted: a rank of 0 is no rank at all. */
 function entries(f, value) {

@@ -3,7 +3,7 @@
 // options, its form built from GET /api/profiles (rules/profiles.py) so a new option or
 // module needs no client change.
 
-import { h, replace } from "./dom.js";
+import { h, replace, words } from "./dom.js";
 import { ModulePicker } from "./modules.js";
 import { nameOf, setProfiles } from "./render.js";
 
@@ -291,7 +291,7 @@ export class NewEncounter {
         // The option's name in words, with its help shown (the catalogue's sentence), tied to the input.
         const help = h("span", { class: "help", id: `${id}-help`, testid: `${id}-help` }, o.help);
         input.setAttribute("aria-describedby", help.id);
-        const name = h("label", { for: id }, o.name.replace(/_/g, " "));
+        const name = h("label", { for: id }, words(o.name));
         return h("div", { class: "field option" }, box ? h("div", { class: "check" }, input, name) : [name, input], help);
       }),
     );

@@ -5,9 +5,8 @@
 // and the actions it adds. The server judges the mix: a combination that cannot work
 // comes back as its sentence, shown by the form that sent it.
 
-import { h, replace } from "./dom.js";
+import { h, replace, words } from "./dom.js";
 
-const words = (name) => name.replace(/_/g, " ");
 
 /** Every module name any profile offers -> the profiles offering it, in catalogue order. */
 function offered(profiles) {

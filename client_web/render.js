@@ -2,7 +2,7 @@
 // awaiting prompt, the log, the banner and the toasts (the map is map.js).
 // Everything is rebuilt from the current view except the log, which grows.
 
-import { $, h, replace } from "./dom.js";
+import { $, h, replace, words } from "./dom.js";
 import { modulesInWords } from "./modules.js";
 
 const TOAST_MS = 8000;
@@ -91,9 +91,9 @@ function combatantFigures(view) {
 /** The figures that are set, 003's then the profile's own (GM only: rules/view.py), on one line: "pc · level 3 · aboard Sea Wolf". */
 function figuresLine(view, c, whose) {
   const shown = Object.entries({ ...(c.common ?? {}), ...(c.figures ?? {}) }).map(([k, v]) => {
-    const name = k.replace(/_/g, " ");
+    const name = words(k);
     if (v === true) return name;
-    if (v && typeof v === "object") return `${name} ${Object.entries(v).map(([n, x]) => `${n.replace(/_/g, " ")} ${x}`).join(", ")}`;
+    if (v && typeof v === "object") return `${name} ${Object.entries(v).map(([n, x]) => `${words(n)} ${x}`).join(", ")}`;
     return `${name} ${v === "" ? "none" : whose.has(k) ? nameOf(view, v) : v}`;
   });
   return shown.length ? h("p", { class: "figures", testid: `figures-${c.id}` }, shown.join(" · ")) : null;
@@ -264,7 +264,7 @@ export function answerLabel(view, a, opt) {
   if (answers[opt]) return answers[opt];
   const c = view.combatants.find((x) => x.id === opt);
   if (c) return answers["{combatant}"]?.replace("{name}", c.name) ?? c.name;
-  return opt.replace(/_/g, " ").replace(/^./, (ch) => ch.toUpperCase());
+  return words(opt, true);
 }
 
 /** One button per answer, each a sentence (answerLabel). */

@@ -148,9 +148,11 @@ def report(start: Encounter, tally: Tally) -> dict:
     """The numbers, as `fray simulate --json` prints them and the API answers them."""
     n = tally.runs
     sides = sorted({c.side for c in start.combatants if not c.vessel})
-    lasted = [r for r, k in sorted(tally.rounds.items()) for _ in range(k)]
-    mean = sum(lasted) / n if n else 0.0
-    spread = math.sqrt(sum((r - mean) ** 2 for r in lasted) / n) if n else 0.0
+    # rounds -> fights, read as it is (never spread into a list of every fight), in order of rounds
+    # so that the sums are the same however the runs were shared out between processes
+    hist = sorted(tally.rounds.items())
+    mean = sum(r * k for r, k in hist) / n if n else 0.0
+    spread = math.sqrt(sum(k * (r - mean) ** 2 for r, k in hist) / n) if n else 0.0
     won = sum(tally.wins.values())
     return {
         "runs": n,
@@ -158,7 +160,7 @@ def report(start: Encounter, tally: Tally) -> dict:
             side: {"wins": tally.wins[side], "odds": tally.wins[side] / n if n else 0.0, "interval": list(wilson(tally.wins[side], n))} for side in sides
         },
         "no_winner": {"fights": n - won, "odds": (n - won) / n if n else 0.0, "interval": list(wilson(n - won, n))},
-        "rounds": {"mean": mean, "sd": spread, "min": min(lasted, default=0), "max": max(lasted, default=0)},
+        "rounds": {"mean": mean, "sd": spread, "min": hist[0][0] if hist else 0, "max": hist[-1][0] if hist else 0},
         "falls": {c.id: {"name": c.name, "side": c.side, "odds": tally.falls[c.id] / n if n else 0.0} for c in start.combatants},
     }
 

@@ -137,6 +137,8 @@ def test_browser_declarations_that_can_only_fail_are_said_first(fray_server, tab
 def test_browser_drag_survives_a_redraw_and_refuses_an_occupied_square(fray_server, table: Pages) -> None:
     made, gm = started(fray_server, table)
     alda = table.open(made["links"]["players"]["Alda's player"], "alda")
+    alda.wait_for_load_state("networkidle")  # the rules' words loaded (GET /api/profiles) and the page drawn again with them
+    expect(alda.locator("[data-testid=token-alda].draggable")).to_have_count(1)  # hers to move, before the press
 
     # Onto Goblin's square: refused with a message, nothing declared.
     alda.mouse.move(*square(alda, 10, 10))

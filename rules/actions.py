@@ -12,7 +12,7 @@ HAYMAKER = "haymaker"  # 002: a haymaker's blow, at the attack phase's last turn
 ACT = "act"  # rules.model.ACT: a declared action's one step
 
 
-class ActionBase(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
+class ActionBase(Struct, gc=False, tag_field="type", forbid_unknown_fields=True, frozen=True):
     pass
 
 

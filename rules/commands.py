@@ -18,7 +18,7 @@ TABLE = frozenset({"gm", "player"})
 SYSTEM = frozenset({"system"})
 
 
-class CommandBase(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
+class CommandBase(Struct, gc=False, tag_field="type", forbid_unknown_fields=True, frozen=True):
     roles: ClassVar[frozenset[str]] = GM
 
 

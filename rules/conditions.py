@@ -16,7 +16,16 @@ DEAD = "dead"  # killed outright (003's kill of the helpless; 000's death and dy
 OUT_OF_FIGHT = (FLED, SURRENDERED)  # no longer fighting: neither strikes nor is counted standing
 CANNOT_ACT = (*OUT_OF_FIGHT, PINNED)  # 003's conditions that stop a combatant acting
 
+# The same as sets, read on every strike: `c.conditions and not OUT.isdisjoint(c.conditions)`
+# asks 'has it one of them?' with no loop in Python (most combatants have no condition at all).
+OUT = frozenset(OUT_OF_FIGHT)
+
+
+def fighting(c) -> bool:
+    """Not fled nor surrendered (it may be down)."""
+    return not c.conditions or OUT.isdisjoint(c.conditions)
+
 
 def out_of_fight(c) -> bool:
     """Down, fled or surrendered: no longer counted standing (rules.model.Combatant)."""
-    return c.down or any(x in c.conditions for x in OUT_OF_FIGHT)
+    return c.down or not fighting(c)

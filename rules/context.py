@@ -1,6 +1,6 @@
 """What a handler works with while one event is applied: the state, its dice, its log."""
 
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from fray_table.rules.dice import Dice
 from fray_table.rules.events import Actor
@@ -19,10 +19,11 @@ class Said(TypedDict):
 
 
 class Context:
-    def __init__(self, state: Encounter, by: Actor, command_id: str) -> None:
+    def __init__(self, state: Encounter, by: Actor, command_id: str, checked: Any = None) -> None:
         self.state = state
         self.by = by
         self.command_id = command_id
+        self.checked = checked  # what the command's check worked out for its rule, if anything (rules.reducer)
         self.dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die)
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 
@@ -36,10 +37,15 @@ class Context:
         A line that names an unseen combatant (rules.unseen) reads, for them, with
         'someone unseen' in place of its name; one about unseen combatants alone is the GM's.
         `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise)."""
-        mods = fields.pop("mods", [])
+        mods = fields.pop("mods", None)
         rolls = self.dice.take()
-        about_hidden, unseen = self._veiled(fields, text, rolls)
-        veiled = bool(fields.pop("veiled", False)) or about_hidden
+        veiled = bool(fields.pop("veiled", False))
+        unseen: list[Combatant] = []
+        for c in self.state.combatants:
+            if c.hidden or c.unseen:  # one is: judge the line (most fights have neither, and skip it at loop speed)
+                about_hidden, unseen = self._veiled(fields, text, rolls)
+                veiled = veiled or about_hidden
+                break
         if veiled and own is not None and not self._hides(fields.get("actor")):
             public = own
         public = (text if public is None else public) if veiled else None
@@ -55,7 +61,7 @@ class Context:
             text=text,
             public=public,
             rolls=rolls,
-            mods=[Mod(name, value) for name, value in mods],
+            mods=[Mod(name, value) for name, value in mods] if mods else [],
             command_id=self.command_id,
             **fields,
         )

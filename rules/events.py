@@ -6,13 +6,13 @@ from msgspec import Struct
 from fray_table.rules.commands import Command
 
 
-class Actor(Struct, frozen=True):
+class Actor(Struct, gc=False, frozen=True):
     role: str  # 'gm' | 'player' | 'spectator' | 'system'
     name: str = ""
     combatants: tuple[str, ...] = ()  # a player's own combatants
 
 
-class Event(Struct, frozen=True):
+class Event(Struct, gc=False, frozen=True):
     id: str  # the client's command id (idempotency key)
     by: Actor
     command: Command

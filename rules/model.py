@@ -3,6 +3,11 @@
 Armor Class is held ascending inside Fray (000's convention); profiles that
 speak descending AC convert at their edge: descending = 19 - ascending.
 Positions are in feet on a 5-ft grid.
+
+Every Struct of the state, the events and the commands is `gc=False`: each holds
+data only, never a reference back to what holds it, so no reference cycle can pass
+through one, and the garbage collector need not track the thousands a fold makes
+(msgspec's Struct option `gc`; the lists and dicts inside them are still tracked).
 """
 
 import msgspec
@@ -16,7 +21,7 @@ def descending(ac: int) -> int:
     return 19 - ac
 
 
-class Roll(Struct, frozen=True, omit_defaults=True):
+class Roll(Struct, gc=False, frozen=True, omit_defaults=True):
     sides: int
     value: int
     purpose: str
@@ -25,14 +30,14 @@ class Roll(Struct, frozen=True, omit_defaults=True):
     draw: int | None = None  # a seeded die's index among its event's draws (docs/dice.md): a check needs no other line
 
 
-class Mod(Struct, frozen=True, omit_defaults=True):
+class Mod(Struct, gc=False, frozen=True, omit_defaults=True):
     """One named term of a sum shown in the log: ('combat bonus', 1)."""
 
     name: str
     value: int
 
 
-class Entry(Struct, omit_defaults=True):
+class Entry(Struct, gc=False, omit_defaults=True):
     """One line of the derived combat log."""
 
     seq: int  # position of the event that produced it (0 = first event)
@@ -58,7 +63,7 @@ class Entry(Struct, omit_defaults=True):
     unseen: list[str] = []
 
 
-class Weapon(Struct, frozen=True):
+class Weapon(Struct, gc=False, frozen=True):
     name: str = "sword"
     damage: str = "1d6"
     bonus: int = 0  # magical pluses, weapon-vs-armour adjustments
@@ -74,7 +79,7 @@ class Weapon(Struct, frozen=True):
     hands: int = 1  # 2: a two-handed weapon (000: two-weapon fighting takes one-handed weapons)
 
 
-class Combatant(Struct, kw_only=True):
+class Combatant(Struct, gc=False, kw_only=True):
     id: str = ""  # empty when added: the reducer gives one
     name: str
     side: str
@@ -141,7 +146,7 @@ class Combatant(Struct, kw_only=True):
     aboard: str = ""  # a fighter: the vessel it stands on
 
 
-class Declaration(Struct):
+class Declaration(Struct, gc=False):
     actor: str
     action: Action
     seq: int  # when it was declared
@@ -154,7 +159,7 @@ END_OF_ROUND = "end_of_round"  # the round's last step
 DIE = "die"  # prompt: a die rolled at the table (option physical_dice)
 
 
-class Awaiting(Struct, omit_defaults=True):
+class Awaiting(Struct, gc=False, omit_defaults=True):
     """The step queue is parked: `who` must answer with one of `options`.
 
     `id` is unique and opaque: nothing reads it back. What the answer needs is in the
@@ -172,7 +177,7 @@ class Awaiting(Struct, omit_defaults=True):
     effect: str = ""  # a critical hit's effect still to land with that damage
 
 
-class Step(Struct, frozen=True):
+class Step(Struct, gc=False, frozen=True):
     phase: str
     actor: str
     kind: str = ACT
@@ -181,7 +186,7 @@ class Step(Struct, frozen=True):
     mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
 
 
-class MapImage(Struct, frozen=True):
+class MapImage(Struct, gc=False, frozen=True):
     """The battle map's background image (rules.battlemap)."""
 
     media: str  # image/png | image/jpeg | image/webp
@@ -192,7 +197,7 @@ class MapImage(Struct, frozen=True):
     seq: int  # the event that set it
 
 
-class Origin(Struct, frozen=True, omit_defaults=True):
+class Origin(Struct, gc=False, frozen=True, omit_defaults=True):
     """Where a forked fight began: the encounter it was forked from, and the last of its events it kept."""
 
     encounter: str
@@ -204,7 +209,7 @@ class Origin(Struct, frozen=True, omit_defaults=True):
     veil_combatants: tuple[str, ...] = ()
 
 
-class Encounter(Struct):
+class Encounter(Struct, gc=False):
     id: str
     profile: str
     options: dict[str, int | bool | str]

@@ -58,7 +58,9 @@ def check(state: Encounter, event: Event) -> Rejected | None:
     return None
 
 
-def _check(state: Encounter, by: Actor, cmd: Command) -> None:
+def _check(state: Encounter, by: Actor, cmd: Command) -> Any:
+    """Raises Rejected if the command is refused; else returns what its check worked out
+    for its rule (an edit's fields: rules.setup.prepared_edit), or None."""
     # A restore is written by the server for the GM's undo, under the GM's actor;
     # no client may send one (server/app.py refuses SYSTEM commands before this).
     gm_made = by.role == "gm" and ("player" in cmd.roles or isinstance(cmd, Restore))
@@ -66,7 +68,7 @@ def _check(state: Encounter, by: Actor, cmd: Command) -> None:
         raise Rejected("auth/forbidden", f"a {by.role} may not send '{cmd.__struct_config__.tag}'")
     if state.status == "ended" and not isinstance(cmd, (CreateEncounter, Undo, Restore, Say)):  # the table may talk on
         raise Rejected("encounter/ended", "the fight has ended")
-    _CHECKS[type(cmd)](state, by, cmd)
+    return _CHECKS[type(cmd)](state, by, cmd)
 
 
 def _already_created(state: Encounter, by: Actor, cmd: CreateEncounter) -> None:
@@ -75,7 +77,7 @@ def _already_created(state: Encounter, by: Actor, cmd: CreateEncounter) -> None:
 
 # Each command's check and its rule, by the command's class: one lookup an event, where a
 # match on the class tried the classes one after another. Every command has both (asserted below).
-_CHECKS: dict[type, Callable[[Encounter, Actor, Any], None]] = {
+_CHECKS: dict[type, Callable[[Encounter, Actor, Any], Any]] = {
     Declare: check_declare,
     EditCombatant: lambda state, by, cmd: setup.check_edit(state, cmd),
     Advance: lambda state, by, cmd: resolve.check_advance(state, cmd),
@@ -94,10 +96,6 @@ _CHECKS: dict[type, Callable[[Encounter, Actor, Any], None]] = {
     Fork: lambda state, by, cmd: fork.check_fork(state, cmd),
     CreateEncounter: _already_created,
 }
-
-
-def _perform(ctx: Context, cmd: Command) -> None:
-    _RULES[type(cmd)](ctx, cmd)
 
 
 def _never_folded(ctx: Context, cmd: Undo | CreateEncounter) -> None:
@@ -193,12 +191,12 @@ def _apply(state: Encounter | None, event: Event) -> Encounter:
         return state
     state.recent = []
     try:
-        _check(state, event.by, cmd)
+        checked = _check(state, event.by, cmd)
     except Rejected as r:  # refused before anything changed
         _refuse(state, event, r.code, f"Rejected: {r.message}.", sender(event.by))
         return state
     try:
-        _perform(Context(state, event.by, event.id), cmd)
+        _RULES[type(cmd)](Context(state, event.by, event.id, checked), cmd)
     except Rejected as r:
         raise _Failed(r.code, f"Rejected: {r.message}.", sender(event.by)) from None
     except Exception as bug:  # any exception of a rule is a bug, caught here and only here

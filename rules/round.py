@@ -33,8 +33,7 @@ def steps_of(rules: Rules, action) -> list[tuple[str, str]]:
 
 
 def may_act(state: Encounter, c: Combatant) -> bool:
-    held = rules_of(state).stops_acting
-    return not c.down and c.side not in state.surprised and not any(x in c.conditions for x in held)
+    return not c.down and c.side not in state.surprised and (not c.conditions or rules_of(state).stopping.isdisjoint(c.conditions))
 
 
 def why_idle(state: Encounter, c: Combatant) -> str:
@@ -47,13 +46,12 @@ def why_idle(state: Encounter, c: Combatant) -> str:
 
 def plan(state: Encounter) -> list[Step]:
     """The steps of the round, once declarations close: each phase in DEX order."""
-    by_actor = {d.actor: d for d in state.declarations}
     rules = rules_of(state)
+    planned = {d.actor: steps_of(rules, d.action) for d in state.declarations}
+    order = [c.id for c in rules.order(state) if c.id in planned]  # the hook's order, the same in every phase
     steps = []
     for phase in PHASES[1:-1]:
-        for c in rules.order(state):
-            d = by_actor.get(c.id)
-            if d is not None:
-                steps += [Step(phase=phase, actor=c.id, kind=kind) for p, kind in steps_of(rules, d.action) if p == phase]
+        for cid in order:
+            steps += [Step(phase=phase, actor=cid, kind=kind) for p, kind in planned[cid] if p == phase]
     steps.append(Step(phase="end", actor="", kind=END_OF_ROUND))
     return steps

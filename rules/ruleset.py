@@ -152,12 +152,14 @@ class Rules:
     choices: tuple[Callable, ...]
     round_end: tuple[Callable, ...]
     options: tuple  # the options an encounter with these rules has (Option)
+    stopping: frozenset[str] = frozenset()  # stops_acting as a set (filled in by __post_init__)
 
     def __post_init__(self) -> None:
         # Each hook is an attribute of its own, rules.melee_roll(ctx, ...): read on the
         # reducer's every step, so a plain attribute, not a lookup through __getattr__.
         for name, hook in self.hooks.items():
             object.__setattr__(self, name, hook)
+        object.__setattr__(self, "stopping", frozenset(self.stops_acting))  # stops_acting as a set, for rules.round.may_act
 
     def __getattr__(self, name: str):  # reached only for a name that is no hook
         raise AttributeError(f"no hook or part {name!r} of the rules (rules.ruleset.HOOKS)")

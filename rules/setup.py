@@ -62,38 +62,39 @@ def declared(name: str) -> dict:
     return {f.name: f for f in (*profile.common_figures, *profile.figures)}
 
 
-def _touches(changed: set[str] | None, *names: str) -> bool:
-    """Does the check of `names` apply: on a whole combatant (None), or an edit that changed one of them?"""
-    return changed is None or not changed.isdisjoint(names)
+# 003's own figures that check_figures bounds, each with its check's fields: an edit
+# checks only the ones it changed (the rest were checked when they were set).
+_CORE = frozenset({"name", "side", "ac", "hp", "hp_max", "attack_bonus", "dex", "int_", "x", "y", "move", "weapons"})
 
 
-def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] | None = None) -> None:
+def check_figures(state: Encounter, c: Combatant, code: str, changed: set[str] | frozenset[str] | None = None) -> None:
     """Figures a combatant must have, whether added or edited: 003's, then each check
     of the encounter's rules (rules.ruleset.Module.check_figures). With `changed` (an
     edit's fields), 003's own are checked only where they changed: the rest were checked
     when they were set."""
-    if _touches(changed, "name") and (not c.name.strip() or len(c.name) > 60):
+    touched = _CORE if changed is None else _CORE & changed
+    if "name" in touched and (not c.name.strip() or len(c.name) > 60):
         raise Rejected(code, "a combatant needs a name of 1 to 60 characters")
-    if _touches(changed, "side") and (not c.side.strip() or len(c.side) > 40):
+    if "side" in touched and (not c.side.strip() or len(c.side) > 40):
         raise Rejected(code, "a combatant needs a side of 1 to 40 characters")
-    if _touches(changed, "ac") and not -20 <= c.ac <= 40:
+    if "ac" in touched and not -20 <= c.ac <= 40:
         raise Rejected(code, f"AC {c.ac} is outside -20..40 (ascending)")
-    if _touches(changed, "hp", "hp_max") and (not 1 <= c.hp_max <= 10_000 or not -10_000 <= c.hp <= c.hp_max):
+    if ("hp" in touched or "hp_max" in touched) and (not 1 <= c.hp_max <= 10_000 or not -10_000 <= c.hp <= c.hp_max):
         raise Rejected(code, f"HP {c.hp}/{c.hp_max}: need 1 <= max HP <= 10000 and HP <= max HP")
-    if _touches(changed, "attack_bonus") and c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
+    if "attack_bonus" in touched and c.attack_bonus is not None and not -20 <= c.attack_bonus <= 40:
         raise Rejected(code, f"attack bonus {c.attack_bonus} is outside -20..40")
-    profile = rules_of(state).profile
-    figures = declared(profile.name)
+    rules = rules_of(state)
+    figures = declared(rules.profile.name)
     check_declared(c, figures.values() if changed is None else [figures[n] for n in changed if n in figures], code)  # as declared
-    if _touches(changed, "dex", "int_") and not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
+    if ("dex" in touched or "int_" in touched) and not (1 <= c.dex <= 25 and 1 <= c.int_ <= 25):
         raise Rejected(code, "DEX and INT are 1 to 25")
-    if _touches(changed, "x", "y") and (c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000):
+    if ("x" in touched or "y" in touched) and (c.x < 0 or c.y < 0 or c.x % GRID or c.y % GRID or c.x > 5000 or c.y > 5000):
         raise Rejected(code, f"position ({c.x}, {c.y}) must be on the 5-ft grid, 0 to 5000 ft")
-    if _touches(changed, "move") and not 0 <= c.move <= 1000:
+    if "move" in touched and not 0 <= c.move <= 1000:
         raise Rejected(code, f"move {c.move} ft is outside 0..1000")
-    if _touches(changed, "weapons"):
+    if "weapons" in touched:
         check_weapons(c.weapons, code)
-    for check in rules_of(state).check_figures:
+    for check in rules.check_figures:
         check(c, code)
 
 
@@ -117,7 +118,7 @@ ARMORED = frozenset({"armor", "shield", "armor_damage"})  # the figures the armo
 def edited(state: Encounter, c: Combatant, edits: dict) -> Combatant:
     """`c` with `edits` made; new armor, shield or armor damage with no `ac` edited move AC by the chart."""
     after = msgspec.structs.replace(c, **edits)
-    if "ac" not in edits and edits.keys() & ARMORED:
+    if "ac" not in edits and not ARMORED.isdisjoint(edits):
         after = armored(state, after, c)
     return after
 
@@ -149,13 +150,17 @@ def add(ctx: Context, cmd: AddCombatant) -> None:
 
 # Wire name -> field name of what an edit may set; to_builtins leaves unset fields out, in C.
 _EDITABLE = {f.encode_name: f.name for f in msgspec.structs.fields(EditCombatant) if f.name != "id"}
+_SHOWN = {name: name.replace("_", " ").strip() for name in _EDITABLE.values() if name not in ("weapons", "notes")}  # as an edit's line names them
 
 
 def _edits(cmd: EditCombatant) -> dict:
     return {_EDITABLE[k]: getattr(cmd, _EDITABLE[k]) for k in msgspec.to_builtins(cmd) if k in _EDITABLE}
 
 
-def check_edit(state: Encounter, cmd: EditCombatant) -> None:
+def prepared_edit(state: Encounter, cmd: EditCombatant) -> tuple[Combatant, dict, Combatant]:
+    """An edit as its check and its rule both read it (worked out once an event: the check's
+    return is the rule's `ctx.checked`): the combatant, the fields the edit sets (a max HP
+    lowered below HP lowers HP too), and the combatant as edited."""
     c = lookup(state, cmd.id)
     if c is None:
         raise Rejected("combatant/unknown", f"there is no combatant {cmd.id!r}")
@@ -164,25 +169,25 @@ def check_edit(state: Encounter, cmd: EditCombatant) -> None:
         raise Rejected("combatant/no-change", "an edit must change at least one field")
     if "hp_max" in edits and "hp" not in edits:
         edits["hp"] = min(c.hp, edits["hp_max"])
-    after = edited(state, c, edits)
-    check_figures(state, after, "combatant/invalid", changed={*edits, "ac"})  # the others were checked when set
+    return c, edits, edited(state, c, edits)
+
+
+def check_edit(state: Encounter, cmd: EditCombatant) -> tuple[Combatant, dict, Combatant]:
+    edit = prepared_edit(state, cmd)
+    check_figures(state, edit[2], "combatant/invalid", changed={*edit[1], "ac"})  # the others were checked when set
+    return edit
 
 
 def edit(ctx: Context, cmd: EditCombatant) -> None:
-    c = ctx.combatant(cmd.id)
+    c, edits, after = ctx.checked or prepared_edit(ctx.state, cmd)
     was_unseen = c.unseen
-    edits = _edits(cmd)
-    if "hp_max" in edits and "hp" not in edits:
-        edits["hp"] = min(c.hp, edits["hp_max"])
-    if "ac" not in edits and edits.keys() & ARMORED:
-        ac = edited(ctx.state, c, edits).ac
-        if ac != c.ac:
-            edits["ac"] = ac  # the armor chart's (hook `armor_class`), and the log says so
+    if "ac" not in edits and after.ac != c.ac:
+        edits["ac"] = after.ac  # the armor chart's (hook `armor_class`), and the log says so
     for name, value in edits.items():
         setattr(c, name, list(value) if isinstance(value, list) else value)
     if "hp" in edits and "down" not in edits:
         c.down = c.hp <= 0
-    shown = ", ".join(f"{k.replace('_', ' ').strip()} {_named(ctx.state, k, v)}" for k, v in edits.items() if k not in ("weapons", "notes"))
+    shown = ", ".join(f"{_SHOWN[k]} {_named(ctx.state, k, v)}" for k, v in edits.items() if k in _SHOWN)
     ctx.log("gm", f"GM edits {c.name}: {shown or 'details'}.", actor=c.id, audience="gm" if c.hidden else "all")
     if edits.get("unseen") is False and was_unseen:
         ctx.log("reveal", f"The GM reveals {c.name}.", actor=c.id)  # rules.unseen: on the table's map from now on

@@ -6,10 +6,10 @@ and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
 import msgspec
 
 from fray_table.rules.challenges import initiative, wounds
-from fray_table.rules.conditions import DISARMED
+from fray_table.rules.conditions import DISARMED, fighting
 from fray_table.rules.context import Context, lookup
 from fray_table.rules.holmes.combat import distance, queue
-from fray_table.rules.holmes.fighters import OUT_OF_FIGHT, able, usable
+from fray_table.rules.holmes.fighters import able, usable
 from fray_table.rules.holmes.kinds import STRIKE
 from fray_table.rules.model import Awaiting, Combatant, Step
 
@@ -68,7 +68,7 @@ def candidates(ctx: Context, attacker: Combatant, target: Combatant, index: int)
     weapon = attacker.weapons[index]
     reach = weapon.range or weapon.reach
     foes = [target] + [c for c in ctx.state.combatants if c.id != target.id and c.side != attacker.side]
-    return [c for c in foes if not c.down and not any(x in c.conditions for x in OUT_OF_FIGHT) and distance(attacker, c) <= reach]
+    return [c for c in foes if not c.down and fighting(c) and distance(attacker, c) <= reach]
 
 
 def extra_attack(ctx: Context, attacker: Combatant, target: Combatant, index: int) -> None:

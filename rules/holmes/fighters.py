@@ -3,12 +3,13 @@ and whether a combatant can still strike or be struck down without a roll (003).
 
 from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
 from fray_table.rules.charts import thac0
-from fray_table.rules.conditions import FLED, OUT_OF_FIGHT
+from fray_table.rules.conditions import FLED, OUT
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.ruleset import rules_of
 
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
+HELPLESS_SET = frozenset(HELPLESS)
 
 
 def hit_table_bonus(state: Encounter, c: Combatant) -> int:
@@ -60,7 +61,7 @@ def in_hand(state: Encounter, c: Combatant) -> int | None:
 
 
 def helpless(c: Combatant) -> bool:
-    return any(x in c.conditions for x in HELPLESS)
+    return bool(c.conditions) and not HELPLESS_SET.isdisjoint(c.conditions)
 
 
 FLED_CODE = "declare/target-fled"
@@ -85,4 +86,4 @@ def check_not_gone(state: Encounter, target: Combatant) -> None:
 
 def able(c: Combatant) -> bool:
     """May still strike a blow: not down, not helpless, not out of the fight (003 morale)."""
-    return not c.down and not helpless(c) and not any(x in c.conditions for x in OUT_OF_FIGHT)
+    return not c.down and (not c.conditions or HELPLESS_SET.isdisjoint(c.conditions) and OUT.isdisjoint(c.conditions))

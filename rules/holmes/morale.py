@@ -132,6 +132,6 @@ def end_of_round(ctx: Context) -> None:
             if ctx.option(option) and mark not in state.morale_triggers and fired(state, side, key):
                 state.morale_triggers.append(mark)
                 reasons.append(text)
-        group = eligible(state, side)
-        if reasons and group:
+        group = eligible(state, side) if reasons else []
+        if group:
             check(ctx, group, 0, state.round + 1, "; ".join(reasons))

@@ -109,13 +109,14 @@ def torch(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: st
 def schedule(state: Encounter) -> None:
     """Queue a burn step for each burning combatant at the head of the magic phase.
     Oil lit in the magic phase, after that moment, first burns next round (a ruling)."""
-    if state.phase in ("magic", "end"):
+    burning = [c for c in state.combatants if BURNING in c.conditions and not c.down]
+    if not burning or state.phase in ("magic", "end"):
         return
     queued = {s.actor for s in state.steps if s.kind == BURN}
     at = next((i for i, s in enumerate(state.steps) if s.phase in ("magic", "end") and s.kind != BURN), len(state.steps))
     at = max(at, max((i + 1 for i, s in enumerate(state.steps) if s.kind == BURN), default=0))
-    for c in dex_order(state.combatants):
-        if BURNING in c.conditions and not c.down and c.id not in queued:
+    for c in dex_order(burning):
+        if c.id not in queued:
             state.steps.insert(at, Step(phase="magic", actor=c.id, kind=BURN))
             at += 1
 

@@ -10,7 +10,7 @@ combatant will be hit, and then roll to attack that character as normal.'
 
 from fray_table.rules.actions import MOVE_SHOOT, SHOOT_MOVE, Shoot
 from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
-from fray_table.rules.conditions import OUT_OF_FIGHT
+from fray_table.rules.conditions import fighting
 from fray_table.rules.context import Context, lookup, said
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
@@ -174,9 +174,7 @@ def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant, verb: str = "
     ongoing if one of them is the target's enemy. A die picks who the missile flies at
     (a flask of oil or a torch too: 003 'Burning oil is a subset of ranged combat')."""
     near = [aimed] + [
-        c
-        for c in ctx.state.combatants
-        if c.id not in (aimed.id, shooter.id) and not c.down and not any(x in c.conditions for x in OUT_OF_FIGHT) and distance(c, aimed) <= MELEE_REACH
+        c for c in ctx.state.combatants if c.id not in (aimed.id, shooter.id) and not c.down and fighting(c) and distance(c, aimed) <= MELEE_REACH
     ]
     if not any(c.side != aimed.side for c in near):
         return aimed

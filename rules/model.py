@@ -178,7 +178,13 @@ class Step(Struct, frozen=True):
     kind: str = ACT
     target: str = ""  # kind 'strike': one attack roll queued by rules.holmes.combat / rules.holmes.melee
     weapon: int = 0
-    mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
+    mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'; a natural_20 step's: its blow's (a strike's, or 'shot')
+    # Kind 'natural_20' (001, rules.challenges.natural): the blow that waits on the attacker's
+    # choice. Before RULES_VERSION 7 these were packed into `mode` (natural.unpacked reads them).
+    attack_result: int = 0  # 001: 'Attack Result = d20 Roll + your (modified) Attack Bonus - foe's Armor Class'
+    called_shots: int = 0  # 003's called shots it was made with (each a d6 more on a hit)
+    parry: int = 0  # 003's parry penalty the target's parry took off the Attack Result
+    choice: str = ""  # the attacker's answer, once made: 'result' | 'extra' (natural.RESULT, EXTRA)
 
 
 class MapImage(Struct, frozen=True):

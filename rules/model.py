@@ -177,13 +177,22 @@ class Awaiting(Struct, gc=False, omit_defaults=True):
     effect: str = ""  # a critical hit's effect still to land with that damage
 
 
-class Step(Struct, gc=False, frozen=True):
+class Step(Struct, gc=False, frozen=True, omit_defaults=True):
+    """One entry of the step queue, made for every strike of every round; stored with its
+    set fields only (omit_defaults), most being a strike's or a natural 20's alone."""
+
     phase: str
     actor: str
     kind: str = ACT
     target: str = ""  # kind 'strike': one attack roll queued by rules.holmes.combat / rules.holmes.melee
     weapon: int = 0
-    mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'
+    mode: str = ""  # 'attack' | 'double' | 'charge' | 'counter' | 'set' | 'riposte'; a natural_20 step's: its blow's (a strike's, or 'shot')
+    # Kind 'natural_20' (001, rules.challenges.natural): the blow that waits on the attacker's
+    # choice. Before RULES_VERSION 7 these were packed into `mode` (natural.unpacked reads them).
+    attack_result: int = 0  # 001: 'Attack Result = d20 Roll + your (modified) Attack Bonus - foe's Armor Class'
+    called_shots: int = 0  # 003's called shots it was made with (each a d6 more on a hit)
+    parry: int = 0  # 003's parry penalty the target's parry took off the Attack Result
+    choice: str = ""  # the attacker's answer, once made: 'result' | 'extra' (natural.RESULT, EXTRA)
 
 
 class MapImage(Struct, gc=False, frozen=True):

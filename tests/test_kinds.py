@@ -1,17 +1,21 @@
 """Step and prompt kinds are names in one style (snake_case), each defined once; a prompt's
-data are its fields, not its id; and a fight stored before RULES_VERSION 5 (the kinds
-'natural-20', 'extra-attack', 'll-strike', the data packed into the prompt's id) still
-resumes where it stood."""
+data are its fields, not its id, and a step's are its fields, not its mode; and a fight
+stored before RULES_VERSION 5 (the kinds 'natural-20', 'extra-attack', 'll-strike', the
+data packed into the prompt's id) or 7 (a natural_20 step's blow packed into its mode)
+still resumes where it stood."""
 
 import re
 
 import msgspec
+import pytest
 from ll_house_scenes import AXE, act, alda, orc
 from ll_house_scenes import fight as ll_fight
 from scenes import ADVANCE, NO_SURPRISE, declare, fighter
 
+from fray_table.rules.challenges.natural import unpacked
 from fray_table.rules.commands import Answer
 from fray_table.rules.events import Actor, Event
+from fray_table.rules.model import Step
 from fray_table.rules.reducer import apply
 from fray_table.rules.ruleset import compose, installed
 from fray_table.rules.scenario import play
@@ -90,3 +94,80 @@ def test_a_natural_20_stored_with_the_kinds_of_version_4_resumes():
     assert [e.text for e in then.recent] == [e.text for e in now.recent]
     assert any(e.text.startswith("Gob takes") for e in now.recent)
     assert [c.hp for c in then.combatants] == [c.hp for c in now.combatants]
+
+
+def natural_20_called_and_parried():
+    # 001: 'Any roll of "20" on the die: Take the result above OR a normal Hit plus gain an
+    # immediate extra attack'. With 003's called shot and parry (001 is silent on them):
+    # d20 20 + 10 - 5 called shot - 4 parry - AC 15 = +6, 'A strong Hit for +4 points of damage
+    # that also inflicts a Serious wound'. Then the sword's d6 3, the called shot's d6 2, and the
+    # extra attack's d20 4.
+    return play(
+        {
+            "profile": "challenges",
+            "dice": [*NO_SURPRISE, 20, 3, 2, 4],
+            "combatants": [
+                fighter("alda", "party", dex=14, x=10, y=10, attack_bonus=10),
+                fighter("gob", "goblins", ac=15, hp=30, hp_max=30, dex=9, x=15, y=10),
+            ],
+            "commands": [
+                {"type": "start"},
+                declare("alda", {"type": "attack", "target": "gob", "called_shots": 1}),
+                declare("gob", {"type": "parry"}),
+                ADVANCE,
+            ],
+        }
+    ).state
+
+
+TAKEN = {
+    "result": [
+        "Alda takes the Attack Result +6: A strong Hit for +4 points of damage that also inflicts a Serious wound.",
+        "Gob takes 9 damage (1d6 rolled 3 + 1d6 called shots 2 = 5, +4 strong Hit), 21 HP left.",
+        "Gob suffers a Serious wound (-3 to attack rolls and saves); now serious wound -3.",
+    ],
+    "extra": [
+        "Alda takes a normal Hit and an extra attack: A normal Hit plus gain an immediate extra attack.",
+        "Gob takes 5 damage (1d6 rolled 3 + 1d6 called shots 2 = 5), 25 HP left.",
+        "Alda gains an immediate extra attack on Gob.",
+        "Alda makes an extra attack on Gob: d20 4 + 10 attack bonus - 4 parry - AC 15 = Attack Result -5: Miss, no other effect.",
+    ],
+}
+
+
+@pytest.mark.parametrize("choice", sorted(TAKEN))
+def test_a_natural_20_step_holds_its_blow_and_the_choice_in_fields(choice):
+    state = natural_20_called_and_parried()
+    assert state.steps[0] == Step(
+        phase="attack", actor="alda", kind="natural_20", target="gob", weapon=0, mode="attack", attack_result=6, called_shots=1, parry=4
+    )
+    assert "take the Attack Result +6 ('A strong Hit for +4 points of damage that also inflicts a Serious wound')" in state.awaiting.prompt
+    after = answered(state, choice)
+    assert [e.text for e in after.recent][: len(TAKEN[choice])] == TAKEN[choice]
+    assert after.awaiting is None and all(s.kind != "natural_20" for s in after.steps)
+
+
+# A natural_20 step as a state stored before RULES_VERSION 7 held it (an undo's restore
+# carries one): no fields of its blow, all of it packed into its mode.
+PACKED = msgspec.msgpack.encode({"phase": "attack", "actor": "alda", "kind": "natural_20", "target": "gob", "weapon": 0, "mode": "attack 6 1 4"})
+
+
+@pytest.mark.parametrize("choice", sorted(TAKEN))
+def test_a_natural_20_step_packed_into_its_mode_before_version_7_resolves_the_same(choice):
+    state = natural_20_called_and_parried()
+    packed = msgspec.msgpack.decode(PACKED, type=Step)
+    assert (packed.attack_result, packed.called_shots, packed.parry, packed.choice) == (0, 0, 0, "")  # the new fields' defaults
+    old = msgspec.structs.replace(state, steps=[packed, *state.steps[1:]])
+    now, then = answered(state, choice), answered(old, choice)
+    assert [e.text for e in then.recent] == [e.text for e in now.recent] and TAKEN[choice][0] in [e.text for e in then.recent]
+    assert msgspec.json.encode(then.combatants) == msgspec.json.encode(now.combatants)
+    assert then.steps == now.steps and then.awaiting is None
+
+
+def test_a_packed_natural_20_step_reads_as_the_fields_and_a_new_one_is_left_as_it_is():
+    chose = msgspec.structs.replace(msgspec.msgpack.decode(PACKED, type=Step), mode="attack 6 1 4 extra")  # answered, not yet resolved
+    assert unpacked(chose) == Step(
+        phase="attack", actor="alda", kind="natural_20", target="gob", weapon=0, mode="attack", attack_result=6, called_shots=1, parry=4, choice="extra"
+    )
+    shot = Step(phase="attack", actor="alda", kind="natural_20", target="gob", mode="shot", attack_result=-2)
+    assert unpacked(shot) is shot

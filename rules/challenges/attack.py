@@ -32,15 +32,16 @@ VERB = {
 
 
 class Blow(Struct, frozen=True):
-    """One rolled attack, kept whole while a natural 20 waits for its choice."""
+    """One rolled attack. While a natural 20 waits for its choice it is the natural_20
+    step's fields of the same names (rules.model.Step, which says what each is)."""
 
     actor: str
     target: str
     weapon: int
-    mode: str  # a strike's mode (rules.model.Step), or 'shot'
-    result: int
-    called: int = 0
-    parry: int = 0  # the parry's penalty taken off the result
+    mode: str
+    attack_result: int
+    called_shots: int = 0
+    parry: int = 0
 
 
 def signed(n: int) -> str:
@@ -100,11 +101,11 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
 def roll(ctx: Context, blow: Blow, d20: int, head: str, sums: str, terms: list[tuple[str, int]]) -> None:
     """Log the roll (`head`: who attacks whom; `sums`: the d20 and its terms) and read it:
     a natural 1, a natural 20 (a choice), or the chart."""
-    who = dict(actor=blow.actor, target=blow.target, mods=terms, total=blow.result)
+    who = dict(actor=blow.actor, target=blow.target, mods=terms, total=blow.attack_result)
     own = own_terms(d20, terms)  # the roller's own terms, for the table when the target's figures are hidden
-    sums = f"{sums} = Attack Result {signed(blow.result)}"
+    sums = f"{sums} = Attack Result {signed(blow.attack_result)}"
     dice = f"d20 {d20}"
-    g = wounds.graded(ctx.state, blow.result)
+    g = wounds.graded(ctx.state, blow.attack_result)
     if d20 == 1:
         ctx.log("attack", **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect, f"{own}, but a natural 1"), **who)
         settle(ctx, blow, NATURAL_1)
@@ -126,7 +127,7 @@ def settle(ctx: Context, blow: Blow, g: Grade) -> None:
     weapon = attacker.weapons[blow.weapon]
     action, _, _ = declaration(state, attacker, blow.mode)
     if g.damage != "none":
-        points, how = chart.points(ctx, g, target, damage_dice(ctx, weapon, blow.mode), extra_dice(blow.called, blow.mode))
+        points, how = chart.points(ctx, g, target, damage_dice(ctx, weapon, blow.mode), extra_dice(blow.called_shots, blow.mode))
         if getattr(action, "subdue", False):
             subdual.take(ctx, attacker, target, points, how)  # 003: tracked apart, and wounds no one
         else:
@@ -153,16 +154,16 @@ def follow(ctx: Context, attacker: Combatant, target: Combatant, blow: Blow, g: 
     index = parrying(ctx.state, target) if blow.mode != "shot" and in_melee(attacker, target, weapon) else None
     if g.damage == "none" and index is not None:  # 003: a parried miss may disarm, or open a counter-attack
         step = Step(phase=ctx.state.phase, actor=attacker.id, kind=STRIKE, target=target.id, weapon=blow.weapon, mode=blow.mode)
-        parried(ctx, attacker, target, weapon, index, step, blow.result + blow.parry >= HIT_FROM)
+        parried(ctx, attacker, target, weapon, index, step, blow.attack_result + blow.parry >= HIT_FROM)
 
 
 def pending(ctx: Context, step: Step) -> None:
     """Step natural_20: the natural 20 settled as its attacker chose (rules.challenges.natural)."""
-    mode, result, called, parry, *choice = step.mode.split(" ")
-    blow = Blow(step.actor, step.target, step.weapon, mode, int(result), int(called), int(parry))
-    chosen = NATURAL_20 if choice == [natural.EXTRA] else wounds.graded(ctx.state, blow.result)
+    step = natural.unpacked(step)
+    blow = Blow(step.actor, step.target, step.weapon, step.mode, step.attack_result, step.called_shots, step.parry)
+    chosen = NATURAL_20 if step.choice == natural.EXTRA else wounds.graded(ctx.state, blow.attack_result)
     attacker = lookup(ctx.state, step.actor)
     if attacker is not None:
-        taken = "a normal Hit and an extra attack" if chosen is NATURAL_20 else (f"the Attack Result {signed(blow.result)}", "the Attack Result")
+        taken = "a normal Hit and an extra attack" if chosen is NATURAL_20 else (f"the Attack Result {signed(blow.attack_result)}", "the Attack Result")
         ctx.log("attack", **said(f"{attacker.name} takes ", taken, f": {chosen.effect}."), actor=attacker.id, target=step.target)
     settle(ctx, blow, chosen)

@@ -39,7 +39,10 @@ def ask(ctx: Context, blow) -> None:
                 kind=NATURAL_20_KIND,
                 target=blow.target,
                 weapon=blow.weapon,
-                mode=f"{blow.mode} {blow.result} {blow.called} {blow.parry}",
+                mode=blow.mode,
+                attack_result=blow.attack_result,
+                called_shots=blow.called_shots,
+                parry=blow.parry,
             )
         ],
     )
@@ -49,8 +52,8 @@ def ask(ctx: Context, blow) -> None:
         kind=NATURAL_20_KIND,
         # A hidden foe's Attack Result would tell its AC (d20 20 + the attacker's bonus - AC):
         # its effect on the chart, which the choice turns on, is named without it.
-        prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.result:+d}'} "
-        f"('{wounds.graded(state, blow.result).effect}'), or a normal Hit plus an immediate extra attack?",
+        prompt=f"Natural 20 against {target.name}: take the Attack Result{'' if target.hidden else f' {blow.attack_result:+d}'} "
+        f"('{wounds.graded(state, blow.attack_result).effect}'), or a normal Hit plus an immediate extra attack?",
         options=[RESULT, EXTRA],
     )
 
@@ -60,7 +63,19 @@ def chosen(ctx: Context, waiting: Awaiting, choice: str) -> None:
     state = ctx.state
     head = state.steps[0]
     assert FORMER.get(head.kind, head.kind) == NATURAL_20_KIND, head
-    state.steps[0] = msgspec.structs.replace(head, mode=f"{head.mode} {choice}")
+    state.steps[0] = msgspec.structs.replace(unpacked(head), choice=choice)
+
+
+def unpacked(step: Step) -> Step:
+    """A natural_20 step with its blow in its fields. One stored before RULES_VERSION 7 (a
+    state an undo's `restore` carries) packed them into its `mode`: 'attack 3 0 0' (mode,
+    Attack Result, called shots, parry), the choice appended once made ('attack 3 0 0 extra')."""
+    if " " not in step.mode:
+        return step
+    mode, result, called, parry, *choice = step.mode.split(" ")
+    return msgspec.structs.replace(
+        step, mode=mode, attack_result=int(result), called_shots=int(called), parry=int(parry), choice=step.choice or " ".join(choice)
+    )
 
 
 def candidates(ctx: Context, attacker: Combatant, target: Combatant, index: int) -> list[Combatant]:

@@ -73,12 +73,12 @@ class Context:
         unseen combatants does it name (as actor, target, in its text or its dice's purposes)?"""
         actor, target = fields.get("actor"), fields.get("target")
         veiled, unseen = False, []
-        for c in [c for c in self.state.combatants if c.hidden or c.unseen]:  # most are neither: judged at C speed
-            named = c.id == actor or c.id == target
-            if c.unseen and (named or c.name in text or any(c.name in r.purpose for r in rolls)):
-                unseen.append(c)
-                veiled = True
-            elif c.hidden and named:
+        for c in self.state.combatants:
+            if c.unseen:
+                if c.id == actor or c.id == target or c.name in text or any(c.name in r.purpose for r in rolls):
+                    unseen.append(c)
+                    veiled = True
+            elif c.hidden and (c.id == actor or c.id == target):
                 veiled = True
         return veiled, unseen
 

@@ -16,14 +16,22 @@ _SPAN = 1 << 64
 _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 
 
+@functools.lru_cache(maxsize=64)
+def _keyed(seed: bytes) -> "hashlib._Hash":
+    """A BLAKE2b hasher keyed by `seed` with nothing hashed yet: each draw hashes a copy."""
+    return hashlib.blake2b(key=seed, digest_size=8)
+
+
 def draw(seed: bytes, position: int, index: int, sides: int) -> int:
     """The unbiased result in 1..sides of draw `index` of the event at `position`."""
     assert sides >= 1
     limit = _SPAN - _SPAN % sides
+    keyed = _keyed(seed)
     attempt = 0
     while True:
-        message = f"{position}:{index}:{attempt}".encode()
-        value = int.from_bytes(hashlib.blake2b(message, key=seed, digest_size=8).digest(), "big")
+        hashed = keyed.copy()  # BLAKE2b keyed by the seed, the key already taken in: half the cost of keying anew
+        hashed.update(f"{position}:{index}:{attempt}".encode())
+        value = int.from_bytes(hashed.digest(), "big")
         if value < limit:
             return value % sides + 1
         attempt += 1

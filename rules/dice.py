@@ -103,6 +103,8 @@ class Dice:
 
     def roll_dice(self, expression: str, purpose: str) -> int:
         count, sides, bonus = parse(expression)
+        if count == 1:  # most damage is one die
+            return self.roll(sides, purpose) + bonus
         return sum(self.roll(sides, purpose) for _ in range(count)) + bonus
 
     def take(self) -> list[Roll]:

@@ -27,7 +27,17 @@ class Context:
         self.dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die)
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 
-    def log(self, kind: str, text: str, public: str | None = None, own: str | None = None, **fields) -> Entry:
+    def log(
+        self,
+        kind: str,
+        text: str,
+        public: str | None = None,
+        own: str | None = None,
+        *,
+        mods: list[tuple[str, int]] | None = None,
+        veiled: bool = False,
+        **fields,
+    ) -> Entry:
         """Log a line; `public` is its text for viewers who may not see its figures
         (None when the text holds none: see `said`). Whether they may is decided here,
         once: a line whose actor or target is hidden now keeps its public text (or, with
@@ -37,14 +47,12 @@ class Context:
         A line that names an unseen combatant (rules.unseen) reads, for them, with
         'someone unseen' in place of its name; one about unseen combatants alone is the GM's.
         `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise)."""
-        mods = fields.pop("mods", None)
         rolls = self.dice.take()
-        veiled = bool(fields.pop("veiled", False))
         unseen: list[Combatant] = []
         for c in self.state.combatants:
             if c.hidden or c.unseen:  # one is: judge the line (most fights have neither, and skip it at loop speed)
                 about_hidden, unseen = self._veiled(fields, text, rolls)
-                veiled = veiled or about_hidden
+                veiled = bool(veiled) or about_hidden
                 break
         if veiled and own is not None and not self._hides(fields.get("actor")):
             public = own

@@ -34,11 +34,16 @@ class Context:
         public: str | None = None,
         own: str | None = None,
         *,
+        actor: str | None = None,
+        target: str | None = None,
+        total: int | None = None,
+        need: int | None = None,
+        audience: str = "all",
         mods: list[tuple[str, int]] | None = None,
         veiled: bool = False,
-        **fields,
     ) -> Entry:
-        """Log a line; `public` is its text for viewers who may not see its figures
+        """Log a line (rules.model.Entry: its actor, target, total, need and audience);
+        `public` is its text for viewers who may not see its figures
         (None when the text holds none: see `said`). Whether they may is decided here,
         once: a line whose actor or target is hidden now keeps its public text (or, with
         none, its text) for everyone but the GM, who alone reads its terms and total.
@@ -51,35 +56,40 @@ class Context:
         unseen: list[Combatant] = []
         for c in self.state.combatants:
             if c.hidden or c.unseen:  # one is: judge the line (most fights have neither, and skip it at loop speed)
-                about_hidden, unseen = self._veiled(fields, text, rolls)
+                about_hidden, unseen = self._veiled(actor, target, text, rolls)
                 veiled = bool(veiled) or about_hidden
                 break
-        if veiled and own is not None and not self._hides(fields.get("actor")):
+        if veiled and own is not None and not self._hides(actor):
             public = own
         public = (text if public is None else public) if veiled else None
+        ids: list[str] = []
         if unseen:
-            public = unnamed(public or text, [c.name for c in unseen])
-            ids = fields["unseen"] = [c.id for c in unseen]  # their ids and the dice's purposes are the GM's (rules.view.line_for)
-            named = [cid for cid in (fields.get("actor"), fields.get("target")) if cid is not None]
+            public = unnamed(public or text, [u.name for u in unseen])
+            ids = [u.id for u in unseen]  # their ids and the dice's purposes are the GM's (rules.view.line_for)
+            named = [cid for cid in (actor, target) if cid is not None]
             if named and all(cid in ids for cid in named):
-                fields["audience"] = "gm"  # about the unseen alone: the table does not know it is there
+                audience = "gm"  # about the unseen alone: the table does not know it is there
         entry = Entry(
             seq=self.state.seq,
             kind=kind,
             text=text,
             public=public,
+            actor=actor,
+            target=target,
             rolls=rolls,
             mods=[Mod(name, value) for name, value in mods] if mods else [],
+            total=total,
+            need=need,
             command_id=self.command_id,
-            **fields,
+            audience=audience,
+            unseen=ids,
         )
         self.state.recent.append(entry)
         return entry
 
-    def _veiled(self, fields: dict, text: str, rolls: list[Roll]) -> tuple[bool, list[Combatant]]:
+    def _veiled(self, actor: str | None, target: str | None, text: str, rolls: list[Roll]) -> tuple[bool, list[Combatant]]:
         """Does the line name (as actor or target) a combatant hidden now, and which
         unseen combatants does it name (as actor, target, in its text or its dice's purposes)?"""
-        actor, target = fields.get("actor"), fields.get("target")
         veiled, unseen = False, []
         for c in self.state.combatants:
             if c.unseen:

@@ -187,7 +187,7 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
         setattr(c, name, list(value) if isinstance(value, list) else value)
     if "hp" in edits and "down" not in edits:
         c.down = c.hp <= 0
-    shown = ", ".join(f"{_SHOWN[k]} {_named(ctx.state, k, v)}" for k, v in edits.items() if k in _SHOWN)
+    shown = ", ".join([f"{_SHOWN[k]} {_named(ctx.state, k, v)}" for k, v in edits.items() if k in _SHOWN])
     ctx.log("gm", f"GM edits {c.name}: {shown or 'details'}.", actor=c.id, audience="gm" if c.hidden else "all")
     if edits.get("unseen") is False and was_unseen:
         ctx.log("reveal", f"The GM reveals {c.name}.", actor=c.id)  # rules.unseen: on the table's map from now on

@@ -4,7 +4,7 @@ from typing import Any, NotRequired, TypedDict
 
 from fray_table.rules.dice import Dice
 from fray_table.rules.events import Actor
-from fray_table.rules.model import Combatant, Encounter, Entry, Mod, Roll
+from fray_table.rules.model import Combatant, Encounter, Entry, Mod
 from fray_table.rules.unseen import unnamed
 
 
@@ -54,11 +54,13 @@ class Context:
         `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise)."""
         rolls = self.dice.take()
         unseen: list[Combatant] = []
-        for c in self.state.combatants:
-            if c.hidden or c.unseen:  # one is: judge the line (most fights have neither, and skip it at loop speed)
-                about_hidden, unseen = self._veiled(actor, target, text, rolls)
-                veiled = bool(veiled) or about_hidden
-                break
+        for c in self.state.combatants:  # does the line name one hidden or unseen now? (most name neither)
+            if c.unseen:
+                if c.id == actor or c.id == target or c.name in text or any(c.name in r.purpose for r in rolls):
+                    unseen.append(c)
+                    veiled = True
+            elif c.hidden and (c.id == actor or c.id == target):
+                veiled = True
         if veiled and own is not None and not self._hides(actor):
             public = own
         public = (text if public is None else public) if veiled else None
@@ -86,19 +88,6 @@ class Context:
         )
         self.state.recent.append(entry)
         return entry
-
-    def _veiled(self, actor: str | None, target: str | None, text: str, rolls: list[Roll]) -> tuple[bool, list[Combatant]]:
-        """Does the line name (as actor or target) a combatant hidden now, and which
-        unseen combatants does it name (as actor, target, in its text or its dice's purposes)?"""
-        veiled, unseen = False, []
-        for c in self.state.combatants:
-            if c.unseen:
-                if c.id == actor or c.id == target or c.name in text or any(c.name in r.purpose for r in rolls):
-                    unseen.append(c)
-                    veiled = True
-            elif c.hidden and (c.id == actor or c.id == target):
-                veiled = True
-        return veiled, unseen
 
     def _hides(self, cid: str | None) -> bool:
         """Are combatant `cid`'s figures hidden from the table now (hidden or unseen)?"""

@@ -238,8 +238,11 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     step moves ahead of the shorter's; everyone else keeps DEX order."""
     if not state.options.get("weapon_length", True):
         return steps
-    steps = list(steps)
     attacks = {d.actor: d.action for d in state.declarations if isinstance(d.action, Attack)}
+    if not any((theirs := attacks.get(mine.target)) is not None and theirs.target == actor for actor, mine in attacks.items()):
+        return steps  # nobody attacks its own attacker: DEX order stands
+    steps = list(steps)
+    by_id = {c.id: c for c in state.combatants}
     moved = True
     while moved:
         moved = False
@@ -248,8 +251,8 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
             theirs = attacks.get(mine.target) if mine else None
             if mine is None or theirs is None or theirs.target != s.actor:
                 continue
-            j = next((k for k, t in enumerate(steps) if k > i and t.actor == mine.target and t.kind == ACT and t.phase == s.phase), None)
-            me, them = lookup(state, s.actor), lookup(state, mine.target)
+            j = next((k for k in range(i + 1, len(steps)) if steps[k].actor == mine.target and steps[k].kind == ACT and steps[k].phase == s.phase), None)
+            me, them = by_id.get(s.actor), by_id.get(mine.target)
             if j is None or me is None or them is None:
                 continue
             a, b = me.weapons[mine.weapon], them.weapons[theirs.weapon]

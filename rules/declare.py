@@ -31,7 +31,8 @@ def awaited(state: Encounter) -> list[Combatant]:
     return waiting
 
 
-def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
+def check_declare(state: Encounter, by: Actor, cmd: Declare) -> Combatant:
+    """The declaring combatant, if its declaration may be made (the rule's `ctx.checked`)."""
     actor = lookup(state, cmd.actor)
     if actor is None:
         raise Rejected("declare/unknown-combatant", f"there is no combatant {cmd.actor!r}")
@@ -52,6 +53,7 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> None:
     if by.role != "gm" and actor.unseen:
         raise Rejected("declare/unseen", f"{actor.name} is unseen: the GM declares for it until it is revealed")
     check_action(state, actor, cmd)
+    return actor
 
 
 def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
@@ -81,7 +83,7 @@ def describe(state: Encounter, action) -> str:
 
 def declare(ctx: Context, cmd: Declare) -> None:
     state = ctx.state
-    actor = ctx.combatant(cmd.actor)
+    actor = ctx.checked or ctx.combatant(cmd.actor)
     declared = Declaration(actor=actor.id, action=cmd.action, seq=state.seq)
     # A changed mind keeps its place in the list (so the table sees one entry change).
     index = next((i for i, d in enumerate(state.declarations) if d.actor == actor.id), None)

@@ -113,7 +113,7 @@ def check_attack(state: Encounter, actor: Combatant, a: Attack) -> None:
         raise Rejected("declare/no-such-weapon", f"{actor.name} has no weapon number {a.weapon}")
     if not 0 <= a.called_shots <= CALLED_SHOTS_MAX:
         raise Rejected("declare/called-shots", f"called shots are 0 to {CALLED_SHOTS_MAX}")
-    melee.check_attack(state, actor, a)  # 003 melee: weapons, double attack, routine, called shots
+    melee.check_attack(state, actor, a, target)  # 003 melee: weapons, double attack, routine, called shots
     check_delay(state, actor, a)
 
 

@@ -72,10 +72,14 @@ def check_target(state: Encounter, actor: Combatant, action: Attack | Charge | A
     return target
 
 
-def check_attack(state: Encounter, actor: Combatant, action: Attack) -> None:
-    """003's melee rules on a declared attack: its weapon, the double attack, a monster's routine, called shots."""
+def check_attack(state: Encounter, actor: Combatant, action: Attack, target: Combatant | None = None) -> None:
+    """003's melee rules on a declared attack: its weapon, the double attack, a monster's routine, called shots.
+    `target`: the attack's target, already found there and not the attacker (rules.holmes.actions.check_attack)."""
     check_weapon(actor, action.weapon)
-    target = check_target(state, actor, action)
+    if target is None:
+        target = check_target(state, actor, action)
+    else:
+        check_not_gone(state, target)
     if action.routine:
         why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
         if why:

@@ -1,17 +1,24 @@
 """The pure reducer of this tree against a git revision's, measured side by side.
 
     .venv/bin/python bench/ab_reducer.py REV [ROUNDS]
+    .venv/bin/python bench/ab_reducer.py REV --instructions
 
 Folds bench/rebuild.py's long demo fight (10,000 events, no I/O) with each tree in
 turn, in fresh processes, ROUNDS times (default 6), best of five folds each; prints
 each side's events/s and the ratio of medians. Taking turns keeps a loaded
 machine's noise off the ratio; the absolute figures are only this machine's now.
-REV must already have the fray_table packages (from the packaging change on).
+With --instructions it counts instead the CPU instructions one fold executes on each
+side (valgrind's callgrind: a process folding twice, less one folding none, halved),
+which do not move with the machine's load: slower (about two minutes a side), but
+the same figure from one run to the next. REV must already have the fray_table
+packages (from the packaging change on).
 """
 
 import json
 import os
 import pathlib
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -26,6 +33,10 @@ from rebuild import long_fight
 from fray_table.rules.events import decode_event, encode_event
 from fray_table.rules.reducer import fold
 payloads = [encode_event(e) for e in long_fight(10_000)]
+if len(sys.argv) > 2:  # --instructions: fold this many times, untimed
+    for _ in range(int(sys.argv[2])):
+        fold(decode_event(p) for p in payloads)
+    sys.exit()
 best = float("inf")
 for _ in range(5):
     t = time.perf_counter()
@@ -41,7 +52,22 @@ def run(package_root: pathlib.Path | None) -> float:
     return json.loads(out.stdout)
 
 
-def main(rev: str, rounds: int) -> None:
+def instructions(package_root: pathlib.Path | None) -> int:
+    """The instructions one fold executes (callgrind's total, two folds less none, halved)."""
+    env = {**os.environ, **({"PYTHONPATH": str(package_root)} if package_root else {})}
+
+    def counted(folds: int) -> int:
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", FOLD, str(ROOT / "bench"), str(folds)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=900, env=env)
+        found = re.search(r"Collected : (\d+)", out.stderr)
+        if found is None:
+            raise SystemExit(f"callgrind printed no total:\n{out.stderr[-2000:]}")
+        return int(found.group(1))
+
+    return (counted(2) - counted(0)) // 2
+
+
+def main(rev: str, rounds: int, count: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tree = pathlib.Path(tmp) / "tree"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), rev], check=True, timeout=60)
@@ -50,6 +76,14 @@ def main(rev: str, rounds: int) -> None:
             package.mkdir(parents=True)
             for name in ("rules", "server", "client_web"):
                 (package / name).symlink_to(tree / name)
+            if count:
+                theirs_i, ours_i = instructions(package.parent), instructions(None)
+                print(
+                    json.dumps(
+                        {"rev": rev, "rev_instructions_per_fold": theirs_i, "this_tree_instructions_per_fold": ours_i, "ratio": round(ours_i / theirs_i, 3)}
+                    )
+                )
+                return
             theirs, ours = [], []
             for _ in range(rounds):
                 theirs.append(run(package.parent))
@@ -69,4 +103,11 @@ def main(rev: str, rounds: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 6)
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    if "--instructions" in sys.argv[2:]:
+        if shutil.which("valgrind") is None:
+            raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+        main(sys.argv[1], 0, count=True)
+    else:
+        main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 6)

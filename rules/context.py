@@ -18,6 +18,14 @@ class Said(TypedDict):
     own: NotRequired[str | None]
 
 
+class LineFields(TypedDict, total=False):
+    """The combatants a log line names, as a rule gathers them once for several lines:
+    who = LineFields(actor=a.id, target=t.id); ctx.log(kind, text, **who) (Context.log)."""
+
+    actor: str | None
+    target: str | None
+
+
 class Context:
     def __init__(self, state: Encounter, by: Actor, command_id: str, checked: Any = None) -> None:
         self.state = state

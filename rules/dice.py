@@ -17,7 +17,7 @@ _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
 
 
 @functools.lru_cache(maxsize=64)
-def _keyed(seed: bytes) -> "hashlib._Hash":
+def _keyed(seed: bytes) -> "hashlib.blake2b":
     """A BLAKE2b hasher keyed by `seed` with nothing hashed yet: each draw hashes a copy."""
     return hashlib.blake2b(key=seed, digest_size=8)
 

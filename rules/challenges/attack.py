@@ -11,7 +11,7 @@ from msgspec import Struct
 
 from fray_table.rules.challenges import chart, initiative, natural, wounds
 from fray_table.rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade
-from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
+from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned, said
 from fray_table.rules.holmes import subdual
 from fray_table.rules.holmes.combat import in_melee, parried
 from fray_table.rules.holmes.damage import damage_dice, extra_dice, gawper_struck, lose_hp
@@ -101,20 +101,26 @@ def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods:
 def roll(ctx: Context, blow: Blow, d20: int, head: str, sums: str, terms: list[tuple[str, int]]) -> None:
     """Log the roll (`head`: who attacks whom; `sums`: the d20 and its terms) and read it:
     a natural 1, a natural 20 (a choice), or the chart."""
-    who = dict(actor=blow.actor, target=blow.target, mods=terms, total=blow.attack_result)
+    who = LineFields(actor=blow.actor, target=blow.target)
     own = own_terms(d20, terms)  # the roller's own terms, for the table when the target's figures are hidden
     sums = f"{sums} = Attack Result {signed(blow.attack_result)}"
     dice = f"d20 {d20}"
     g = wounds.graded(ctx.state, blow.attack_result)
     if d20 == 1:
-        ctx.log("attack", **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect, f"{own}, but a natural 1"), **who)
+        ctx.log(
+            "attack",
+            **reckoned(head, f"{sums}, but a natural 1", dice, NATURAL_1.effect, f"{own}, but a natural 1"),
+            **who,
+            mods=terms,
+            total=blow.attack_result,
+        )
         settle(ctx, blow, NATURAL_1)
     elif d20 == 20:
         outcome = f"{g.effect}, or a normal Hit plus an immediate extra attack"
-        ctx.log("attack", **reckoned(head, f"{sums} and a natural 20", dice, outcome, f"{own} and a natural 20"), **who)
+        ctx.log("attack", **reckoned(head, f"{sums} and a natural 20", dice, outcome, f"{own} and a natural 20"), **who, mods=terms, total=blow.attack_result)
         natural.ask(ctx, blow)
     else:
-        ctx.log("attack", **reckoned(head, sums, dice, g.effect, own), **who)
+        ctx.log("attack", **reckoned(head, sums, dice, g.effect, own), **who, mods=terms, total=blow.attack_result)
         settle(ctx, blow, g)
 
 

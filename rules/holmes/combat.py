@@ -13,7 +13,7 @@ import msgspec
 
 from fray_table.rules.actions import Attack
 from fray_table.rules.conditions import DISARMED
-from fray_table.rules.context import Context, lookup, own_terms, reckoned, said
+from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned, said
 from fray_table.rules.grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
 from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
 from fray_table.rules.holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
@@ -100,7 +100,7 @@ def strike(ctx: Context, step: Step) -> None:
     if attacker is None or target is None:
         return
     weapon = attacker.weapons[step.weapon]
-    who = dict(actor=attacker.id, target=target.id)
+    who = LineFields(actor=attacker.id, target=target.id)
     if not able(attacker):
         ctx.log("attack", f"{attacker.name} cannot strike ({'down' if attacker.down else ', '.join(attacker.conditions)}).", **who)
         return
@@ -138,7 +138,7 @@ LABEL = {
 def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
     """003's attack roll and its consequences, for a strike that can be made."""
     state = ctx.state
-    who = dict(actor=attacker.id, target=target.id)
+    who = LineFields(actor=attacker.id, target=target.id)
     action, behind, wanted = declaration(state, attacker, step.mode)
     mods = modifiers(state, attacker, target, weapon, step.mode, behind)
     called = call_shots(ctx, attacker, target, mods, wanted)
@@ -186,7 +186,7 @@ def parried(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon
     at +3 if the attack missed regardless and the parrier's weapon is the lighter."""
     state = ctx.state
     guard = target.weapons[index]
-    who = dict(actor=attacker.id, target=target.id)
+    who = LineFields(actor=attacker.id, target=target.id)
     if but_for_parry and weapon.weight > guard.weight:
         target.weapons[index] = msgspec.structs.replace(guard, dropped=True)
         if DISARMED not in target.conditions:

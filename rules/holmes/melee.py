@@ -7,7 +7,7 @@ in what order, and queues the strikes.
 
 from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
 from fray_table.rules.conditions import DEAD
-from fray_table.rules.context import Context, lookup, said, standing
+from fray_table.rules.context import Context, LineFields, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.holmes.combat import distance, double_refused, queue, routine_refused
 from fray_table.rules.holmes.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
@@ -163,7 +163,7 @@ def charge(ctx: Context, actor: Combatant, action: Charge) -> None:
         ctx.log("charge", f"{actor.name} cannot charge: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", actor=actor.id)
         return
     actor.x, actor.y, arrived = toward(actor, target, reach_of(actor, action.weapon))
-    who = dict(actor=actor.id, target=target.id)
+    who = LineFields(actor=actor.id, target=target.id)
     if not arrived:
         ctx.log("charge", f"{actor.name} charges to ({actor.x}, {actor.y}) but cannot reach {target.name}.", **who)
         return
@@ -217,7 +217,7 @@ def kill(ctx: Context, actor: Combatant, action: Kill) -> None:
     target = standing(ctx, actor, action.target, "kill", "has no one to kill")
     if target is None:
         return
-    who = dict(actor=actor.id, target=target.id)
+    who = LineFields(actor=actor.id, target=target.id)
     if not helpless(target):
         ctx.log("kill", f"{target.name} is no longer helpless; {actor.name}'s killing blow is not struck.", **who)
         return

@@ -11,7 +11,7 @@ import msgspec
 
 from fray_table.rules.actions import Attack, TwoWeapons
 from fray_table.rules.charts.ll_house import CONCUSSION, MAIN_HAND, MASTER_BODY, OFF_HAND, TWO_WEAPON_BONUS, WHICH_HAND
-from fray_table.rules.context import Context, lookup, own_terms, reckoned
+from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned
 from fray_table.rules.holmes import combat, subdual
 from fray_table.rules.holmes.combat import distance, double_refused, in_melee, queue
 from fray_table.rules.holmes.damage import NO_CRITICAL
@@ -100,7 +100,7 @@ def extra_strike(ctx: Context, step: Step) -> None:
 
 def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
     state = ctx.state
-    who = dict(actor=attacker.id, target=target.id)
+    who = LineFields(actor=attacker.id, target=target.id)
     if KNOCKED_DOWN in attacker.conditions:
         ctx.log("attack", f"{attacker.name} cannot strike (knocked down).", **who)
         return
@@ -190,7 +190,7 @@ def limbs(c: Combatant) -> list[str]:
 
 def blow(ctx: Context, step: Step, attacker: Combatant, target: Combatant, mode: str, crit: bool, called: int, subdue: bool) -> None:
     state = ctx.state
-    who = dict(actor=attacker.id, target=target.id)
+    who = LineFields(actor=attacker.id, target=target.id)
     if state.options.get("hit_location"):
         spot = ctx.dice.roll(20, f"where {attacker.name}'s blow lands")
         ctx.log("location", f"Master body table d20 {spot}: the blow lands on the {next(p for lo, hi, p in MASTER_BODY if lo <= spot <= hi)}.", **who)

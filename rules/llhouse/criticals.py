@@ -5,7 +5,7 @@ import msgspec
 
 from fray_table.rules.charts.ll_house import ARMOR, BEYOND_REPAIR, FUMBLE, FUMBLE_DICE, LIMB, SHIELD, STUCK_DICE
 from fray_table.rules.conditions import DISARMED, PRONE
-from fray_table.rules.context import Context, Figures, said
+from fray_table.rules.context import Context, Figures, LineFields, said
 from fray_table.rules.grid import distance
 from fray_table.rules.holmes.fighters import in_hand
 from fray_table.rules.holmes.terms import descending
@@ -58,7 +58,7 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
     """000: 'inflict permanent damage to victim's armor (victim's AC lowers by 1)'; 'The amount
     of damage your Armor can take is equal to the number of points that it raises your Armor
     Class by'; 'Armor DOES still offer protection until it is reduced to 0'."""
-    who = dict(target=target.id)
+    who = LineFields(target=target.id)
     if not target.armor:
         target.ac -= 1
         ctx.log("armor", **said(f"{target.name}'s armor is damaged", ac_lowered(ctx, target, 1), "."), **who)

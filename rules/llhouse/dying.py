@@ -16,7 +16,7 @@ from fray_table.rules.charts.ll_house import (
     WAKE_HP,
 )
 from fray_table.rules.conditions import DEAD, DISARMED, PRONE
-from fray_table.rules.context import Context, lookup, said
+from fray_table.rules.context import Context, LineFields, lookup, said
 from fray_table.rules.grid import distance
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN, STUCK, hold
 from fray_table.rules.model import Combatant, Step
@@ -91,7 +91,7 @@ def wound(ctx: Context, c: Combatant, effect: str) -> None:
 def staunch(ctx: Context, actor: Combatant, action: Staunch, step: Step) -> None:
     """000: 'Another character may attempt to stabilize you by staunching the wound (DC11)'."""
     target = lookup(ctx.state, action.target)
-    who = dict(actor=actor.id, target=action.target)
+    who = LineFields(actor=actor.id, target=action.target)
     if target is None or BLEEDING not in target.conditions:
         ctx.log("staunch", f"{actor.name} finds no wound to staunch.", **who)
         return
@@ -126,7 +126,7 @@ def round_end(ctx: Context) -> None:
 
 def lapse(ctx: Context, c: Combatant, key: str) -> None:
     condition, _, index = key.partition(":")
-    who = dict(target=c.id)
+    who = LineFields(target=c.id)
     if condition == UNCONSCIOUS and UNCONSCIOUS in c.conditions and DEAD not in c.conditions:
         c.conditions = [x for x in c.conditions if x != UNCONSCIOUS]
         if c.hp <= 0:

@@ -14,7 +14,7 @@ from fray_table.rules.actions import (
     tag,
 )
 from fray_table.rules.charts.ll_house import SHIELD_BASH
-from fray_table.rules.context import Context, lookup, said
+from fray_table.rules.context import Context, LineFields, lookup, said
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
 from fray_table.rules.holmes.actions import delay_choices
@@ -38,7 +38,7 @@ def bash(ctx: Context, actor: Combatant, action: ShieldBash, step: Step) -> None
     if you roll a 19-20. Two Ranks= Dam 1d3x3, KO if you roll a 18-20 ... Etc.'"""
     state = ctx.state
     target = lookup(state, action.target)
-    who = dict(actor=actor.id, target=action.target)
+    who = LineFields(actor=actor.id, target=action.target)
     if target is None or target.down:
         ctx.log("attack", f"{actor.name}'s shield bash has no target.", **who)
         return

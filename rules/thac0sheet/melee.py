@@ -4,7 +4,7 @@ where 002 is silent. A negative H adds -H to the damage; a blow on a vessel coun
 1 hull point for each 5 hit points (rules.thac0sheet.naval)."""
 
 from fray_table.rules.charts.thac0_sheet import BOARDING
-from fray_table.rules.context import Context
+from fray_table.rules.context import Context, LineFields
 from fray_table.rules.dice import parse
 from fray_table.rules.holmes import combat, subdual
 from fray_table.rules.holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
@@ -53,7 +53,7 @@ def with_bonus(dice: str, bonus: int) -> str:
 
 def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
     state = ctx.state
-    who = dict(actor=attacker.id, target=target.id)
+    who = LineFields(actor=attacker.id, target=target.id)
     action, behind, wanted = declaration(state, attacker, step.mode)
     base = reckon(state, attacker, target, weapon, step.mode, behind)
     called = called_allowed(state, base, target, wanted)

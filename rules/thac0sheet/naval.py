@@ -19,7 +19,7 @@ from fray_table.rules.charts.thac0_sheet import (
     SINKS,
     SPEED_STEP,
 )
-from fray_table.rules.context import Context, hp_left, lookup, said
+from fray_table.rules.context import Context, LineFields, hp_left, lookup, said
 from fray_table.rules.errors import Rejected
 from fray_table.rules.holmes.combat import distance, queue
 from fray_table.rules.holmes.damage import roll_damage
@@ -162,7 +162,7 @@ def grapple(ctx: Context, ship: Combatant, a: GrappleShip) -> None:
     """002: 'Grappling: at 50' or less; successful 2 in 6 or by mutual agreement.'"""
     state = ctx.state
     other = lookup(state, a.target)
-    who = dict(actor=ship.id, target=a.target)
+    who = LineFields(actor=ship.id, target=a.target)
     if other is None or other.down:
         ctx.log("naval", f"{ship.name} has no vessel to grapple.", actor=ship.id)
         return

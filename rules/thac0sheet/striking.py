@@ -18,7 +18,7 @@ from fray_table.rules.charts.thac0_sheet import (
     STUN_DIE,
 )
 from fray_table.rules.conditions import PRONE as PRONE_CONDITION
-from fray_table.rules.context import Context, lookup, said, standing
+from fray_table.rules.context import Context, LineFields, lookup, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
 from fray_table.rules.holmes.damage import lose_hp
@@ -67,7 +67,7 @@ def resolve(ctx: Context, actor: Combatant, a: Strike, step: Step) -> None:
     target = standing(ctx, actor, a.target, "attack", "has no one to strike")
     if target is None:
         return
-    who = dict(actor=actor.id, target=target.id)
+    who = LineFields(actor=actor.id, target=target.id)
     if distance(actor, target) > REACH:
         ctx.log("attack", **said(f"{actor.name} cannot reach {target.name} with a blow", (f" ({distance(actor, target)} ft away)", ""), "."), **who)
         return
@@ -94,7 +94,7 @@ def mods_of(state: Encounter, actor: Combatant, target: Combatant, a: Strike) ->
 
 def blow(ctx: Context, actor: Combatant, target: Combatant, a: Strike, bonus: int) -> None:
     """Damage, then the stun roll, then the save against a knock-out."""
-    who = dict(actor=actor.id, target=target.id)
+    who = LineFields(actor=actor.id, target=target.id)
     points = 0 if a.pulled else max(0, BLOW + actor.str_adj + bonus)
     shown = "pulled" if a.pulled else f"{BLOW} + {actor.str_adj} δS"
     lose_hp(ctx, target, points, shown, actor.id, f" + {bonus} for the negative H" if bonus and not a.pulled else "")

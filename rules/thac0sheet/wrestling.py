@@ -17,7 +17,7 @@ from fray_table.rules.charts.thac0_sheet import (
     PINNED_DAMAGE,
     REACH,
 )
-from fray_table.rules.context import Context, hp_left, lookup, reckoned, said, standing
+from fray_table.rules.context import Context, LineFields, hp_left, lookup, reckoned, said, standing
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
 from fray_table.rules.holmes.damage import fall
@@ -119,7 +119,7 @@ def bout(ctx: Context, crowd: list[Combatant], target: Combatant) -> None:
     head = f"{lead.name} wrestles {target.name}"
     sums = f"d20 {mine} + w {w} ({how}) = {mine + w} against d20 {theirs} + w {d} ({dhow}) = {theirs + d}"
     dice = f"d20 {mine} against d20 {theirs}"
-    who = dict(actor=lead.id, target=target.id)
+    who = LineFields(actor=lead.id, target=target.id)
     if mine + w == theirs + d:
         ctx.log("wrestle", **reckoned(head, sums, dice, "even, the holds stay as they are"), **who)
     elif mine + w < theirs + d:
@@ -172,7 +172,7 @@ def released(c: Combatant, holder: Combatant | None) -> str:
 def pinned(ctx: Context, holder: Combatant, target: Combatant) -> None:
     """002: 'Pinned: SvDR or take 1 + δS hp damage'."""
     roll = ctx.dice.roll(20, f"{target.name}, pinned, saves vs death ray")
-    who = dict(actor=holder.id, target=target.id)
+    who = LineFields(actor=holder.id, target=target.id)
     if roll >= target.save_death:
         ctx.log("wrestle", **said(f"{target.name} saves vs death ray: d20 {roll}", (f" ≥ {target.save_death}", ""), ", no harm."), **who)
         return

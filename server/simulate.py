@@ -32,6 +32,7 @@ from fray_table.server.tactics import GM, TACTICS, Field, Plan, candidates, in_f
 
 MAX_EVENTS = 5_000  # a fight's events at most (every round is bounded by its combatants' declarations)
 BLOCK = 100  # runs a worker plays before it reports
+MIN_BLOCK = 10  # and at least, when the runs are few for the processes
 PLAY = Plan()  # a side with no plan of its own
 
 
@@ -162,18 +163,24 @@ def simulate(
     """`runs` fights from `start`; with `deadline` (time.monotonic()), it stops at the
     first block boundary past it, and the tally says how many were played."""
     plans = plans or {}
-    blocks = [(start, seed, plans, rounds, first, min(BLOCK, runs - first)) for first in range(0, runs, BLOCK)]
+
+    def blocks(size: int) -> list[tuple]:
+        return [(start, seed, plans, rounds, first, min(size, runs - first)) for first in range(0, runs, size)]
+
     total = Tally()
-    if jobs <= 1 or len(blocks) <= 1:
-        for block in blocks:
+    if jobs <= 1 or runs <= BLOCK:
+        for block in blocks(BLOCK):
             total.add(_play(block))
             if progress is not None:
                 progress(total.runs, runs)
             if deadline is not None and time.monotonic() > deadline:
                 break
         return total
-    with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(jobs) as pool:
-        for tally in pool.imap_unordered(_play, blocks):
+    # At least four blocks a process, so that none waits long at the end for the last
+    # one's; no more processes than blocks. How the runs are cut up changes no number.
+    shared = blocks(min(BLOCK, max(MIN_BLOCK, -(-runs // (4 * jobs)))))
+    with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(min(jobs, len(shared))) as pool:
+        for tally in pool.imap_unordered(_play, shared):
             total.add(tally)
             if progress is not None:
                 progress(total.runs, runs)

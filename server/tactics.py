@@ -109,12 +109,13 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
         yield Flee(x=max(0, away_x), y=max(0, away_y))
     if PRONE in c.conditions:
         yield Stand()
-    if not any(usable(w) for w in c.weapons):
+    ready = [(i, w) for i, w in enumerate(c.weapons) if usable(w)]
+    if not ready:
         yield from (Recover(weapon=i) for i, w in enumerate(c.weapons) if w.dropped)
     target = target_of(c, plan, foes, field)
     far = distance(c, target)
-    for i, w in enumerate(c.weapons):
-        if usable(w) and (w.range >= far if w.range else w.reach >= far):
+    for i, w in ready:
+        if w.range >= far if w.range else w.reach >= far:
             yield Attack(target=target.id, weapon=i)
     yield Charge(target=target.id)
     yield Approach(target=target.id)

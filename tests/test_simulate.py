@@ -97,6 +97,7 @@ def test_the_demo_fight_plays_as_it_always_has(which):
     tally = simulate(start, 300, seed, plans, rounds=30)
     wins, rounds, falls = PINNED_TALLIES[which]
     assert (tally.runs, dict(tally.wins), dict(tally.rounds), dict(tally.falls)) == (300, wins, rounds, falls)
+    assert simulate(start, 300, seed, plans, rounds=30, jobs=2) == tally  # in blocks of 38 on two processes
     digest = hashlib.sha256()
     for i in range(60):
         end = fight(start, run_seed(seed, i), plans, 30)

@@ -89,14 +89,16 @@ def measure(runs: int, jobs: int) -> dict:
     began = time.perf_counter()
     fold_block((start, 0, runs))
     figures["fold_1_job"] = runs / (time.perf_counter() - began)
-    began = time.perf_counter()
-    every = simulate(start, runs, SEED, jobs=jobs)
-    figures[f"simulator_{jobs}_jobs"] = runs / (time.perf_counter() - began) / jobs
-    began = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        list(pool.imap_unordered(fold_block, [(start, first, min(100, runs - first)) for first in range(0, runs, 100)]))
-    figures[f"fold_{jobs}_jobs"] = runs / (time.perf_counter() - began) / jobs
-    assert one == every and one.runs == runs, "the simulator played other fights on more jobs"
+    if jobs > 1:
+        began = time.perf_counter()
+        every = simulate(start, runs, SEED, jobs=jobs)
+        figures[f"simulator_{jobs}_jobs"] = runs / (time.perf_counter() - began) / jobs
+        began = time.perf_counter()
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:  # the workers inherit RECORDED
+            list(pool.imap_unordered(fold_block, [(start, first, min(100, runs - first)) for first in range(0, runs, 100)]))
+        figures[f"fold_{jobs}_jobs"] = runs / (time.perf_counter() - began) / jobs
+        assert every == one, "the simulator played other fights on more jobs"
+    assert one.runs == runs
     events = sum(len(played) for _, played in RECORDED)
     return figures | {"events_per_fight": round(events / runs, 2)}
 

@@ -3,12 +3,14 @@ beside the bare pure fold of the same fights, measured in the same run.
 
     .venv/bin/python bench/simulate.py [--runs N] [--rounds R] [--jobs J] [--seconds S] [--against REV]
 
-Each round, in a fresh process: `simulate` plays N demo fights (seed sha256("bench"))
-on one job, and on J jobs (default: every core); then the events those fights were
-made of, recorded beforehand, are folded again by the bare reducer (rules.reducer.folding,
-no tactics), on one process and on J. The ratio simulator/fold is the share of the
-fold in the simulator's time: what is left is the simulator's own (its tactics, its
-bookkeeping, its processes). Prints every round's figures and their medians, in fights/s
+Each round, in a fresh process, the simulator plays N demo fights (seed sha256("bench"),
+the CLI's default tactics), and the events those fights were made of (recorded
+beforehand) are folded again by the bare reducer (rules.reducer.folding, no tactics):
+on one job, block by block taking turns (the simulator's play_block, then the fold of
+the same 100 fights), then on J processes (default: every core; `simulate`, then the
+fold in as many forked workers). The ratio simulator/fold is the fold's share of the
+simulator's time: the rest is the simulator's own (its tactics, its bookkeeping, its
+processes). Prints every round's figures and their medians, in fights/s
 per core, as one JSON object. With --against REV, REV's tree (fray_table packages, from
 the packaging change on) runs its own rounds too, taking turns with this tree: the
 before/after of a change, side by side. Bounded: R rounds (default 3), and no new round
@@ -78,17 +80,24 @@ def fold_block(job: tuple) -> int:
 
 def measure(runs: int, jobs: int) -> dict:
     """One round in this process: fights/s per core of the simulator and of the bare fold."""
-    from fray_table.server.simulate import simulate
+    from fray_table.server.simulate import BLOCK, Tally, play_block, simulate
 
     start = demo_start()
     RECORDED[:] = record(start, runs)
     figures = {}
-    began = time.perf_counter()
-    one = simulate(start, runs, SEED, jobs=1)
-    figures["simulator_1_job"] = runs / (time.perf_counter() - began)
-    began = time.perf_counter()
-    fold_block((start, 0, runs))
-    figures["fold_1_job"] = runs / (time.perf_counter() - began)
+    # One job: the simulator's blocks and the fold of the same fights taking turns, block
+    # by block, so that the machine's changes of speed fall on both alike.
+    one, played, folded = Tally(), 0.0, 0.0
+    for first in range(0, runs, BLOCK):
+        count = min(BLOCK, runs - first)
+        began = time.perf_counter()
+        one.add(play_block(start, SEED, {}, 30, first, count))
+        played += time.perf_counter() - began
+        began = time.perf_counter()
+        fold_block((start, first, count))
+        folded += time.perf_counter() - began
+    figures["simulator_1_job"] = runs / played
+    figures["fold_1_job"] = runs / folded
     if jobs > 1:
         began = time.perf_counter()
         every = simulate(start, runs, SEED, jobs=jobs)

@@ -57,7 +57,7 @@ class Field:
     __slots__ = ("fighting", "sides", "_foes")
 
     def __init__(self, state: Encounter) -> None:
-        self.fighting = [c for c in state.combatants if in_fight(c)]  # in the state's order
+        self.fighting = [c for c in state.combatants if not out_of_fight(c)]  # in_fight, in the state's order
         self.sides = {c.side for c in self.fighting if not c.vessel}  # standing_sides(state)
         self._foes: dict[str, list[Combatant]] = {}
 
@@ -76,12 +76,16 @@ class Field:
 
 
 def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> Combatant:
+    """The foe `c` goes for: the least by (hit points,) distance, then id (ids are unique,
+    so no two keys tie and the Combatant itself is never compared)."""
+    if len(foes) == 1:
+        return foes[0]
     if plan.tactic == "weakest":
-        return min(foes, key=lambda f: (f.hp, distance(c, f), f.id))
+        return min([(f.hp, distance(c, f), f.id, f) for f in foes])[-1]
     if plan.tactic == "focus":
         first = field.first(c.side)
-        return min(foes, key=lambda f: (distance(first, f), f.id))
-    return min(foes, key=lambda f: (distance(c, f), f.id))
+        return min([(distance(first, f), f.id, f) for f in foes])[-1]
+    return min([(distance(c, f), f.id, f) for f in foes])[-1]
 
 
 def step_towards(c: Combatant, x: int, y: int) -> tuple[int, int]:

@@ -13,7 +13,9 @@ simulator's time: the rest is the simulator's own (its tactics, its bookkeeping,
 processes). Prints every round's figures and their medians, in fights/s
 per core, as one JSON object. With --against REV, REV's tree (fray_table packages, from
 the packaging change on) runs its own rounds too, taking turns with this tree: the
-before/after of a change, side by side. Bounded: R rounds (default 3), and no new round
+before/after of a change, side by side, and `same_fights` says whether both played
+the same events (a digest of them; a change that only makes the simulator faster
+keeps it true). Bounded: R rounds (default 3), and no new round
 starts after S seconds (default 300).
 """
 
@@ -31,6 +33,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED = hashlib.sha256(b"bench").digest()
+NOT_FIGURES = ("events_per_fight", "fights")
 RECORDED: list = []  # (seed, events) of each fight, for the fold's workers (inherited by fork)
 
 
@@ -80,6 +83,7 @@ def fold_block(job: tuple) -> int:
 
 def measure(runs: int, jobs: int) -> dict:
     """One round in this process: fights/s per core of the simulator and of the bare fold."""
+    from fray_table.rules.events import encode_event
     from fray_table.server.simulate import BLOCK, Tally, play_block, simulate
 
     start = demo_start()
@@ -109,7 +113,10 @@ def measure(runs: int, jobs: int) -> dict:
         assert every == one, "the simulator played other fights on more jobs"
     assert one.runs == runs
     events = sum(len(played) for _, played in RECORDED)
-    return figures | {"events_per_fight": round(events / runs, 2)}
+    digest = hashlib.sha256()
+    for _, played in RECORDED:
+        digest.update(b"".join(encode_event(e) for e in played))
+    return figures | {"events_per_fight": round(events / runs, 2), "fights": digest.hexdigest()[:16]}
 
 
 def child(package_root: pathlib.Path | None, runs: int, jobs: int) -> dict:
@@ -120,7 +127,7 @@ def child(package_root: pathlib.Path | None, runs: int, jobs: int) -> dict:
 
 
 def summary(rounds: list[dict]) -> dict:
-    keys = [k for k in rounds[0] if k != "events_per_fight"]
+    keys = [k for k in rounds[0] if k not in NOT_FIGURES]
     medians = {k: round(statistics.median(r[k] for r in rounds)) for k in keys}
     simulated = [k for k in keys if k.startswith("simulator_")]
     ratios = {k.removeprefix("simulator_"): round(statistics.median(r[k] / r[k.replace("simulator", "fold")] for r in rounds), 3) for k in simulated}
@@ -128,7 +135,8 @@ def summary(rounds: list[dict]) -> dict:
         "fights_per_s_per_core": medians,
         "simulator_over_fold": ratios,
         "events_per_fight": rounds[0]["events_per_fight"],
-        "rounds": [{k: round(v) if k != "events_per_fight" else v for k, v in r.items()} for r in rounds],
+        "fights": sorted({r["fights"] for r in rounds}),  # a digest of every event played: one, the same each round
+        "rounds": [{k: round(v) for k, v in r.items() if k not in NOT_FIGURES} for r in rounds],
     }
 
 
@@ -170,9 +178,10 @@ def main() -> None:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True, timeout=60)
     result = {"runs": args.runs, "jobs": args.jobs, "this_tree": summary(ours)}
     if theirs:
-        a, b = result["this_tree"]["fights_per_s_per_core"], summary(theirs)
-        result[args.against] = b
-        result["this_tree_over_rev"] = {k: round(statistics.median(o[k] / t[k] for o, t in zip(ours, theirs, strict=False)), 3) for k in a}
+        rev = result[args.against] = summary(theirs)
+        result["same_fights"] = result["this_tree"]["fights"] == rev["fights"]  # event for event
+        paired = list(zip(ours, theirs, strict=False))  # a round of each, one after the other
+        result["this_tree_over_rev"] = {k: round(statistics.median(o[k] / t[k] for o, t in paired), 3) for k in rev["fights_per_s_per_core"]}
     print(json.dumps(result, indent=1))
 
 

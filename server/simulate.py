@@ -12,21 +12,28 @@ rounds (no winner).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from fray_table.rules.commands import Declare
+import msgspec
+
+from fray_table.rules.commands import Advance, Answer, Declare, Start
+from fray_table.rules.declare import awaited
+from fray_table.rules.events import Event
 from fray_table.rules.model import Encounter, copied
 from fray_table.rules.reducer import folding
-from fray_table.server.tactics import TACTICS, Plan, in_fight, next_command, standing_sides
+from fray_table.server.tactics import GM, TACTICS, Field, Plan, candidates, in_fight, standing_sides
 
 MAX_EVENTS = 5_000  # a fight's events at most (every round is bounded by its combatants' declarations)
 BLOCK = 100  # runs a worker plays before it reports
+MIN_BLOCK = 10  # and at least, when the runs are few for the processes
+PLAY = Plan()  # a side with no plan of its own
 
 
 @dataclass
@@ -51,29 +58,74 @@ def run_seed(seed: bytes, i: int) -> bytes:
 
 def fight(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int) -> Encounter:
     """One fight from `start` (never changed) under `seed`, to its end or `rounds` rounds."""
-    state = copied(start)
-    state.seed, state.forced, state.entered = seed, [], []
-    sides = Counter(c.side for c in state.combatants if in_fight(c) and not c.vessel)
+    state = msgspec.structs.replace(start, seed=seed, forced=[], entered=[], recent=[])  # the fold copies it: one copy a fight
+    sides = Counter(c.side for c in start.combatants if in_fight(c) and not c.vessel)
     now = [state]
-    refused: dict[tuple[int, str], int] = {}
-
-    def decisions():
-        for n in range(MAX_EVENTS):
-            s = now[0]
-            if s.round > rounds or (s.status == "running" and len(standing_sides(s)) <= 1):
-                return
-            event = next_command(s, plans, sides, n, refused)
-            if event is None:
-                return
-            round_ = s.round
-            yield event
-            if isinstance(event.command, Declare) and any(e.kind == "rejected" for e in now[0].recent):
-                key = (round_, event.command.actor)
-                refused[key] = refused.get(key, 0) + 1
-
-    for s in folding(decisions(), state):  # one copy of the state for the whole fight
+    for s in folding(decisions(now, plans, sides, rounds), state):  # one copy of the state for the whole fight
         now[0] = s
-    return now[0]
+    return now[0] if now[0] is not state else copied(state)  # (no event: a copy, sharing nothing with `start`)
+
+
+def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int], rounds: int) -> Iterator[Event]:
+    """The simulator's events, each made once the fold has reached the state before it
+    (`now[0]`): start the fight, answer each prompt with its first option (the rules list
+    the usual one first), have each fighter declare (server/tactics.py), advance.
+
+    Every candidate is declared, even one the rules will refuse: a refused event still
+    takes its position, and the dice are drawn by position, so leaving one out would
+    change every roll after it. A refusal falls through to the fighter's next candidate
+    (`refused` counts them, by round and fighter), and one with none left waits for the
+    advance. A declaration changes no combatant, so who is still fighting (a Field) and
+    who is to declare are worked out once a round, not once a declaration."""
+    refused: dict[tuple[int, str], int] = {}
+    n = 0  # events so far
+    while n < MAX_EVENTS:
+        s = now[0]
+        field = Field(s)
+        if s.round > rounds or (s.status == "running" and len(field.sides) <= 1):
+            return
+        if s.status == "setup":
+            yield Event(f"s{n}", GM, Start())
+            n += 1
+            continue
+        if s.status != "running":
+            return
+        if s.awaiting is not None:
+            yield Event(f"s{n}", GM, Answer(awaiting=s.awaiting.id, choice=s.awaiting.options[0]))
+            n += 1
+            continue
+        if s.phase == "declaration":
+            formal = s.options.get("formal_declarations")
+            order, i = awaited(s), 0  # the fighters still to declare, in the order they are asked
+            while i < len(order):
+                c = order[i]
+                key = (s.round, c.id)
+                tried = refused.get(key, 0)
+                options = candidates(s, c, plans.get(c.side, PLAY), sides, field)
+                action = next(options, None) if not tried else next(itertools.islice(options, tried, None), None)
+                if action is None:  # every candidate refused: it waits
+                    i += 1
+                    continue
+                if n >= MAX_EVENTS:
+                    return
+                yield Event(f"s{n}", GM, Declare(actor=c.id, action=action))
+                n += 1
+                if now[0] is not s:  # a rule raised and the fold rebuilt its state: start again from it
+                    refused[key] = tried + 1
+                    break
+                if s.recent and s.recent[0].kind == "rejected":  # the one line of a refusal (rules.reducer)
+                    refused[key] = tried + 1
+                elif formal:  # the order is a hook's (003: by INT): ask it again
+                    order, i = awaited(s), 0
+                else:
+                    i += 1  # the others keep their order
+            else:
+                if n < MAX_EVENTS:
+                    yield Event(f"s{n}", GM, Advance())
+                    n += 1
+            continue
+        yield Event(f"s{n}", GM, Advance())
+        n += 1
 
 
 def fought(end: Encounter) -> int:
@@ -111,18 +163,24 @@ def simulate(
     """`runs` fights from `start`; with `deadline` (time.monotonic()), it stops at the
     first block boundary past it, and the tally says how many were played."""
     plans = plans or {}
-    blocks = [(start, seed, plans, rounds, first, min(BLOCK, runs - first)) for first in range(0, runs, BLOCK)]
+
+    def blocks(size: int) -> list[tuple]:
+        return [(start, seed, plans, rounds, first, min(size, runs - first)) for first in range(0, runs, size)]
+
     total = Tally()
-    if jobs <= 1 or len(blocks) <= 1:
-        for block in blocks:
+    if jobs <= 1 or runs <= BLOCK:
+        for block in blocks(BLOCK):
             total.add(_play(block))
             if progress is not None:
                 progress(total.runs, runs)
             if deadline is not None and time.monotonic() > deadline:
                 break
         return total
-    with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(jobs) as pool:
-        for tally in pool.imap_unordered(_play, blocks):
+    # At least four blocks a process, so that none waits long at the end for the last
+    # one's; no more processes than blocks. How the runs are cut up changes no number.
+    shared = blocks(min(BLOCK, max(MIN_BLOCK, -(-runs // (4 * jobs)))))
+    with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(min(jobs, len(shared))) as pool:
+        for tally in pool.imap_unordered(_play, shared):
             total.add(tally)
             if progress is not None:
                 progress(total.runs, runs)

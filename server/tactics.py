@@ -1,6 +1,6 @@
 """Simple default tactics for the simulator (server/simulate.py): what each side
 declares when nobody plays it. Pure, like the rules: a tactic reads the state
-and names commands; the reducer judges them.
+and names actions (server/simulate.py declares them); the reducer judges them.
 
 A side's tactic picks a target among the foes still in the fight:
 - `nearest` (the default): each fighter the foe nearest to it;
@@ -16,21 +16,18 @@ rules refuse what cannot be done (a rejected line), and the next is declared. A 
 the rules refuse falls through to the next; `hold` when none is taken.
 """
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from fray_table.rules.actions import Action, Approach, Attack, Charge, Flee, Hold, Move, Recover, Stand
-from fray_table.rules.commands import Advance, Answer, Declare, Start
 from fray_table.rules.conditions import PRONE, out_of_fight
-from fray_table.rules.events import Actor, Event
+from fray_table.rules.events import Actor
 from fray_table.rules.grid import distance
 from fray_table.rules.holmes.fighters import usable
 from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.view import awaited_ids
 
 TACTICS = ("nearest", "weakest", "focus")
-GM = Actor("gm", "simulator")
+GM = Actor("gm", "simulator")  # who sends the simulator's commands (server/simulate.py)
 FLIGHT = 120  # feet a fleeing fighter aims for, away from its foes (its move rate limits it)
 
 
@@ -51,13 +48,44 @@ def standing_sides(state: Encounter) -> set[str]:
     return {c.side for c in state.combatants if in_fight(c) and not c.vessel}
 
 
-def target_of(state: Encounter, c: Combatant, plan: Plan, foes: list[Combatant]) -> Combatant:
+class Field:
+    """Who is still in the fight in `state`, by side: what the candidates of every
+    fighter read. A declaration changes no combatant (only the declarations, the log and
+    the position), so the simulator works one out for a round's declarations, not one
+    for each declaration."""
+
+    __slots__ = ("fighting", "sides", "_foes")
+
+    def __init__(self, state: Encounter) -> None:
+        self.fighting = [c for c in state.combatants if not out_of_fight(c)]  # in_fight, in the state's order
+        self.sides = {c.side for c in self.fighting if not c.vessel}  # standing_sides(state)
+        self._foes: dict[str, list[Combatant]] = {}
+
+    def foes(self, side: str) -> list[Combatant]:
+        """The foes of `side` still in the fight (no vessel: a ship is not a target)."""
+        found = self._foes.get(side)
+        if found is None:
+            found = self._foes[side] = [f for f in self.fighting if f.side != side and not f.vessel]
+        return found
+
+    def standing(self, side: str) -> int:
+        return sum(1 for m in self.fighting if m.side == side)
+
+    def first(self, side: str) -> Combatant:
+        return next(m for m in self.fighting if m.side == side)
+
+
+def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> Combatant:
+    """The foe `c` goes for: the least by (hit points,) distance, then id (ids are unique,
+    so no two keys tie and the Combatant itself is never compared)."""
+    if len(foes) == 1:
+        return foes[0]
     if plan.tactic == "weakest":
-        return min(foes, key=lambda f: (f.hp, distance(c, f), f.id))
+        return min([(f.hp, distance(c, f), f.id, f) for f in foes])[-1]
     if plan.tactic == "focus":
-        first = next(m for m in state.combatants if m.side == c.side and in_fight(m))
-        return min(foes, key=lambda f: (distance(first, f), f.id))
-    return min(foes, key=lambda f: (distance(c, f), f.id))
+        first = field.first(c.side)
+        return min([(distance(first, f), f.id, f) for f in foes])[-1]
+    return min([(distance(c, f), f.id, f) for f in foes])[-1]
 
 
 def step_towards(c: Combatant, x: int, y: int) -> tuple[int, int]:
@@ -70,50 +98,31 @@ def step_towards(c: Combatant, x: int, y: int) -> tuple[int, int]:
     return c.x + 5 * round(dx * scale / 5), c.y + 5 * round(dy * scale / 5)
 
 
-def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]) -> Iterator[Action]:
-    """What `c` would declare, best first."""
-    foes = [f for f in state.combatants if f.side != c.side and in_fight(f) and not f.vessel]
+def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int], field: Field | None = None) -> Iterator[Action]:
+    """What `c` would declare, best first; `field`: Field(state), if one is at hand."""
+    if field is None:
+        field = Field(state)
+    foes = field.foes(c.side)
     if not foes:
         yield Hold()
         return
-    mine = sum(1 for m in state.combatants if m.side == c.side and in_fight(m))
-    if plan.flee_at and mine <= plan.flee_at * start.get(c.side, mine):
+    if plan.flee_at and (mine := field.standing(c.side)) <= plan.flee_at * start.get(c.side, mine):
         near = min(foes, key=lambda f: distance(c, f))
         away_x = c.x + (FLIGHT if c.x >= near.x else -FLIGHT)
         away_y = c.y + (FLIGHT if c.y >= near.y else -FLIGHT)
         yield Flee(x=max(0, away_x), y=max(0, away_y))
     if PRONE in c.conditions:
         yield Stand()
-    if not any(usable(w) for w in c.weapons):
+    ready = [(i, w) for i, w in enumerate(c.weapons) if usable(w)]
+    if not ready:
         yield from (Recover(weapon=i) for i, w in enumerate(c.weapons) if w.dropped)
-    target = target_of(state, c, plan, foes)
+    target = target_of(c, plan, foes, field)
     far = distance(c, target)
-    for i, w in enumerate(c.weapons):
-        if usable(w) and (w.range >= far if w.range else w.reach >= far):
+    for i, w in ready:
+        if w.range >= far if w.range else w.reach >= far:
             yield Attack(target=target.id, weapon=i)
     yield Charge(target=target.id)
     yield Approach(target=target.id)
     x, y = step_towards(c, target.x, target.y)
     yield Move(x=x, y=y)
     yield Hold()
-
-
-def next_command(state: Encounter, plans: dict[str, Plan], start: dict[str, int], n: int, refused: dict[tuple[int, str], int]) -> Event | None:
-    """The simulator's next event for the fight, or None when nothing more can be done.
-    `refused`: (round, combatant) -> how many of its candidates the rules refused so far
-    (the caller counts them from the fold's rejected lines): the next one is tried, and
-    a combatant with none left waits for the advance."""
-    if state.status == "setup":
-        return Event(f"s{n}", GM, Start())
-    if state.status != "running":
-        return None
-    if state.awaiting is not None:  # a prompt: its first answer (the rules list the usual one first)
-        return Event(f"s{n}", GM, Answer(awaiting=state.awaiting.id, choice=state.awaiting.options[0]))
-    if state.phase == "declaration":
-        for cid in awaited_ids(state):
-            c = next(x for x in state.combatants if x.id == cid)
-            tried = refused.get((state.round, cid), 0)
-            action = next(itertools.islice(candidates(state, c, plans.get(c.side, Plan()), start), tried, None), None)
-            if action is not None:
-                return Event(f"s{n}", GM, Declare(actor=cid, action=action))
-    return Event(f"s{n}", GM, Advance())

@@ -14,7 +14,8 @@ from support import ROOT, TIMEOUT, token_of
 
 from fray_table.rules.actions import Attack, Flee, Move
 from fray_table.rules.scenario import play
-from fray_table.server.simulate import Plan, plans_from, report, simulate, wilson
+from fray_table.server.demo import combatants
+from fray_table.server.simulate import Plan, fight, plans_from, report, run_seed, simulate, wilson
 from fray_table.server.tactics import candidates
 
 SEED = hashlib.sha256(b"simulate").digest()
@@ -65,6 +66,43 @@ def test_the_same_seeds_give_the_same_numbers_on_one_process_or_two():
     assert one == two
     other = report(start, simulate(start, 450, hashlib.sha256(b"another").digest(), rounds=30))
     assert other != one  # fresh seeds, other fights
+
+
+PINNED_PLANS = [
+    {},
+    {"goblins": {"tactic": "weakest", "flee_at": 0.5}, "party": {"tactic": "focus", "flee_at": 0.4}},
+]
+PINNED_TALLIES = [  # the demo fight's 300 runs under seed sha256("pinned"), as the simulator first played them
+    (
+        {"goblins": 36, "party": 264},
+        {1: 1, 2: 16, 3: 37, 4: 59, 5: 50, 6: 46, 7: 38, 8: 21, 9: 16, 10: 4, 11: 3, 12: 5, 13: 2, 14: 1, 16: 1},
+        {"alda": 78, "bran": 114, "cora": 36, "gob1": 293, "gob2": 287, "gob3": 275, "gob4": 269},
+    ),
+    (
+        {"goblins": 101, "party": 191},
+        {2: 55, 3: 120, 4: 62, 5: 38, 6: 13, 7: 11, 8: 1},
+        {"alda": 109, "bran": 110, "cora": 233, "gob1": 262, "gob2": 199, "gob3": 203, "gob4": 201},
+    ),
+]
+PINNED_ENDS = ["22b042d36b6c8b52", "74af399cf5c4d7ed"]  # the first 60 fights' ends, digested as below
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_the_demo_fight_plays_as_it_always_has(which):
+    """The simulator's own speed-ups change no fight: the same tally, and each fight ends
+    at the same position (state.seq: the dice are drawn by position, so one event more or
+    less would change every roll after it), hit points, places and conditions."""
+    start = play({"combatants": combatants()}).state
+    seed, plans = hashlib.sha256(b"pinned").digest(), plans_from(PINNED_PLANS[which])
+    tally = simulate(start, 300, seed, plans, rounds=30)
+    wins, rounds, falls = PINNED_TALLIES[which]
+    assert (tally.runs, dict(tally.wins), dict(tally.rounds), dict(tally.falls)) == (300, wins, rounds, falls)
+    assert simulate(start, 300, seed, plans, rounds=30, jobs=2) == tally  # in blocks of 38 on two processes
+    digest = hashlib.sha256()
+    for i in range(60):
+        end = fight(start, run_seed(seed, i), plans, 30)
+        digest.update(repr((end.seq, end.round, end.phase, [(c.id, c.hp, c.x, c.y, c.down, sorted(c.conditions)) for c in end.combatants])).encode())
+    assert digest.hexdigest()[:16] == PINNED_ENDS[which]
 
 
 def test_wilson_interval():

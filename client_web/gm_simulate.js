@@ -55,6 +55,7 @@ export class Deadliness {
           h("label", { for: `simulate-tactic-${side}` }, `${side} fight`),
           h("select", { id: `simulate-tactic-${side}`, "data-side": side }, TACTICS.map(([v, l]) => h("option", { value: v }, l))),
           h("label", { class: "check" }, h("input", { type: "checkbox", "data-flee": side }), " flee at half strength"),
+          h("label", { class: "check" }, h("input", { type: "checkbox", "data-options": side }), " use attack routines and double attacks"),
         ),
       ),
     );
@@ -65,7 +66,8 @@ export class Deadliness {
     for (const side of this.sides) {
       const tactic = this.tactics.querySelector(`[data-side="${CSS.escape(side)}"]`).value;
       const flee = this.tactics.querySelector(`[data-flee="${CSS.escape(side)}"]`).checked;
-      sides[side] = flee ? { tactic, flee_at: 0.5 } : { tactic };
+      const options = this.tactics.querySelector(`[data-options="${CSS.escape(side)}"]`).checked;
+      sides[side] = { tactic, ...(flee ? { flee_at: 0.5 } : {}), ...(options ? { options: true } : {}) };
     }
     this.go.disabled = true;
     replace(this.result, h("p", { class: "hint" }, "Simulating…"));

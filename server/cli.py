@@ -73,8 +73,9 @@ def add_simulate(sub) -> None:
         "--side",
         action="append",
         default=[],
-        metavar="SIDE=TACTIC[,flee_at=F]",
-        help="how a side fights: nearest (default), weakest or focus; flee_at=0.5 runs at half strength (repeatable)",
+        metavar="SIDE=TACTIC[,flee_at=F][,options]",
+        help="how a side fights: nearest (default), weakest or focus; flee_at=0.5 runs at half strength; "
+        "options uses the attack options the rules offer (a monster's attack routine, a double attack) (repeatable)",
     )
     simulate.add_argument("--json", action="store_true", help="print the numbers as JSON")
     simulate.set_defaults(handler=simulate_command)

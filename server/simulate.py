@@ -224,17 +224,20 @@ def report(start: Encounter, tally: Tally) -> dict:
 
 
 def plans_from(spec: dict[str, dict]) -> dict[str, Plan]:
-    """{'goblins': {'tactic': 'weakest', 'flee_at': 0.5}} -> plans; ValueError naming a fault."""
+    """{'goblins': {'tactic': 'weakest', 'flee_at': 0.5, 'options': True}} -> plans; ValueError naming a fault."""
     plans = {}
     for side, raw in spec.items():
-        unknown = set(raw) - {"tactic", "flee_at"}
+        unknown = set(raw) - {"tactic", "flee_at", "options"}
         if unknown:
-            raise ValueError(f"side {side!r}: unknown keys {sorted(unknown)} (a side takes 'tactic' and 'flee_at')")
+            raise ValueError(f"side {side!r}: unknown keys {sorted(unknown)} (a side takes 'tactic', 'flee_at' and 'options')")
         tactic = raw.get("tactic", "nearest")
         if tactic not in TACTICS:
             raise ValueError(f"side {side!r}: tactic {tactic!r} is not one of {', '.join(TACTICS)}")
         flee_at = raw.get("flee_at", 0.0)
         if isinstance(flee_at, bool) or not isinstance(flee_at, int | float) or not 0 <= flee_at < 1:
             raise ValueError(f"side {side!r}: flee_at is a share of the side from 0 to below 1 (0.5: flee at half strength), not {flee_at!r}")
-        plans[side] = Plan(tactic=tactic, flee_at=float(flee_at))
+        options = raw.get("options", False)
+        if not isinstance(options, bool):
+            raise ValueError(f"side {side!r}: options is true or false (use the attack options the rules offer), not {options!r}")
+        plans[side] = Plan(tactic=tactic, flee_at=float(flee_at), options=options)
     return plans

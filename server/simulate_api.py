@@ -25,7 +25,7 @@ SECONDS = 5.0  # the server's budget for one simulation: it stops there, and say
 class SimulateBody(msgspec.Struct, forbid_unknown_fields=True):
     runs: int = 500
     rounds: int = 30
-    sides: dict[str, dict] = {}  # side -> {tactic, flee_at} (server/tactics.py)
+    sides: dict[str, dict] = {}  # side -> {tactic, flee_at, options} (server/tactics.py)
 
 
 class Simulator:

@@ -53,18 +53,21 @@ def start_of(args) -> tuple[Encounter, str]:
 
 
 def sides_of(pairs: list[str]) -> dict[str, dict]:
-    """['goblins=weakest,flee_at=0.5'] -> {'goblins': {'tactic': 'weakest', 'flee_at': 0.5}}."""
+    """['goblins=weakest,flee_at=0.5,options'] -> {'goblins': {'tactic': 'weakest', 'flee_at': 0.5, 'options': True}}."""
     spec: dict[str, dict] = {}
     for pair in pairs:
         side, sep, rest = pair.partition("=")
         if not sep or not side or not rest:
-            raise Refused(f"--side {pair[:60]!r}: write it SIDE=TACTIC or SIDE=TACTIC,flee_at=0.5")
+            raise Refused(f"--side {pair[:60]!r}: write it SIDE=TACTIC, SIDE=TACTIC,flee_at=0.5 or SIDE=TACTIC,options")
         tactic, *more = rest.split(",")
         entry: dict = {"tactic": tactic}
         for item in more:
+            if item == "options":
+                entry["options"] = True
+                continue
             key, sep, value = item.partition("=")
             if key != "flee_at" or not sep:
-                raise Refused(f"--side {pair[:60]!r}: after the tactic only flee_at=F may follow")
+                raise Refused(f"--side {pair[:60]!r}: after the tactic only flee_at=F and options may follow")
             try:
                 entry["flee_at"] = float(value)
             except ValueError:

@@ -7,7 +7,11 @@ A side's tactic picks a target among the foes still in the fight:
 - `weakest`: the foe with the fewest hit points;
 - `focus`: the whole side on one foe (the nearest to its first fighter) until it falls.
 With `flee_at` set (a fraction, 0.5 = "flee at half strength"), a side with no
-more than that share of its fighters still standing runs from the field.
+more than that share of its fighters still standing runs from the field. With
+`options`, a side uses the attack options its rules offer (003's, which every
+profile keeps): a monster its attack routine (each weapon once: claw, claw, bite),
+a fighter with a shorter, lighter weapon its double attack on the wielder of a
+longer one; where they do not fit, the plain attack.
 
 Each fighter attacks its target with the first usable weapon that reaches; out
 of reach it charges, else approaches, else moves straight at it. A prone one
@@ -23,6 +27,7 @@ from fray_table.rules.actions import Action, Approach, Attack, Charge, Flee, Hol
 from fray_table.rules.conditions import PRONE, out_of_fight
 from fray_table.rules.events import Actor
 from fray_table.rules.grid import distance
+from fray_table.rules.holmes.combat import double_refused, routine_refused
 from fray_table.rules.holmes.fighters import usable
 from fray_table.rules.model import Combatant, Encounter
 
@@ -37,6 +42,7 @@ class Plan:
 
     tactic: str = "nearest"
     flee_at: float = 0.0  # flee once the side's standing share is at or below this; 0: never
+    options: bool = False  # use the attack options the rules offer: an attack routine, a double attack
 
 
 def in_fight(c: Combatant) -> bool:
@@ -118,8 +124,14 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
         yield from (Recover(weapon=i) for i, w in enumerate(c.weapons) if w.dropped)
     target = target_of(c, plan, foes, field)
     far = distance(c, target)
+    routine = plan.options and not routine_refused(c)
     for i, w in ready:
         if w.range >= far if w.range else w.reach >= far:
+            if routine:  # 003: a monster 'must attack with a combat bonus of 0' when attacking multiple times
+                yield Attack(target=target.id, weapon=i, routine=True)
+                routine = False
+            if plan.options and not w.range and not double_refused(state, c, target, i):
+                yield Attack(target=target.id, weapon=i, double=True)  # 003: 'may attack the wielder of the longer weapon twice'
             yield Attack(target=target.id, weapon=i)
     yield Charge(target=target.id)
     yield Approach(target=target.id)

@@ -1,6 +1,7 @@
 """'How deadly is this fight?' in the GM console, in real Chromium: the server plays the
 fight many times (server/simulate.py) and the page shows each side's odds."""
 
+import json
 import re
 
 import pytest
@@ -26,7 +27,10 @@ def test_browser_gm_asks_how_deadly_the_fight_is(fray_server, table: Pages) -> N
     expect(gm.locator("#simulate-tactic-goblins")).to_be_visible()
     gm.locator("#simulate-tactic-goblins").select_option("weakest")
     gm.get_by_test_id("simulate-runs").select_option("200")
-    gm.get_by_test_id("simulate-go").click()
+    gm.locator('[data-options="goblins"]').check()  # the goblins use the attack options their rules offer
+    with gm.expect_request(lambda r: "/simulate" in r.url) as asked:
+        gm.get_by_test_id("simulate-go").click()
+    assert json.loads(asked.value.post_data or "{}")["sides"] == {"goblins": {"tactic": "weakest", "options": True}, "party": {"tactic": "nearest"}}
     expect(gm.get_by_test_id("simulate-odds-party")).to_have_text(
         re.compile(r"^party wins 100\.0% of the fights \(95% interval 98\.\d% to 100\.0%\)$"), timeout=30_000
     )

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import httpx
+import msgspec
 import pytest
 from support import ROOT, TIMEOUT, token_of
 
@@ -132,11 +133,76 @@ def test_tactics_pick_their_targets_and_flee_at_half_strength():
     assert isinstance(flight, Flee) and flight.x > bran.x
 
 
+def bear_and_knight() -> dict:
+    """A bear (claw, claw, bite: 003's 'monsters ... attack with a combat bonus of 0' when
+    attacking several times) against a knight with a dagger; no surprise."""
+    return {
+        "dice": [5, 6],
+        "combatants": [
+            {
+                "id": "bear",
+                "name": "Bear",
+                "side": "beasts",
+                "ac": 12,
+                "hp": 12,
+                "hp_max": 12,
+                "attack_bonus": 0,
+                "dex": 10,
+                "x": 10,
+                "y": 10,
+                "weapons": [{"name": "claw", "damage": "1d3"}, {"name": "claw", "damage": "1d3"}, {"name": "bite", "damage": "1d6"}],
+            },
+            {
+                "id": "knight",
+                "name": "Knight",
+                "side": "party",
+                "klass": "fighter",
+                "ac": 14,
+                "hp": 12,
+                "hp_max": 12,
+                "attack_bonus": 0,
+                "dex": 12,
+                "x": 15,
+                "y": 10,
+                "weapons": [{"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}],
+            },
+        ],
+        "commands": [{"type": "start"}],
+    }
+
+
+def test_a_side_with_options_uses_the_attack_routine_and_the_double_attack_its_rules_offer():
+    state = play(bear_and_knight()).state
+    bear, knight = state.combatants
+    counts = {"beasts": 1, "party": 1}
+    # 003: a monster's routine strikes once with each weapon; without options, one weapon a round
+    assert next(candidates(state, bear, Plan("nearest", options=True), counts)) == Attack(target="knight", weapon=0, routine=True)
+    assert next(candidates(state, bear, Plan("nearest"), counts)) == Attack(target="knight", weapon=0)
+    # 003: 'Shorter, lighter weapons ... may attack the wielder of the longer weapon twice': the
+    # dagger (1 ft, weight 1) against the bear's claw (3 ft, weight 3); not where it is no shorter
+    assert next(candidates(state, knight, Plan("nearest", options=True), counts)) == Attack(target="bear", weapon=0, double=True)
+    bear.weapons[0] = msgspec.structs.replace(bear.weapons[0], length=1, weight=1)
+    assert next(candidates(state, knight, Plan("nearest", options=True), counts)) == Attack(target="bear", weapon=0)
+    # played out: the routine's three attacks (each at combat bonus 0) fell the knight more often
+    seed = hashlib.sha256(b"routine").digest()
+    start = play(bear_and_knight()).state
+    plain = simulate(start, 400, seed, plans_from({"beasts": {"tactic": "nearest"}}), rounds=30)
+    bold = simulate(start, 400, seed, plans_from({"beasts": {"tactic": "nearest", "options": True}}), rounds=30)
+    assert bold.runs == plain.runs == 400
+    assert bold.wins["beasts"] > plain.wins["beasts"] + 80, (bold.wins, plain.wins)  # 322 of 400 against 193
+    # and the knight's double attack wins some of it back when the party uses its options too
+    both = simulate(start, 400, seed, plans_from({"beasts": {"options": True}, "party": {"options": True}}), rounds=30)
+    assert plain.wins["beasts"] < both.wins["beasts"] < bold.wins["beasts"] - 50, (both.wins, bold.wins)  # 219
+
+
 def test_plans_refuse_what_is_not_a_tactic():
     with pytest.raises(ValueError, match="tactic 'cunning' is not one of nearest, weakest, focus"):
         plans_from({"goblins": {"tactic": "cunning"}})
     with pytest.raises(ValueError, match="flee_at is a share of the side from 0 to below 1"):
         plans_from({"goblins": {"flee_at": 2}})
+    with pytest.raises(ValueError, match="options is true or false"):
+        plans_from({"goblins": {"options": "yes"}})
+    assert plans_from({"goblins": {"tactic": "focus", "options": True}}) == {"goblins": Plan("focus", options=True)}
 
 
 def fray(*args: str) -> subprocess.CompletedProcess:
@@ -166,6 +232,7 @@ def test_fray_simulate_on_the_command_line(tmp_path):
         ((), "give a scenario file or --demo (one of them)"),
         (("--demo", "--side", "orcs=nearest"), "--side names no side of this fight: orcs (its sides: goblins, party)"),
         (("--demo", "--side", "goblins=cunning"), "side 'goblins': tactic 'cunning' is not one of nearest, weakest, focus"),
+        (("--demo", "--side", "goblins=nearest,bold"), "--side 'goblins=nearest,bold': after the tactic only flee_at=F and options may follow"),
         (("--demo", "--runs", "0"), "--runs is 1 to 10,000,000"),
         (("no-such.toml",), "no such file: no-such.toml"),
     ],

@@ -118,8 +118,8 @@ def said(*parts: str | Figures) -> Said:
     """A log line's `text` and `public` text, made from the same parts, for ctx.log(kind, **said(...)):
     said(f"{gob.name} takes 3 damage", hp_left(gob), ".") is 'Goblin takes 3 damage, 4 HP left.' and,
     for those who may not see Goblin's figures, 'Goblin takes 3 damage.'"""
-    text = "".join(p if isinstance(p, str) else p[0] for p in parts)
-    public = "".join(p if isinstance(p, str) else p[1] for p in parts)
+    text = "".join([p if isinstance(p, str) else p[0] for p in parts])
+    public = "".join([p if isinstance(p, str) else p[1] for p in parts])
     return {"text": text, "public": public if public != text else None}
 
 
@@ -128,7 +128,8 @@ def reckoned(head: str, sums: str, dice: str, outcome: str, own: str | None = No
     'Alda attacks Gob: d20 12 + 1 combat bonus + AC 6 = 19 ≥ 19: hit.', 'Alda attacks Gob: d20 12: hit.';
     with `own` (own_terms), the roller's own terms when the target alone is hidden:
     'Alda attacks Gob: d20 12 + 1 combat bonus vs the target's AC: hit.'"""
-    made = said(f"{head}: ", (sums, dice), f": {outcome}.")
+    text, public = f"{head}: {sums}: {outcome}.", f"{head}: {dice}: {outcome}."  # said(head, (sums, dice), outcome), made at once
+    made: Said = {"text": text, "public": public if public != text else None}
     if own is not None:
         made["own"] = f"{head}: {own}: {outcome}."
     return made
@@ -137,7 +138,7 @@ def reckoned(head: str, sums: str, dice: str, outcome: str, own: str | None = No
 def own_terms(d20: int, mods: list[tuple[str, int]], against: str = "the target's AC") -> str:
     """A roll's die and the roller's own terms, against a hidden target's figure unnamed:
     'd20 13 + 2 size M + 1 short range vs the target's AC' (issue 13: your own numbers are yours)."""
-    return f"d20 {d20}" + "".join(f" {'-' if v < 0 else '+'} {abs(v)} {n}" for n, v in mods) + f" vs {against}"
+    return f"d20 {d20}" + "".join([f" {'-' if v < 0 else '+'} {abs(v)} {n}" for n, v in mods]) + f" vs {against}"
 
 
 def hp_left(c: Combatant) -> Figures:

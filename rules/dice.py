@@ -80,25 +80,25 @@ class Dice:
             value = self.entered.pop(0)
             self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, entered=True))
             return value
-        forced = False
-        queued = self.by_die.get(sides) if self.by_die else None
-        if queued:  # a result forced for this kind of die: used by it alone
-            value = queued.pop(0)
-            if not queued:
-                del self.by_die[sides]
-            self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
-            return value
+        if self.by_die:
+            queued = self.by_die.get(sides)
+            if queued:  # a result forced for this kind of die: used by it alone
+                value = queued.pop(0)
+                if not queued:
+                    del self.by_die[sides]
+                self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
+                return value
         if self.forced:
             value = self.forced.pop(0)
-            forced = 1 <= value <= sides
-        if not forced:
-            if self.physical:
-                raise NeedDie(sides, purpose)
-            value = draw(self.seed, self.position, self.index, sides)
-            self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, draw=self.index))
-            self.index += 1
-            return value
-        self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
+            if 1 <= value <= sides:  # one that does not fit this die is spent, and the die drawn
+                self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
+                return value
+        if self.physical:
+            raise NeedDie(sides, purpose)
+        index = self.index
+        value = draw(self.seed, self.position, index, sides)
+        self.rolls.append(Roll(sides, value, purpose, False, False, index))  # (sides, value, purpose, forced, entered, draw)
+        self.index = index + 1
         return value
 
     def roll_dice(self, expression: str, purpose: str) -> int:

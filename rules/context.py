@@ -99,7 +99,11 @@ class Context:
 
     def _hides(self, cid: str | None) -> bool:
         """Are combatant `cid`'s figures hidden from the table now (hidden or unseen)?"""
-        return cid is not None and any(c.id == cid and (c.hidden or c.unseen) for c in self.state.combatants)
+        if cid is not None:
+            for c in self.state.combatants:
+                if c.id == cid:
+                    return c.hidden or c.unseen
+        return False
 
     def option(self, name: str):
         """The encounter's option (every one is there: rules.profiles.validate_options filled the defaults in)."""

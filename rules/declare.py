@@ -18,6 +18,14 @@ def added(state: Encounter, action) -> ActionRules | None:
     return rules_of(state).actions.get(tag(action))
 
 
+def declaration(state: Encounter, cid: str) -> Declaration | None:
+    """Combatant `cid`'s declaration this round, or None."""
+    for d in state.declarations:  # a plain loop: read on every step and strike
+        if d.actor == cid:
+            return d
+    return None
+
+
 def controls(by: Actor, cid: str) -> bool:
     return by.role == "gm" or cid in by.combatants
 

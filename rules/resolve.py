@@ -8,7 +8,7 @@ import msgspec
 from fray_table.rules.commands import Advance, Answer, Start
 from fray_table.rules.conditions import out_of_fight
 from fray_table.rules.context import Context, lookup, sides
-from fray_table.rules.declare import added, controls
+from fray_table.rules.declare import added, controls, declaration
 from fray_table.rules.dice import NeedDie
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
@@ -133,17 +133,18 @@ def resolve(ctx: Context, step: Step) -> None:
         handler(ctx, step)
         return
     actor = lookup(state, step.actor)
-    declaration = next((d for d in state.declarations if d.actor == step.actor), None)
-    if actor is None or declaration is None:
+    mine = declaration(state, step.actor)
+    if actor is None or mine is None:
         return
+    action = mine.action
     if not may_act(state, actor):
         ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
     if actor.unseen:
-        reveal(ctx, actor, declaration.action)  # option reveal_when_acting
-    own = added(state, declaration.action)  # its record (rules.ruleset.ActionRules): 003's like any profile's
+        reveal(ctx, actor, action)  # option reveal_when_acting
+    own = added(state, action)  # its record (rules.ruleset.ActionRules): 003's like any profile's
     if own is not None:
-        own.resolve(ctx, actor, declaration.action, step)
+        own.resolve(ctx, actor, action, step)
 
 
 def end_of_round(ctx: Context) -> None:

@@ -9,7 +9,7 @@ from fray_table.rules import ruleset
 from fray_table.rules.actions import tag
 from fray_table.rules.commands import AddCombatant, ClearForced, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.declare import check_action, describe
+from fray_table.rules.declare import check_action, declaration, describe
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import GRID
@@ -212,7 +212,7 @@ def _withdraw_unfit(ctx: Context, c: Combatant) -> None:
     be, so the player may declare again; once the round resolves, only a weapon that is
     gone withdraws it (other checks read positions the round has already moved)."""
     state = ctx.state
-    mine = next((d for d in state.declarations if d.actor == c.id), None)
+    mine = declaration(state, c.id)
     if mine is None:
         return
     why = None

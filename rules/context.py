@@ -79,21 +79,10 @@ class Context:
             named = [cid for cid in (actor, target) if cid is not None]
             if named and all(cid in ids for cid in named):
                 audience = "gm"  # about the unseen alone: the table does not know it is there
-        entry = Entry(
-            seq=self.state.seq,
-            kind=kind,
-            text=text,
-            public=public,
-            actor=actor,
-            target=target,
-            rolls=rolls,
-            mods=[Mod(name, value) for name, value in mods] if mods else [],
-            total=total,
-            need=need,
-            command_id=self.command_id,
-            audience=audience,
-            unseen=ids,
-        )
+        # Entry's fields in their order (seq, kind, text, public, actor, target, rolls, mods,
+        # total, need, code, command_id, audience, unseen): made positionally, a third cheaper.
+        mods_ = [Mod(name, value) for name, value in mods] if mods else []
+        entry = Entry(self.state.seq, kind, text, public, actor, target, rolls, mods_, total, need, None, self.command_id, audience, ids)
         self.state.recent.append(entry)
         return entry
 

@@ -5,6 +5,8 @@ import copy
 
 import msgspec
 
+from fray_table.rules.events import Actor
+from fray_table.rules.model import Mod
 from fray_table.rules.reducer import apply, canonical, fold
 from fray_table.rules.scenario import play
 from fray_table.rules.view import Viewer, view
@@ -164,3 +166,21 @@ def test_end_reveals_the_seed():
     state = with_commands({"type": "end"}).state
     assert state.status == "ended"
     assert view(state, Viewer("spectator")).seed == state.seed.hex()
+
+
+def test_a_log_line_is_made_with_every_field_where_its_name_says():
+    """Context.log makes its Entry positionally (rules.context): each field must land in its own name."""
+    from fray_table.rules.context import Context
+    from fray_table.rules.model import Entry
+
+    assert [f for f in Entry.__struct_fields__] == [
+        "seq", "kind", "text", "public", "actor", "target", "rolls", "mods", "total", "need", "code", "command_id", "audience", "unseen",
+    ]  # fmt: skip
+    state = play({"combatants": [{"id": "a", "name": "A", "side": "x"}, {"id": "b", "name": "B", "side": "y", "hidden": True}]}).state
+    state.seq = 7
+    ctx = Context(state, Actor("gm", "gm"), "cmd-1")
+    line = ctx.log("attack", "A hits B: 12 + 2 = 14.", "A hits B.", actor="a", target="b", total=14, need=11, audience="side:x", mods=[("bonus", 2)])
+    assert line == Entry(
+        seq=7, kind="attack", text="A hits B: 12 + 2 = 14.", public="A hits B.", actor="a", target="b", mods=[Mod("bonus", 2)],
+        total=14, need=11, command_id="cmd-1", audience="side:x",
+    )  # fmt: skip

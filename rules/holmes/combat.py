@@ -138,7 +138,6 @@ LABEL = {
 def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
     """003's attack roll and its consequences, for a strike that can be made."""
     state = ctx.state
-    who = LineFields(actor=attacker.id, target=target.id)
     action, behind, wanted = declaration(state, attacker, step.mode)
     mods = modifiers(state, attacker, target, weapon, step.mode, behind)
     called = call_shots(ctx, attacker, target, mods, wanted)
@@ -159,7 +158,8 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         mods=mods,
         total=total,
         need=TO_HIT,
-        **who,
+        actor=attacker.id,
+        target=target.id,
     )
     subdue = getattr(action, "subdue", False)
     kind = MISSILE if not melee else SUBDUE if subdue else MELEE

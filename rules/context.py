@@ -5,6 +5,7 @@ from typing import Any, NotRequired, TypedDict
 from fray_table.rules.dice import Dice
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Encounter, Entry, Mod
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.unseen import unnamed
 
 
@@ -32,6 +33,7 @@ class Context:
         self.by = by
         self.command_id = command_id
         self.checked = checked  # what the command's check worked out for its rule, if anything (rules.reducer)
+        self.rules = rules_of(state)  # the encounter's rules, fixed at its creation (rules.ruleset): read by every step
         self.dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die)
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 

@@ -21,7 +21,7 @@ from fray_table.rules.holmes.fighters import able, gone, usable, wielded
 from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
 from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
-from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE, rules_of
+from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE
 
 
 def in_melee(attacker: Combatant, target: Combatant, weapon: Weapon) -> bool:
@@ -58,7 +58,7 @@ def attack(ctx: Context, attacker: Combatant, action: Attack) -> None:
     if action.routine:
         monster_routine(ctx, attacker, action)
         return
-    rules_of(ctx.state).routine(ctx, attacker, action)
+    ctx.rules.routine(ctx, attacker, action)
 
 
 def routine(ctx: Context, attacker: Combatant, action: Attack) -> None:
@@ -121,7 +121,7 @@ def strike(ctx: Context, step: Step) -> None:
             **who,
         )
         return
-    rules_of(state).melee_roll(ctx, step, attacker, target, weapon)
+    ctx.rules.melee_roll(ctx, step, attacker, target, weapon)
 
 
 # How the log names a strike of each mode; any other mode 'attacks'.

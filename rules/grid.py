@@ -6,5 +6,11 @@ GRID = 5  # feet: a square of the grid
 
 
 def distance(a: Combatant, b: Combatant) -> int:
-    """Feet on the 5-ft grid; a diagonal step counts 5 ft (a ruling)."""
-    return max(abs(a.x - b.x), abs(a.y - b.y))
+    """Feet on the 5-ft grid; a diagonal step counts 5 ft (a ruling): the larger of the two
+    offsets (written out, not max(abs(), abs()): read on every strike and every target picked)."""
+    dx, dy = a.x - b.x, a.y - b.y
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    return dx if dx > dy else dy

@@ -135,6 +135,8 @@ def shots_dropped(attacker: Combatant, wanted: int, called: int, need: str = "")
 def call_shots(ctx: Context, attacker: Combatant, target: Combatant, mods: list[tuple[str, int]], wanted: int, hit: str = "") -> int:
     """The called shots allowed of `wanted`, their term put before the AC in `mods`; a drop
     is logged (`hit` names the result the number needed is for, as ' for a normal Hit')."""
+    if not wanted:
+        return 0
     called = allowed_called_shots(need_of(mods), target, wanted)
     if called < wanted:
         ctx.log("attack", **shots_dropped(attacker, wanted, called, f"{need_of(mods)} is needed on the d20{hit} already"), actor=attacker.id, target=target.id)

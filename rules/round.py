@@ -48,10 +48,9 @@ def plan(state: Encounter) -> list[Step]:
     """The steps of the round, once declarations close: each phase in DEX order."""
     rules = rules_of(state)
     planned = {d.actor: steps_of(rules, d.action) for d in state.declarations}
-    order = [c.id for c in rules.order(state) if c.id in planned]  # the hook's order, the same in every phase
-    steps = []
-    for phase in PHASES[1:-1]:
-        for cid in order:
-            steps += [Step(phase=phase, actor=cid, kind=kind) for p, kind in planned[cid] if p == phase]
-    steps.append(Step(phase="end", actor="", kind=END_OF_ROUND))
-    return steps
+    by_phase: dict[str, list[Step]] = {phase: [] for phase in PHASES[1:-1]}
+    for c in rules.order(state):  # the hook's order, the same in every phase
+        for phase, kind in planned.get(c.id, ()):
+            if phase in by_phase:
+                by_phase[phase].append(Step(phase=phase, actor=c.id, kind=kind))
+    return [step for steps in by_phase.values() for step in steps] + [Step(phase="end", actor="", kind=END_OF_ROUND)]

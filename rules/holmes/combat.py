@@ -16,7 +16,7 @@ from fray_table.rules.conditions import DISARMED
 from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned, said
 from fray_table.rules.grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
 from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
-from fray_table.rules.holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
+from fray_table.rules.holmes.damage import NO_CRITICAL, after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.holmes.fighters import able, gone, usable, wielded
 from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
 from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
@@ -144,7 +144,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     melee = in_melee(attacker, target, weapon)
     parry, penalty = parry_term(state, target, mods, melee)
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
-    total = d20 + sum(v for _, v in mods)
+    total = d20 + sum([v for _, v in mods])
     hit = total >= TO_HIT
     ctx.log(
         "attack",
@@ -164,7 +164,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     subdue = getattr(action, "subdue", False)
     kind = MISSILE if not melee else SUBDUE if subdue else MELEE
     if hit:
-        crit = critical(ctx, d20, attacker, target, step.weapon, kind)  # a natural 20: the criticals module's
+        crit = critical(ctx, d20, attacker, target, step.weapon, kind) if d20 == 20 else NO_CRITICAL  # a natural 20: the criticals module's
         if crit.settled:
             return
         extra = extra_dice(called, step.mode, crit)
@@ -173,10 +173,12 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
             subdual.strike(ctx, attacker, target, dice, extra)  # 003: subdual damage is tracked apart; no multiple
         else:
             damage(ctx, attacker, target, dice, extra, crit.times)
-        after_critical(ctx, attacker, target, crit)
+        if crit.effect:
+            after_critical(ctx, attacker, target, crit)
         gawper_struck(ctx, target, step.mode)
         return
-    fumble(ctx, d20, attacker, target, step.weapon, kind)  # a natural 1: the fumbles module's (003's does nothing)
+    if d20 == 1:
+        fumble(ctx, d20, attacker, target, step.weapon, kind)  # a natural 1: the fumbles module's (003's does nothing)
     if parry is not None:
         parried(ctx, attacker, target, weapon, parry, step, total + penalty >= TO_HIT)
 

@@ -94,11 +94,12 @@ def declare(ctx: Context, cmd: Declare) -> None:
     actor = ctx.checked or ctx.combatant(cmd.actor)
     declared = Declaration(actor=actor.id, action=cmd.action, seq=state.seq)
     # A changed mind keeps its place in the list (so the table sees one entry change).
-    index = next((i for i, d in enumerate(state.declarations) if d.actor == actor.id), None)
-    if index is None:
-        state.declarations.append(declared)
+    for i, d in enumerate(state.declarations):
+        if d.actor == actor.id:
+            state.declarations[i] = declared
+            break
     else:
-        state.declarations[index] = declared
+        state.declarations.append(declared)
     sealed = state.options.get("sealed_declarations")
     ctx.log(
         "declare",

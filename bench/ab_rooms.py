@@ -1,9 +1,9 @@
 """Many encounters, one in flight each: this tree's server against a git revision's,
 side by side (issue 15).
 
-    .venv/bin/python bench/ab_rooms.py REV [--rounds N] [--rooms R] [--count C] [--profile DIR]
+    .venv/bin/python bench/ab_rooms.py REV [--this REV2] [--rounds N] [--rooms R] [--count C] [--profile DIR]
 
-Each round starts `fray serve` from REV's tree and from this one in turn (which
+Each round starts `fray serve` from REV's tree and from this one (or REV2's) in turn (which
 goes first alternates), on one embedded Redis, creates R demo fights x 8 clients
 on it, warms up, then drives them with bench/rooms.py (one command in flight per
 encounter) and reads the server's CPU from /proc. Prints each side's CPU per
@@ -94,6 +94,17 @@ def one(redis_url: str, package_root: pathlib.Path | None, rooms: int, count: in
         many.stop(proc)
 
 
+def checkout(where: pathlib.Path, rev: str) -> tuple[pathlib.Path, pathlib.Path]:
+    """A detached worktree of `rev`, and a folder whose fray_table is it (for PYTHONPATH)."""
+    tree = where / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), rev], check=True, timeout=60)
+    package = where / "root" / "fray_table"
+    package.mkdir(parents=True)
+    for name in ("rules", "server", "client_web"):
+        (package / name).symlink_to(tree / name)
+    return tree, package.parent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("rev")
@@ -101,27 +112,24 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--count", type=int, default=3000)
     parser.add_argument("--profile", type=pathlib.Path)
+    parser.add_argument("--this", help="a revision to measure instead of this tree (whose uncommitted changes would count too)")
     args = parser.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
     theirs, ours = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        tree = pathlib.Path(tmp) / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), args.rev], check=True, timeout=60)
+        trees = [checkout(pathlib.Path(tmp) / "rev", args.rev)] + ([checkout(pathlib.Path(tmp) / "this", args.this)] if args.this else [])
         try:
-            package = pathlib.Path(tmp) / "root" / "fray_table"
-            package.mkdir(parents=True)
-            for name in ("rules", "server", "client_web"):
-                (package / name).symlink_to(tree / name)
             with EmbeddedRedis(pathlib.Path(tmp) / "redis") as redis:
                 for i in range(args.rounds):
-                    sides = [("rev", package.parent, theirs), ("this", None, ours)]
+                    sides = [("rev", trees[0][1], theirs), ("this", trees[1][1] if args.this else None, ours)]
                     for name, root, results in sides if i % 2 == 0 else sides[::-1]:
                         prof = args.profile / f"{name}-{i}.txt" if args.profile else None
                         results.append(one(redis.url, root, args.rooms, args.count, prof))
                         print(name, i, json.dumps(results[-1]), file=sys.stderr, flush=True)
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True, timeout=60)
+            for tree, _ in trees:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True, timeout=60)
 
     def med(results: list[dict], k: str) -> float:
         return statistics.median(r[k] for r in results)
@@ -130,6 +138,7 @@ def main() -> None:
         json.dumps(
             {
                 "rev": args.rev,
+                "this": args.this or "this tree",
                 "rooms": args.rooms,
                 "rev_cpu_us": [round(r["cpu_us"]) for r in theirs],
                 "this_cpu_us": [round(r["cpu_us"]) for r in ours],

@@ -17,11 +17,13 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 import httpx
 
@@ -105,6 +107,36 @@ def checkout(where: pathlib.Path, rev: str) -> tuple[pathlib.Path, pathlib.Path]
     return tree, package.parent
 
 
+def retarget(specs: list[dict], host: str) -> list[dict]:
+    """The same encounters' links on another server of the same Redis (and secret)."""
+    return [{**spec, "urls": [re.sub(r"//[^/]+/", f"//{host}/", u, count=1) for u in spec["urls"]]} for spec in specs]
+
+
+def quiet(redis_url: str, package_root: pathlib.Path | None, specs: list[dict], seconds: float) -> dict:
+    """`specs` encounters at 1 command/s each (two generator processes), then all their sockets idle: p99 and RSS."""
+    proc, host = serve(redis_url, package_root)
+    try:
+        specs = retarget(specs, host)
+        before = sum(times(proc.pid))
+        out = many.summed(many.generate("paced", specs, 2, rate=1.0, seconds=seconds))
+        cpu = sum(times(proc.pid)) - before
+        holder = subprocess.Popen(
+            [bench.PYTHON, str(ROOT / "bench" / "hold.py"), *[u for s in specs for u in s["urls"]]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+            time.sleep(1)
+            rss = bench.rss_kb(proc.pid) / 1024
+        finally:
+            assert holder.stdin is not None
+            holder.stdin.close()
+            holder.wait(120)
+        n = out["commands"] or float("nan")
+        return {"p99_ms": out["p99_ms"], "per_s": out["per_s"], "cpu_us": cpu / n * 1e6, "rss_mb": rss, "generator_busy": out["generator_busy"]}
+    finally:
+        many.stop(proc)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("rev")
@@ -112,6 +144,8 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--count", type=int, default=3000)
     parser.add_argument("--profile", type=pathlib.Path)
+    parser.add_argument("--paced", type=int, help="instead: this many encounters at 1 command/s each, then idle (p99, RSS)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="of the paced run")
     parser.add_argument("--this", help="a revision to measure instead of this tree (whose uncommitted changes would count too)")
     args = parser.parse_args()
     if args.profile:
@@ -121,11 +155,22 @@ def main() -> None:
         trees = [checkout(pathlib.Path(tmp) / "rev", args.rev)] + ([checkout(pathlib.Path(tmp) / "this", args.this)] if args.this else [])
         try:
             with EmbeddedRedis(pathlib.Path(tmp) / "redis") as redis:
-                for i in range(args.rounds):
+                if args.paced:
+                    proc, host = serve(redis.url, None)
+                    try:
+                        specs = many.fray_rooms(host, args.paced)  # made once; every server of the run serves the same
+                    finally:
+                        many.stop(proc)
+                for i in range(args.rounds if not args.paced else 0):
                     sides = [("rev", trees[0][1], theirs), ("this", trees[1][1] if args.this else None, ours)]
                     for name, root, results in sides if i % 2 == 0 else sides[::-1]:
                         prof = args.profile / f"{name}-{i}.txt" if args.profile else None
                         results.append(one(redis.url, root, args.rooms, args.count, prof))
+                        print(name, i, json.dumps(results[-1]), file=sys.stderr, flush=True)
+                for i in range(args.rounds if args.paced else 0):
+                    sides = [("rev", trees[0][1], theirs), ("this", trees[1][1] if args.this else None, ours)]
+                    for name, root, results in sides if i % 2 == 0 else sides[::-1]:
+                        results.append(quiet(redis.url, root, specs, args.seconds))
                         print(name, i, json.dumps(results[-1]), file=sys.stderr, flush=True)
         finally:
             for tree, _ in trees:
@@ -133,6 +178,10 @@ def main() -> None:
 
     def med(results: list[dict], k: str) -> float:
         return statistics.median(r[k] for r in results)
+
+    if args.paced:
+        print(json.dumps({"rev": args.rev, "this": args.this or "this tree", "encounters": args.paced, "rev_runs": theirs, "this_runs": ours}))
+        return
 
     print(
         json.dumps(

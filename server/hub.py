@@ -261,6 +261,7 @@ class Room:
             message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))))
             for client in clients:
                 client.push(message)
+        self.views.settle()
 
 
 def _report_snapshot(task: asyncio.Future[None]) -> None:
@@ -274,6 +275,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.tail = store.tail(self._on_events)
+        self.joined = self.departed = 0  # clients ever (server/collector.py sweeps after many have left)
 
     async def start(self) -> None:
         await self.tail.start()
@@ -358,9 +360,11 @@ class Hub:
 
     def join(self, room: Room, client: Client) -> None:
         room.join(client)
+        self.joined += 1
 
     async def leave(self, room: Room, client: Client) -> None:
         room.leave(client)
+        self.departed += 1
         if not room.clients and self.rooms.get(room.id) is room:
             # Nobody watches it here now: drop it (before any await, so no join slips
             # in between) rather than fold and hold every fight this process ever served.

@@ -226,6 +226,13 @@ class Views:
             self.ops[key] = ops
         return ops
 
+    def settle(self) -> None:
+        """Every audience has this change's patch: let go of the values before it, and
+        of its ops. `now` holds every part some audience holds, which is what the next
+        change diffs from; a part only `before` had (no audience held it) is built anew
+        when one asks. An idle encounter holds its views once, not twice."""
+        self.before, self.ops, self.diffs = {}, {}, {}
+
     def forget(self, keep: Callable[[Viewer], bool]) -> None:
         """Drop audiences that have no client left."""
         self.held = {v: h for v, h in self.held.items() if keep(v)}

@@ -215,6 +215,7 @@ class Replies:
             elif not append.done():
                 return
             else:
+                assert isinstance(item, str)  # a command's id
                 answer = self._ack(item, append)
                 metrics.answered(answer)
                 text = Outgoing(protocol.encoder.encode(answer))

@@ -385,7 +385,7 @@ class RedisStore:
         conn = self._appender
         assert conn is not None
         # Packed here (RESP): redis-py's pack_commands checks and copies each argument.
-        sha = b"$%d\r\n%s\r\n" % (len(self._sha), self._sha.encode())
+        sha = bulk(self._sha.encode())
         parts: list[bytes] = []
         for group in groups:
             parts += (b"*%d\r\n$7\r\nEVALSHA\r\n" % (5 + 2 * len(group)), sha, b"$1\r\n2\r\n", bulk(events_key(group[0].encounter).encode()))

@@ -182,7 +182,7 @@ class Room:
         self.audiences: dict[Viewer, list[Client]] = {}  # the clients by what they see (join, leave)
         self.log: deque[tuple[str, Entry]] = deque(maxlen=WELCOME_LOG)  # the recent log; the endpoint folds it all
         self.seen: OrderedDict[str, str] = OrderedDict()  # event id -> position: retries are acknowledged, not re-appended
-        self._folded = asyncio.Event()  # set and replaced on every fold
+        self._folded: asyncio.Future[None] | None = None  # settled by the next fold; made only when someone waits (reached)
         self.views = Views()
         self.snapshot_seq = 0
 
@@ -196,7 +196,9 @@ class Room:
             if remaining <= 0:
                 return False
             try:
-                await asyncio.wait_for(self._folded.wait(), remaining)
+                if self._folded is None:
+                    self._folded = asyncio.get_running_loop().create_future()
+                await asyncio.wait_for(asyncio.shield(self._folded), remaining)
             except TimeoutError:
                 return False
         return True
@@ -216,8 +218,10 @@ class Room:
                 new.append(entry)
                 if entry.code == BUG:
                     log.error("Rule bug in encounter %s at event %d (%s, command %s): %s", self.id, entry.seq, position, event.id, entry.text)
-        self._folded.set()
-        self._folded = asyncio.Event()
+        if self._folded is not None:
+            if not self._folded.done():
+                self._folded.set_result(None)
+            self._folded = None
         return new
 
     def welcome(self, viewer: Viewer, after: str = "0-0") -> Outgoing:

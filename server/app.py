@@ -23,6 +23,7 @@ from fray_table.rules.profiles import catalogue
 from fray_table.server import api, connection, forks, metrics, replay, simulate_api, verify
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
+from fray_table.server.collector import Collector
 from fray_table.server.hub import Hub
 from fray_table.server.limits import Limits
 from fray_table.server.security import Access, SecurityHeaders
@@ -101,6 +102,9 @@ def create_app(
         await app.state.access.start()
         app.state.hub = Hub(store)
         await app.state.hub.start()
+        hub = app.state.hub
+        collector = Collector(lambda: hub.joined - hub.departed, lambda: hub.departed)  # no long pauses (server/collector.py)
+        collector.start()
         connection.quiet_invalid_utf8()
         sweeper = Sweeper(app, retain_ended, archive_dir) if retain_ended else None
         if sweeper is not None:
@@ -115,6 +119,7 @@ def create_app(
             if sweeper is not None:
                 await sweeper.stop()
             app.state.simulator.close()
+            await collector.stop()
             await app.state.hub.stop()
             await app.state.access.close()
             await store.close()

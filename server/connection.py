@@ -18,7 +18,7 @@ from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.reducer import check
 from fray_table.server import logs, metrics, protocol, undo
 from fray_table.server.api import claims_of
-from fray_table.server.hub import Client
+from fray_table.server.hub import Client, Outgoing
 from fray_table.server.limits import RateGuard, TokenBucket
 from fray_table.server.security import EXPIRED, Access, TooManySockets
 from fray_table.server.store import StoreUnavailable, StoreUnknown, position_key
@@ -83,7 +83,7 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
         await refuse(ws, "limit/sockets", str(e), 4429)
         return
     viewer = claims.viewer()
-    client = Client(viewer, texts_to(send) if send is not None else ws.send_text, ws.close)
+    client = Client(viewer, texts_to(send) if send is not None else ws.send_text, ws.close, wire=wire_of(send))
     client.push(room.welcome(viewer, after))
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
@@ -133,6 +133,39 @@ def texts_to(send):
     return send_text
 
 
+class UvicornWire:
+    """Frames straight onto the transport of uvicorn's websockets-sansio protocol,
+    while the socket is open and its transport takes more (uvicorn's own send checks
+    the same, then frames and writes each message for each socket): an audience's
+    update is framed once (hub.Outgoing) and written to each of its sockets."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol) -> None:
+        self._protocol = protocol
+
+    def ready(self) -> bool:
+        p = self._protocol
+        return p.writable.is_set() and not p.close_sent and not p.disconnected
+
+    def write(self, frame: bytes) -> None:
+        self._protocol.transport.write(frame)
+
+
+def wire_of(send) -> UvicornWire | None:
+    """A wire for the ASGI `send` of an accepted websocket, if it is uvicorn's
+    websockets-sansio protocol without extensions (frames as we build them);
+    otherwise None, and every message goes through `send`."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    except ImportError:
+        return None
+    protocol = getattr(send, "__self__", None)
+    if not isinstance(protocol, WebSocketsSansIOProtocol) or not protocol.handshake_complete or protocol.conn.extensions:
+        return None
+    return UvicornWire(protocol)
+
+
 STORE_ANSWER = 20.0  # seconds: longer than the store's tries of one append take to fail
 IN_FLIGHT = 64  # a connection's commands appended but not yet answered; then it stops reading
 
@@ -147,7 +180,7 @@ class Replies:
     def __init__(self, push, chat: TokenBucket | None = None) -> None:
         self._push = push
         self.chat = chat  # this connection's chat rate (rules.chat): `say` past it gets chat/too-fast
-        self._queue: list[tuple[asyncio.Future | None, str]] = []  # (append, message id) or (None, text); short (IN_FLIGHT)
+        self._queue: list[tuple[asyncio.Future | None, Outgoing | str]] = []  # (append, message id) or (None, text); short (IN_FLIGHT)
         self.last_position = "0-0"  # of this connection's last acknowledged command
 
     @property
@@ -156,7 +189,7 @@ class Replies:
 
     def answer(self, message: protocol.Message) -> None:
         metrics.answered(message)
-        text = protocol.encoder.encode(message).decode()
+        text = Outgoing(protocol.encoder.encode(message))
         if self._queue:
             self._queue.append((None, text))
         else:
@@ -182,9 +215,10 @@ class Replies:
             elif not append.done():
                 return
             else:
+                assert isinstance(item, str)  # a command's id
                 answer = self._ack(item, append)
                 metrics.answered(answer)
-                text = protocol.encoder.encode(answer).decode()
+                text = Outgoing(protocol.encoder.encode(answer))
             del self._queue[0]
             self._push(text)
 

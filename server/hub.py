@@ -13,7 +13,7 @@ import os
 import time
 from collections import OrderedDict, deque
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 import msgspec
 
@@ -37,41 +37,96 @@ SEEN = 1_000  # recent command ids a room remembers, to acknowledge retries with
 SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events between snapshots
 
 
-class Client:
-    """One websocket. A bounded outbox and one writer task: a slow client is
-    dropped with a reason instead of slowing the table. An idle client holds no
-    text: each is released once sent (a welcome is several KB)."""
+class Outgoing:
+    """One text message, for one socket or a whole audience: its JSON encoded once, and
+    its websocket frame built once, on first use, for every socket that writes frames
+    onto its transport itself (a `wire`, server/connection.py)."""
 
-    def __init__(self, viewer: Viewer, send_text, close, outbox: int = 256) -> None:
+    __slots__ = ("_frame", "data")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._frame: bytes | None = None
+
+    @property
+    def text(self) -> str:
+        return self.data.decode()
+
+    @property
+    def frame(self) -> bytes:
+        if self._frame is None:
+            self._frame = text_frame(self.data)
+        return self._frame
+
+
+def text_frame(data: bytes) -> bytes:
+    """A websocket text frame as a server sends it (RFC 6455 5.2): final, unmasked, no
+    extension, then the payload's length in 7, 16 or 64 bits. websockets' own
+    `Frame.serialize` takes ~6 us, most of it checks, and runs once per audience."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + data
+    return b"\x81\x7f" + n.to_bytes(8, "big") + data
+
+
+def outgoing(message: "str | Outgoing") -> Outgoing:
+    return message if isinstance(message, Outgoing) else Outgoing(message.encode())
+
+
+class Wire(Protocol):
+    """A socket's transport, written to directly: `ready` while it is open and not
+    pushing back (its buffer below the high-water mark)."""
+
+    def ready(self) -> bool: ...
+    def write(self, frame: bytes) -> None: ...
+
+
+class Client:
+    """One websocket. A bounded outbox and a writer task while anything waits in it:
+    a slow client is dropped with a reason instead of slowing the table. With a `wire`,
+    a message goes straight onto the socket's transport when nothing waits before it
+    and the transport takes it (most of the time): no task switch, no copy a socket.
+    An idle client holds no text and no task (a welcome is several KB)."""
+
+    __slots__ = ("_close", "_send_text", "_sending", "_wire", "closing", "dropped", "limit", "outbox", "replies", "viewer", "writer")
+
+    def __init__(self, viewer: Viewer, send_text, close, outbox: int = 256, wire: Wire | None = None) -> None:
         self.viewer = viewer
         self._send_text = send_text
         self._close = close
+        self._wire = wire
         self.limit = outbox
-        self.outbox: list[str] = []  # short-lived and short: a list is 56 bytes idle, a deque 600
+        self.outbox: list[Outgoing] = []  # short-lived and short: a list is 56 bytes idle, a deque 600
         self.dropped: str | None = None
         self.closing: tuple[int, str] | None = None  # close with this once the outbox is sent (a shutdown)
         self.replies: Replies | None = None  # the connection's pending answers (server/connection.py), for a shutdown to wait on
-        self._wake: asyncio.Future | None = None
         self._sending = False
-        self.writer = asyncio.create_task(self._write())
+        self.writer: asyncio.Task | None = None  # started when something has to wait; ends when the outbox is empty
 
-    def push(self, text: str) -> None:
+    def push(self, message: "str | Outgoing") -> None:
         if self.dropped:
+            return
+        if not self.outbox and not self._sending and self.writer is None and self._wire is not None and self._wire.ready():
+            self._wire.write(outgoing(message).frame)
             return
         if len(self.outbox) >= self.limit:
             self.dropped = "too slow: the update queue filled up; reconnect to catch up"
             self.outbox.clear()
             metrics.counts.outbox_drops += 1
         else:
-            self.outbox.append(text)
+            self.outbox.append(outgoing(message))
         self._wake_writer()
 
     def _wake_writer(self) -> None:
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        if self.writer is None:  # else the writer, busy sending, sees the outbox next
+            self.writer = asyncio.create_task(self._write())
 
     def close_after_outbox(self, code: int, reason: str) -> None:
         """Send what waits, then close with `code`: a shutdown loses no update."""
+        if self.dropped:  # closed already, with its reason
+            return
         self.closing = (code, reason)
         self._wake_writer()
 
@@ -81,27 +136,36 @@ class Client:
                 if not self.outbox:
                     if self.closing is not None:
                         await self._close(*self.closing)
-                        return
-                    self._wake = asyncio.get_running_loop().create_future()
-                    await self._wake
+                        self.dropped = "closed"  # on purpose: nothing more is sent
+                    return  # nothing waits: the next push writes, or starts a writer again
+                message = self.outbox.pop(0)
+                if self._wire is not None and self._wire.ready():
+                    self._wire.write(message.frame)
                     continue
                 self._sending = True
-                await self._send_text(self.outbox.pop(0))
+                await self._send_text(message.text)
                 self._sending = False
         except Exception:  # the socket went away; the reader notices and leaves
+            self.dropped = self.dropped or "the socket went away"  # no writer again for it
             return
+        finally:
+            self._sending = False
+            if self.writer is asyncio.current_task():
+                self.writer = None
         await self._close(1008, self.dropped[:120])
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait (bounded) until everything pushed so far is sent: a socket closed
         on purpose says every answer it owes first."""
         deadline = asyncio.get_running_loop().time() + timeout
-        while (self.outbox or self._sending) and not self.dropped and not self.writer.done():
+        while (self.outbox or self._sending) and not self.dropped and self.writer is not None:
             if asyncio.get_running_loop().time() > deadline:
                 return
             await asyncio.sleep(0.005)
 
     async def stop(self) -> None:
+        if self.writer is None:
+            return
         self.writer.cancel()
         try:
             await self.writer
@@ -115,9 +179,10 @@ class Room:
         self.state: Encounter | None = None
         self.position = "0-0"
         self.clients: set[Client] = set()
+        self.audiences: dict[Viewer, list[Client]] = {}  # the clients by what they see (join, leave)
         self.log: deque[tuple[str, Entry]] = deque(maxlen=WELCOME_LOG)  # the recent log; the endpoint folds it all
         self.seen: OrderedDict[str, str] = OrderedDict()  # event id -> position: retries are acknowledged, not re-appended
-        self._folded = asyncio.Event()  # set and replaced on every fold
+        self._folded: asyncio.Future[None] | None = None  # settled by the next fold; made only when someone waits (reached)
         self.views = Views()
         self.snapshot_seq = 0
 
@@ -131,7 +196,9 @@ class Room:
             if remaining <= 0:
                 return False
             try:
-                await asyncio.wait_for(self._folded.wait(), remaining)
+                if self._folded is None:
+                    self._folded = asyncio.get_running_loop().create_future()
+                await asyncio.wait_for(asyncio.shield(self._folded), remaining)
             except TimeoutError:
                 return False
         return True
@@ -151,16 +218,18 @@ class Room:
                 new.append(entry)
                 if entry.code == BUG:
                     log.error("Rule bug in encounter %s at event %d (%s, command %s): %s", self.id, entry.seq, position, event.id, entry.text)
-        self._folded.set()
-        self._folded = asyncio.Event()
+        if self._folded is not None:
+            if not self._folded.done():
+                self._folded.set_result(None)
+            self._folded = None
         return new
 
-    def welcome(self, viewer: Viewer, after: str = "0-0") -> str:
+    def welcome(self, viewer: Viewer, after: str = "0-0") -> Outgoing:
         assert self.state is not None
         start = position_key(after)
         entries = [e for p, e in self.log if position_key(p) > start][-WELCOME_LOG:]
         shown = self.views.of(self.state, viewer)
-        return protocol.encoder.encode(
+        data = protocol.encoder.encode(
             protocol.Welcome(
                 encounter=self.id,
                 viewer=viewer,
@@ -170,21 +239,33 @@ class Room:
                 view=cast(View, shown),
                 log=log_for(entries, self.state, viewer),
             )
-        ).decode()
+        )
+        return Outgoing(data)
+
+    def join(self, client: Client) -> None:
+        self.clients.add(client)
+        self.audiences.setdefault(client.viewer, []).append(client)
+
+    def leave(self, client: Client) -> None:
+        if client not in self.clients:
+            return
+        self.clients.discard(client)
+        audience = self.audiences[client.viewer]
+        audience.remove(client)
+        if not audience:  # nobody sees it this way now: its views go too
+            del self.audiences[client.viewer]
+            self.views.forget(lambda v: v in self.audiences)
 
     def fan_out(self, new: list[Entry]) -> None:
         """Encode each update once per audience, not once per socket: the patch
         from what that audience saw last to what it sees now."""
         assert self.state is not None
-        audiences: dict[Viewer, list[Client]] = {}
-        for client in self.clients:
-            audiences.setdefault(client.viewer, []).append(client)
-        self.views.forget(lambda v: v in audiences)
-        for viewer, clients in audiences.items():
+        for viewer, clients in self.audiences.items():
             ops = self.views.patch(self.state, viewer)
-            text = protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))).decode()
+            message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))))
             for client in clients:
-                client.push(text)
+                client.push(message)
+        self.views.settle()
 
 
 def _report_snapshot(task: asyncio.Future[None]) -> None:
@@ -198,6 +279,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.tail = store.tail(self._on_events)
+        self.joined = self.departed = 0  # clients ever (server/collector.py sweeps after many have left)
 
     async def start(self) -> None:
         await self.tail.start()
@@ -216,7 +298,9 @@ class Hub:
                 await asyncio.gather(*pending, return_exceptions=True)
                 for client in clients:
                     client.close_after_outbox(1012, reason)
-                await asyncio.wait([c.writer for c in clients])
+                writers = [c.writer for c in clients if c.writer is not None]
+                if writers:
+                    await asyncio.wait(writers)
 
     async def stop(self) -> None:
         await self.tail.stop()
@@ -279,10 +363,12 @@ class Hub:
         self._loading.pop(encounter, None)
 
     def join(self, room: Room, client: Client) -> None:
-        room.clients.add(client)
+        room.join(client)
+        self.joined += 1
 
     async def leave(self, room: Room, client: Client) -> None:
-        room.clients.discard(client)
+        room.leave(client)
+        self.departed += 1
         if not room.clients and self.rooms.get(room.id) is room:
             # Nobody watches it here now: drop it (before any await, so no join slips
             # in between) rather than fold and hold every fight this process ever served.

@@ -384,12 +384,15 @@ class RedisStore:
             return await self._evalsha_cluster(groups)
         conn = self._appender
         assert conn is not None
-        commands = []
+        # Packed here (RESP): redis-py's pack_commands checks and copies each argument.
+        sha = bulk(self._sha.encode())
+        parts: list[bytes] = []
         for group in groups:
-            args: list[Any] = ["EVALSHA", self._sha, 2, events_key(group[0].encounter), cmds_key(group[0].encounter)]
+            parts += (b"*%d\r\n$7\r\nEVALSHA\r\n" % (5 + 2 * len(group)), sha, b"$1\r\n2\r\n", bulk(events_key(group[0].encounter).encode()))
+            parts.append(bulk(cmds_key(group[0].encounter).encode()))
             for a in group:
-                args += (a.command_id, a.payload)
-            commands.append(args)
+                parts += (bulk(a.command_id.encode()), b"$%d\r\n" % len(a.payload), a.payload, b"\r\n")
+        command = b"".join(parts)
         maybe_sent = False  # once the script may have reached Redis, a failure is "unknown", not "not stored"
         for attempt in range(APPEND_RETRIES + 1):
             try:
@@ -399,9 +402,9 @@ class RedisStore:
                     if not conn.is_connected:
                         await conn.connect()
                     maybe_sent = True
-                    await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+                    await conn.send_packed_command(command, check_health=False)
                     replies: list[Any] = []
-                    for _ in commands:
+                    for _ in groups:
                         try:
                             replies.append(await conn.read_response())
                         except ResponseError as e:
@@ -436,6 +439,11 @@ class RedisStore:
             if isinstance(reply, UNAVAILABLE):
                 raise reply
         return replies[0::2]
+
+
+def bulk(value: bytes) -> bytes:
+    """One argument of a command in Redis's protocol (a RESP bulk string)."""
+    return b"$%d\r\n%s\r\n" % (len(value), value)
 
 
 def bare_connection(url: str, connect_timeout: float, retry: Retry, *, socket_timeout: float) -> aioredis.Connection:

@@ -14,7 +14,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from fray_table.server import metrics
-from fray_table.server.store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, events_key, position_key
+from fray_table.server.store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, bulk, events_key, position_key
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +36,11 @@ class Tail:
         self._block_ms = block_ms
         self._count = count
         self._positions: dict[str, str] = {}
+        # Each watched stream's XREAD arguments, packed once (RESP bulk strings): the read
+        # names every watched stream, a thousand of them, and packs only what moved.
+        self._packed_keys: dict[str, bytes] = {}
+        self._packed_ids: dict[str, bytes] = {}
+        self._names: dict[bytes, str] = {}  # stream key -> encounter
         self._wake_key = f"fray:tail:{secrets.token_hex(8)}:wake"
         self._wake_id = "0-0"  # an explicit id, not "$": a wake-up sent early still counts
         self._wake_pending = False
@@ -46,6 +51,10 @@ class Tail:
     def watch(self, encounter: str, after: str = "0-0") -> None:
         position_key(after)  # a malformed position fails here, not in every later XREAD
         self._positions[encounter] = after
+        key = events_key(encounter).encode()
+        self._packed_keys[encounter] = bulk(key)
+        self._packed_ids[encounter] = bulk(after.encode())
+        self._names[key] = encounter
         if self._task is not None and not self._wake_pending:
             self._wake_pending = True
             waker = asyncio.get_running_loop().create_task(self._wake())
@@ -55,6 +64,9 @@ class Tail:
     def unwatch(self, encounter: str) -> None:
         # No wake-up needed: events of an unwatched stream are dropped on arrival.
         self._positions.pop(encounter, None)
+        self._packed_keys.pop(encounter, None)
+        self._packed_ids.pop(encounter, None)
+        self._names.pop(events_key(encounter).encode(), None)
 
     @property
     def running(self) -> bool:
@@ -122,23 +134,32 @@ class Tail:
     async def _read_once(self) -> None:
         assert self._conn is not None
         watched = dict(self._positions)
-        names = {events_key(e): e for e in watched}
-        streams = {key: watched[e] for key, e in names.items()}
-        streams[self._wake_key] = self._wake_id
+        head = [b"XREAD", b"COUNT", str(self._count).encode(), b"BLOCK", str(self._block_ms).encode(), b"STREAMS"]
+        command = b"".join(
+            [
+                b"*%d\r\n" % (len(head) + 2 * len(watched) + 2),
+                *map(bulk, head),
+                *map(self._packed_keys.__getitem__, watched),
+                bulk(self._wake_key.encode()),
+                *map(self._packed_ids.__getitem__, watched),
+                bulk(self._wake_id.encode()),
+            ]
+        )
         async with asyncio.timeout(self._block_ms / 1000 + self._store._timeout):
-            await self._conn.send_command("XREAD", "COUNT", self._count, "BLOCK", self._block_ms, "STREAMS", *streams, *streams.values(), check_health=False)
+            await self._conn.send_packed_command(command, check_health=False)
             reply = await self._conn.read_response()  # None when the block timed out
         for key, entries in reply.items() if isinstance(reply, dict) else reply or ():
-            key = key.decode()
-            if key == self._wake_key:
-                self._wake_id = entries[-1][0].decode()
-                continue
-            encounter = names[key]
+            encounter = self._names.get(key)
+            if encounter is None:
+                if key == self._wake_key.encode():
+                    self._wake_id = entries[-1][0].decode()
+                continue  # unwatched while the read was blocked
             # Unwatched, or watched again from elsewhere, while the read was blocked.
-            if self._positions.get(encounter) != watched[encounter]:
+            if encounter not in watched or self._positions.get(encounter) != watched[encounter]:
                 continue
             events = [(pos.decode(), field_e(fields)) for pos, fields in entries]
-            self._positions[encounter] = events[-1][0]
+            self._positions[encounter] = last = events[-1][0]
+            self._packed_ids[encounter] = bulk(last.encode())
             await deliver_events(self._on_events, encounter, events)
 
 

@@ -54,3 +54,31 @@ async def test_a_room_is_unloaded_when_its_last_client_leaves(store, new_encount
         assert again.state.forced == [4, 6]
     finally:
         await hub.stop()
+
+
+async def test_reached_waits_for_the_fold_of_a_position_and_gives_up_in_time(store, new_encounter):
+    encounter = new_encounter()
+    create = CreateEncounter(id=encounter, profile="holmes-phases", seed=bytes(32), rules_version=RULES_VERSION)
+    await store.append(encounter, "create", encode_event(Event("create", Actor("system"), create)))
+    hub = Hub(store)
+    await hub.start()
+    try:
+        room = await hub.room(encounter)
+        client = Client(Viewer("gm"), Socket().send_text, Socket().close)
+        hub.join(room, client)
+        ms, seq = map(int, room.position.split("-"))
+        target = f"{ms}-{seq + 1}"  # at or before any position appended from now on
+        # Two waiters on the next fold: one gives up first, the other still sees it.
+        early = asyncio.ensure_future(room.reached(target, timeout=0.02))
+        late = asyncio.ensure_future(room.reached(target, timeout=5.0))
+        await asyncio.sleep(0.1)
+        assert early.done() and early.result() is False and not late.done()
+        position, _ = await store.append(encounter, "dice", encode_event(Event("dice", Actor("gm"), ForceRolls(values=[4]))))
+        assert await late is True
+        assert room.position == position and room.state.forced == [4]
+        assert await room.reached(position, timeout=0.0)  # already folded: no wait
+        never = f"{int(position.split('-')[0]) + 10**9}-0"
+        assert not await room.reached(never, timeout=0.05)
+        await hub.leave(room, client)
+    finally:
+        await hub.stop()

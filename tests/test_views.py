@@ -1,8 +1,11 @@
 """The server's views and patches, built from shared parts, equal the reference
 rules.view.view for every viewer at every step of the showcase fight (sealed
-declarations, hidden figures, the free round, morale, the end)."""
+declarations, hidden figures, the free round, morale, the end), and of a fight whose
+combatants become unseen and seen again (with nobody unseen, the table's parts that
+equal the GM's are built and diffed once)."""
 
 import msgspec
+import pytest
 from scenes import scenario
 
 from fray_table.rules.commands import End
@@ -14,15 +17,46 @@ from fray_table.server.patch import apply as apply_patch
 from fray_table.server.views import Views
 
 
-def fight() -> tuple[list[Event], list[Viewer]]:
-    played = play(scenario("holmes-showcase"))
+def unseen(sealed: bool) -> dict:
+    """Shade starts unseen and is seen from round 2; then the goblin goes unseen."""
+    declare = lambda actor, target: {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target}}  # noqa: E731
+    return {
+        "options": {"sealed_declarations": sealed},
+        "combatants": [
+            {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 30, "hp_max": 30, "attack_bonus": 1, "dex": 14, "x": 10, "y": 10},
+            {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 20, "hp_max": 20, "dex": 9, "x": 15, "y": 10},
+            {"id": "shade", "name": "Shade", "side": "goblins", "ac": 12, "hp": 6, "hp_max": 6, "x": 20, "y": 10, "unseen": True},
+        ],
+        "dice": [5, 6] + [10, 3] * 6,
+        "commands": [
+            {"type": "start"},
+            declare("gob", "alda"),
+            declare("shade", "alda"),
+            declare("alda", "gob"),
+            {"type": "advance"},
+            {"type": "edit_combatant", "id": "shade", "unseen": False},
+            declare("shade", "alda"),
+            declare("alda", "shade"),
+            {"type": "edit_combatant", "id": "gob", "unseen": True},
+            declare("gob", "alda"),
+            {"type": "advance"},
+        ],
+    }
+
+
+FIGHTS = ["showcase", "unseen", "unseen-sealed"]
+
+
+def fight(name: str = "showcase") -> tuple[list[Event], list[Viewer]]:
+    played = play(scenario("holmes-showcase") if name == "showcase" else unseen(name == "unseen-sealed"))
     events = played.events + [Event("end", Actor("gm", "gm"), End())]  # the end reveals the seed
     players = [Viewer("player", (c.id,)) for c in played.state.combatants]
     return events, [Viewer("gm"), Viewer("spectator"), *players]
 
 
-def test_views_equal_the_reference_for_every_viewer_at_every_step():
-    events, viewers = fight()
+@pytest.mark.parametrize("name", FIGHTS)
+def test_views_equal_the_reference_for_every_viewer_at_every_step(name):
+    events, viewers = fight(name)
     state = None
     for event in events:
         state = apply(state, event)
@@ -37,8 +71,9 @@ def wire(value):
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def test_patches_turn_each_held_view_into_the_next():
-    events, viewers = fight()
+@pytest.mark.parametrize("name", FIGHTS)
+def test_patches_turn_each_held_view_into_the_next(name):
+    events, viewers = fight(name)
     views = Views()
     state = apply(None, events[0])
     held = {v: wire(views.of(state, v)) for v in viewers}
@@ -50,6 +85,7 @@ def test_patches_turn_each_held_view_into_the_next():
             sizes.append(len(msgspec.json.encode(ops)))
             held[viewer] = apply_patch(held[viewer], wire(ops))
             assert held[viewer] == wire(view(state, viewer)), (state.seq, viewer)
+        views.settle()  # as the hub does once every audience has its patch
     assert len(sizes) == (len(events) - 1) * len(viewers)
 
 

@@ -28,6 +28,8 @@ class LineFields(TypedDict, total=False):
 
 
 class Context:
+    __slots__ = ("by", "checked", "command_id", "dice", "owed", "rules", "state")
+
     def __init__(self, state: Encounter, by: Actor, command_id: str, checked: Any = None) -> None:
         self.state = state
         self.by = by

@@ -65,6 +65,8 @@ class Dice:
     forced results (those for this kind of die, then those for any), then the seeded
     draw, or, while `physical`, a NeedDie."""
 
+    __slots__ = ("by_die", "entered", "forced", "index", "physical", "position", "rolls", "seed")
+
     def __init__(self, seed: bytes, position: int, forced: list[int], entered: list[int] | None = None, by_die: dict[int, list[int]] | None = None) -> None:
         self.seed = seed
         self.position = position

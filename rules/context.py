@@ -28,7 +28,7 @@ class LineFields(TypedDict, total=False):
 
 
 class Context:
-    __slots__ = ("by", "checked", "command_id", "dice", "owed", "rules", "state")
+    __slots__ = ("_dice", "by", "checked", "command_id", "owed", "rules", "state")
 
     def __init__(self, state: Encounter, by: Actor, command_id: str, checked: Any = None) -> None:
         self.state = state
@@ -36,7 +36,7 @@ class Context:
         self.command_id = command_id
         self.checked = checked  # what the command's check worked out for its rule, if anything (rules.reducer)
         self.rules = rules_of(state)  # the encounter's rules, fixed at its creation (rules.ruleset): read by every step
-        self.dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die)
+        self._dice: Dice | None = None  # made when first rolled (property `dice`): most events roll none
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
 
     def log(
@@ -64,7 +64,7 @@ class Context:
         A line that names an unseen combatant (rules.unseen) reads, for them, with
         'someone unseen' in place of its name; one about unseen combatants alone is the GM's.
         `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise)."""
-        rolls = self.dice.take()
+        rolls = self._dice.take() if self._dice is not None else []
         unseen: list[Combatant] = []
         for c in self.state.combatants:  # does the line name one hidden or unseen now? (most name neither)
             if c.unseen:
@@ -89,6 +89,17 @@ class Context:
         entry = Entry(self.state.seq, kind, text, public, actor, target, rolls, mods_, total, need, None, self.command_id, audience, ids)
         self.state.recent.append(entry)
         return entry
+
+    @property
+    def dice(self) -> Dice:
+        """The event's dice (rules.dice), made at the first roll or line: the state's seed, the
+        event's position and the queues of forced and entered dice as they are then, which no
+        rule replaces before a roll (undo's restore, a fork and the GM's clearing roll nothing;
+        a removal logs first)."""
+        if self._dice is None:
+            state = self.state
+            self._dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die)
+        return self._dice
 
     def _hides(self, cid: str | None) -> bool:
         """Are combatant `cid`'s figures hidden from the table now (hidden or unseen)?"""

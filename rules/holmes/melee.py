@@ -247,23 +247,22 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
         return steps  # nobody attacks its own attacker: DEX order stands
     steps = list(steps)
     by_id = {c.id: c for c in state.combatants}
-    moved = True
-    while moved:
-        moved = False
-        for i, s in enumerate(steps):
-            mine = attacks.get(s.actor) if s.kind == ACT else None
-            theirs = attacks.get(mine.target) if mine else None
-            if mine is None or theirs is None or theirs.target != s.actor:
-                continue
+    # One pass: an attacker has one step a phase and one target, so the pairs are apart;
+    # a step moved ahead of its foe's is in its place for good, and so is its foe's.
+    i = 0
+    while i < len(steps):
+        s = steps[i]
+        mine = attacks.get(s.actor) if s.kind == ACT else None
+        theirs = attacks.get(mine.target) if mine else None
+        if mine is not None and theirs is not None and theirs.target == s.actor:
             j = next((k for k in range(i + 1, len(steps)) if steps[k].actor == mine.target and steps[k].kind == ACT and steps[k].phase == s.phase), None)
             me, them = by_id.get(s.actor), by_id.get(mine.target)
-            if j is None or me is None or them is None:
-                continue
-            a, b = me.weapons[mine.weapon], them.weapons[theirs.weapon]
-            if a.range == 0 and b.range == 0 and b.length > a.length:
-                steps.insert(i, steps.pop(j))
-                moved = True
-                break
+            if j is not None and me is not None and them is not None:
+                a, b = me.weapons[mine.weapon], them.weapons[theirs.weapon]
+                if a.range == 0 and b.range == 0 and b.length > a.length:
+                    steps.insert(i, steps.pop(j))
+                    i += 1  # the foe's step, now here, and this one after it are settled
+        i += 1
     return steps
 
 

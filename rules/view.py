@@ -189,7 +189,10 @@ def declaration_audience(state: Encounter, viewer: Viewer) -> str | frozenset[st
     return frozenset(sides_of(state, viewer))
 
 
-def declaration_views(state: Encounter, audience: str | frozenset[str]) -> list[DeclarationView]:
+def declaration_views(state: Encounter, audience: str | frozenset[str], described: dict[int, str] | None = None) -> list[DeclarationView]:
+    """The declarations as `audience` sees them. `described`: each declaration's words by its
+    id(), for a caller that shows one state to several audiences (the words are the same for
+    all: server/views.py keeps one a change); None, worked out here."""
     by_id = {c.id: c for c in state.combatants}
     unseen = [] if audience == "gm" else [c.name for c in unseen_of(state)]  # not there for the table
     shown = []
@@ -198,7 +201,10 @@ def declaration_views(state: Encounter, audience: str | frozenset[str]) -> list[
         if unseen and actor is not None and actor.unseen:
             continue
         if isinstance(audience, str) or (actor is not None and actor.side in audience):
-            text = describe(state, d.action)
+            if described is None:
+                text = describe(state, d.action)
+            elif (text := described.get(id(d))) is None:
+                text = described[id(d)] = describe(state, d.action)
             shown.append(DeclarationView(actor=d.actor, text=unnamed(text, unseen) if unseen else text, type=tag(d.action)))
         else:
             shown.append(DeclarationView(actor=d.actor, text="has declared"))

@@ -69,6 +69,7 @@ class Views:
         self.changed: set[str] = set()  # parts that may differ from their value at the previous change
         self.unseen = False  # some combatant is unseen (rules.unseen): the table's common part and declarations differ from the GM's
         self.diffs: dict[tuple[int, int], list] = {}  # (id of before, id of now) -> ops, for variants that share both values
+        self.described: dict[int, str] = {}  # each declaration's words this change, by id() (rules.view.declaration_views)
 
     def _refresh(self, state: Encounter) -> None:
         if state.seq == self.seq:
@@ -76,6 +77,7 @@ class Views:
         self.seq, self.state = state.seq, state
         self.before = {**self.before, **self.now}
         self.now, self.ops, self.diffs = {}, {}, {}
+        self.described = {}
         self.unseen = any(c.unseen for c in state.combatants)
         self.changed = {"common", "declarations"}  # the position and the log move on every change; 'fixed' never
         whole = _digest(_pack(state.combatants))
@@ -131,7 +133,7 @@ class Views:
             case "cards":
                 return {"combatants": [card for card in self.cards[variant].values() if card is not None]}
             case "declarations":
-                return {"declarations": _plain(declaration_views(state, variant))}
+                return {"declarations": _plain(declaration_views(state, variant, self.described))}
             case "actions":
                 shown = self.actions if variant == "gm" else seen_actions(state, {c: self.actions[c] for c in variant if c in self.actions})
                 return {"actions": shown}

@@ -201,10 +201,10 @@ def declaration_views(state: Encounter, audience: str | frozenset[str], describe
         if unseen and actor is not None and actor.unseen:
             continue
         if isinstance(audience, str) or (actor is not None and actor.side in audience):
-            if described is None:
-                text = describe(state, d.action)
-            elif (text := described.get(id(d))) is None:
-                text = described[id(d)] = describe(state, d.action)
+            known = None if described is None else described.get(id(d))
+            text = describe(state, d.action) if known is None else known
+            if described is not None and known is None:
+                described[id(d)] = text
             shown.append(DeclarationView(actor=d.actor, text=unnamed(text, unseen) if unseen else text, type=tag(d.action)))
         else:
             shown.append(DeclarationView(actor=d.actor, text="has declared"))

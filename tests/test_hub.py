@@ -27,12 +27,18 @@ class Socket:
         pass
 
 
-async def test_a_room_is_unloaded_when_its_last_client_leaves(store, new_encounter):
+async def created(store, new_encounter) -> tuple[str, Hub]:
+    """A new encounter in the store, and a started hub over it."""
     encounter = new_encounter()
     create = CreateEncounter(id=encounter, profile="holmes-phases", seed=bytes(32), rules_version=RULES_VERSION)
     await store.append(encounter, "create", encode_event(Event("create", Actor("system"), create)))
     hub = Hub(store)
     await hub.start()
+    return encounter, hub
+
+
+async def test_a_room_is_unloaded_when_its_last_client_leaves(store, new_encounter):
+    encounter, hub = await created(store, new_encounter)
     try:
         room = await hub.room(encounter)
         socket = Socket()
@@ -57,11 +63,7 @@ async def test_a_room_is_unloaded_when_its_last_client_leaves(store, new_encount
 
 
 async def test_reached_waits_for_the_fold_of_a_position_and_gives_up_in_time(store, new_encounter):
-    encounter = new_encounter()
-    create = CreateEncounter(id=encounter, profile="holmes-phases", seed=bytes(32), rules_version=RULES_VERSION)
-    await store.append(encounter, "create", encode_event(Event("create", Actor("system"), create)))
-    hub = Hub(store)
-    await hub.start()
+    encounter, hub = await created(store, new_encounter)
     try:
         room = await hub.room(encounter)
         client = Client(Viewer("gm"), Socket().send_text, Socket().close)

@@ -103,11 +103,8 @@ class Context:
 
     def _hides(self, cid: str | None) -> bool:
         """Are combatant `cid`'s figures hidden from the table now (hidden or unseen)?"""
-        if cid is not None:
-            for c in self.state.combatants:
-                if c.id == cid:
-                    return c.hidden or c.unseen
-        return False
+        c = lookup(self.state, cid) if cid is not None else None
+        return c is not None and (c.hidden or c.unseen)
 
     def option(self, name: str):
         """The encounter's option (every one is there: rules.profiles.validate_options filled the defaults in)."""

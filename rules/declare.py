@@ -9,13 +9,13 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant, Declaration, Encounter
 from fray_table.rules.round import may_act, why_idle
-from fray_table.rules.ruleset import ActionRules, owner_of_action, rules_of
+from fray_table.rules.ruleset import ActionRules, Rules, owner_of_action, rules_of
 from fray_table.rules.unseen import unseen_ids
 
 
-def added(state: Encounter, action) -> ActionRules | None:
-    """The record of an action in the encounter's rules (rules.ruleset.ActionRules), or None."""
-    return rules_of(state).actions.get(tag(action))
+def record_of(rules: Rules, action) -> ActionRules | None:
+    """The record of an action in an encounter's rules (rules.ruleset.ActionRules), or None."""
+    return rules.actions.get(tag(action))
 
 
 def declaration(state: Encounter, cid: str) -> Declaration | None:
@@ -85,7 +85,7 @@ def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
 
 def describe(state: Encounter, action) -> str:
     """How a declaration reads in the log: its record's words (the tag, if its rules are gone)."""
-    own = added(state, action)
+    own = record_of(rules_of(state), action)
     return own.describe(state, action) if own else tag(action)
 
 

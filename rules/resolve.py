@@ -5,11 +5,10 @@ from collections.abc import Callable
 
 import msgspec
 
-from fray_table.rules.actions import tag
 from fray_table.rules.commands import Advance, Answer, Start
 from fray_table.rules.conditions import out_of_fight
 from fray_table.rules.context import Context, lookup, sides
-from fray_table.rules.declare import controls, declaration
+from fray_table.rules.declare import controls, declaration, record_of
 from fray_table.rules.dice import NeedDie
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor
@@ -143,7 +142,7 @@ def resolve(ctx: Context, step: Step) -> None:
         return
     if actor.unseen:
         reveal(ctx, actor, action)  # option reveal_when_acting
-    own = ctx.rules.actions.get(tag(action))  # its record (rules.ruleset.ActionRules): 003's like any profile's
+    own = record_of(ctx.rules, action)  # its record (rules.ruleset.ActionRules): 003's like any profile's
     if own is not None:
         own.resolve(ctx, actor, action, step)
 

@@ -6,10 +6,9 @@ import hashlib
 import msgspec
 
 from fray_table.rules import ruleset
-from fray_table.rules.actions import tag
 from fray_table.rules.commands import AddCombatant, ClearForced, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
 from fray_table.rules.context import Context, lookup
-from fray_table.rules.declare import check_action, declaration, describe
+from fray_table.rules.declare import check_action, declaration, describe, record_of
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import GRID
@@ -198,7 +197,7 @@ def edit(ctx: Context, cmd: EditCombatant) -> None:
 
 def _weapons_named(state: Encounter, action) -> list[int]:
     """The weapon indices a declared action names: its record's `weapons`, else its `weapon`."""
-    own = rules_of(state).actions.get(tag(action))
+    own = record_of(rules_of(state), action)
     if own is not None and own.weapons is not None:
         return own.weapons(action)
     weapon = getattr(action, "weapon", None)

@@ -51,7 +51,7 @@ def in_fight(c: Combatant) -> bool:
 
 
 def standing_sides(state: Encounter) -> set[str]:
-    return {c.side for c in state.combatants if in_fight(c) and not c.vessel}
+    return Field(state).sides
 
 
 class Field:
@@ -64,7 +64,7 @@ class Field:
 
     def __init__(self, state: Encounter) -> None:
         self.fighting = [c for c in state.combatants if not out_of_fight(c)]  # in_fight, in the state's order
-        self.sides = {c.side for c in self.fighting if not c.vessel}  # standing_sides(state)
+        self.sides = {c.side for c in self.fighting if not c.vessel}  # the sides still standing (a ship is none)
         self._foes: dict[str, list[Combatant]] = {}
 
     def foes(self, side: str) -> list[Combatant]:

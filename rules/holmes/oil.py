@@ -45,8 +45,9 @@ def check_roll(state: Encounter, actor: Combatant) -> None:
         raise Rejected("oil/too-soon", "stop, drop and roll only 'after the first round' of burning (003)")
 
 
-def in_reach(ctx: Context, actor: Combatant, target: Combatant | None, what: str) -> int | None:
-    """The distance to a live target within a flask's throw, else None (logged)."""
+def in_reach(ctx: Context, actor: Combatant, tid: str, what: str) -> tuple[Combatant, int] | None:
+    """The target `tid` and the distance to it, if it is there, live and within a flask's throw; else None (logged)."""
+    target = lookup(ctx.state, tid)
     if target is None or target.down or gone(ctx.state, target):
         ctx.log("attack", f"{actor.name} has nobody to throw {what} at.", actor=actor.id)
         return None
@@ -54,15 +55,14 @@ def in_reach(ctx: Context, actor: Combatant, target: Combatant | None, what: str
     if feet > FLASK_RANGE:
         ctx.log("attack", f"{actor.name} cannot throw {what} {feet} ft (at most {FLASK_RANGE} ft).", actor=actor.id, target=target.id)
         return None
-    return feet
+    return target, feet
 
 
 def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
-    aimed = lookup(ctx.state, a.target)
-    feet = in_reach(ctx, actor, aimed, "a flask")
-    if feet is None:
+    reached = in_reach(ctx, actor, a.target, "a flask")
+    if reached is None:
         return
-    assert aimed is not None  # in_reach gave a distance to it
+    aimed, feet = reached
     band = a.range_band or range_band(feet, FLASK_RANGE)
     # 003: 'Any character attacking into an ongoing melee must randomly determine which combatant will be hit'
     target = into_melee(ctx, actor, aimed, "throws a flask", "flask")
@@ -78,11 +78,10 @@ def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
 
 
 def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch) -> None:
-    target = lookup(ctx.state, a.target)
-    feet = in_reach(ctx, actor, target, "a torch")
-    if feet is None:
+    reached = in_reach(ctx, actor, a.target, "a torch")
+    if reached is None:
         return
-    assert target is not None  # in_reach gave a distance to it
+    target, feet = reached
     if OILED not in target.conditions:
         ctx.log("oil", f"{actor.name} holds the torch: there is no unlit oil on {target.name}.", actor=actor.id, target=target.id)
         return

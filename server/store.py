@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import ClusterDownError, NoScriptError, ResponseError, SlotNotCoveredError
+from redis.exceptions import AskError, ClusterDownError, ClusterError, MovedError, NoScriptError, ResponseError, SlotNotCoveredError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -43,6 +43,10 @@ OnEvents = Callable[[str, list[Event]], Any]  # may return an awaitable
 ENCOUNTERS = "fray:encounters"
 # A cluster without a master for a slot is as unreachable as a stopped Redis.
 UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError, ClusterDownError, SlotNotCoveredError)
+# A cluster's answers that a command did not run, for now: its slot is being moved (TRYAGAIN: its
+# keys are split between two masters; MOVED or ASK not followed). Nothing was stored: the
+# sender is told so (store/unavailable) and sends it again.
+NOT_RUN = (TryAgainError, AskError, MovedError)
 MAX_CONNECTIONS = 64  # for reads; appends use one connection at a time
 APPEND_RETRIES = 2  # a new connection, after one that died with a restarted Redis
 
@@ -369,7 +373,14 @@ class RedisStore:
             for i, a in enumerate(group):
                 if a.future.done():
                     continue
-                if isinstance(reply, Exception):
+                if isinstance(reply, NOT_RUN):
+                    a.future.set_exception(self._unavailable(reply))
+                elif isinstance(reply, ClusterError):
+                    # The cluster client gave up following a slot on the move ("TTL exhausted":
+                    # MOVED, ASK and TRYAGAIN again and again, or a connection lost on the way):
+                    # the script may have run, so it is unknown, and sent again with the same id.
+                    a.future.set_exception(self._unknown(reply))
+                elif isinstance(reply, Exception):
                     a.future.set_exception(reply)
                 else:
                     a.future.set_result((reply[2 * i].decode(), reply[2 * i + 1] == 1))

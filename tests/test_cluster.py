@@ -52,7 +52,7 @@ async def send(table: Table, command: dict, acked: list[str], command_id: str | 
         if reply["type"] == "ack":
             acked.append(reply["position"])
             return reply
-        assert reply["code"] == "store/unavailable", reply
+        assert reply["code"] in ("store/unavailable", "store/unknown"), reply  # both are sent again, with the same id
     raise AssertionError(f"{command} never acknowledged")
 
 
@@ -96,6 +96,38 @@ async def test_cluster_every_key_of_an_encounter_is_in_one_slot(cluster_replicas
     slots = {redis_cluster.client(redis_cluster.ports[0]).cluster("keyslot", key) for key in found}
     assert slots == {redis_cluster.slot_of(made["id"])}
     assert len(set(found.values())) == 1  # one master holds them all
+
+
+async def test_cluster_append_while_its_slot_is_split_is_refused_unstored_then_taken(redis_cluster):
+    """Mid-move, with the encounter's events moved to the new master and its command ids not
+    yet, Redis answers the append script TRYAGAIN (its keys are on two masters) until the
+    cluster client gives up: the sender is told to send it again with the same id
+    (store/unknown, a StoreUnavailable), not that the server failed, and nothing is written;
+    once the slot has moved, the same append is taken."""
+    from fray_table.rules.commands import Start
+    from fray_table.rules.events import Actor, Event, encode_event
+    from fray_table.server.store import StoreUnavailable, cmds_key
+
+    store = RedisStore(redis_cluster.url)
+    await store.start()
+    encounter = "split-" + hashlib.sha256(str(redis_cluster.ports).encode()).hexdigest()[:8]
+    payload = encode_event(Event("start", Actor("gm", "gm"), Start()))
+    try:
+        first, _ = await store.append(encounter, "c1", payload)
+        slot = redis_cluster.slot_of(encounter)
+        source = redis_cluster.owner(slot)
+        target = next(p for p in redis_cluster.ports if p != source)
+        redis_cluster.begin_move(slot, target)
+        redis_cluster.client(source).execute_command("MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", events_key(encounter))
+        with pytest.raises(StoreUnavailable, match="send it again with the same id"):
+            await store.append(encounter, "c2", payload)
+        assert [p for p, _ in await cluster_stream(redis_cluster.url, encounter)] == [first]  # nothing stored
+        redis_cluster.client(source).execute_command("MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", cmds_key(encounter))
+        redis_cluster.end_move(slot, target)
+        again, created = await store.append(encounter, "c2", payload)
+        assert created and [p for p, _ in await cluster_stream(redis_cluster.url, encounter)] == [first, again]
+    finally:
+        await store.close()
 
 
 async def test_cluster_fight_survives_its_slot_moving_to_another_master(cluster_replicas, redis_cluster):

@@ -5,7 +5,8 @@ beside the bare pure fold of the same fights, measured in the same run.
 
 Each round, in a fresh process, the simulator plays N demo fights (seed sha256("bench"),
 the CLI's default tactics), and the events those fights were made of (recorded
-beforehand) are folded again by the bare reducer (rules.reducer.folding, no tactics):
+beforehand) are folded again by the bare reducer (rules.reducer.folding, no tactics; without the
+log's words, `narrated=False`, as the simulator folds, in a tree that has it):
 on one job, block by block taking turns (the simulator's play_block, then the fold of
 the same 100 fights), then on J processes (default: every core; `simulate`, then the
 fold in as many forked workers). The ratio simulator/fold is the fold's share of the
@@ -21,6 +22,7 @@ starts after S seconds (default 300).
 
 import argparse
 import hashlib
+import inspect
 import json
 import multiprocessing
 import os
@@ -58,7 +60,7 @@ def record(start, runs: int) -> list:
             played.append(event)
             yield event
 
-    simulate.folding = lambda events, state: fold(recording(events, state), state)
+    simulate.folding = lambda events, state, **how: fold(recording(events, state), state, **how)  # (how: narrated, in a tree that has it)
     try:
         for i in range(runs):
             simulate.fight(start, simulate.run_seed(SEED, i), {}, 30)
@@ -74,9 +76,10 @@ def fold_block(job: tuple) -> int:
     from fray_table.rules.reducer import folding
 
     start, first, count = job
+    quiet = {"narrated": False} if "narrated" in inspect.signature(folding).parameters else {}  # as the simulator folds, where the tree can
     seq = 0
     for seed, events in RECORDED[first : first + count]:
-        for state in folding(events, msgspec.structs.replace(start, seed=seed, forced=[], entered=[])):
+        for state in folding(events, msgspec.structs.replace(start, seed=seed, forced=[], entered=[]), **quiet):
             seq = state.seq
     return seq
 

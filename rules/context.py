@@ -28,13 +28,16 @@ class LineFields(TypedDict, total=False):
 
 
 class Context:
-    __slots__ = ("_dice", "by", "checked", "command_id", "owed", "rules", "state")
+    __slots__ = ("_dice", "by", "checked", "command_id", "narrated", "owed", "rules", "state")
 
-    def __init__(self, state: Encounter, by: Actor, command_id: str, checked: Any = None) -> None:
+    def __init__(self, state: Encounter, by: Actor, command_id: str, checked: Any = None, narrated: bool = True) -> None:
         self.state = state
         self.by = by
         self.command_id = command_id
         self.checked = checked  # what the command's check worked out for its rule, if anything (rules.reducer)
+        # Are the event's lines written? Not in a fold for outcomes alone (rules.reducer.folding's
+        # `narrated`): a rule may then leave out working out a line's words, never anything else.
+        self.narrated = narrated
         self.rules = rules_of(state)  # the encounter's rules, fixed at its creation (rules.ruleset): read by every step
         self._dice: Dice | None = None  # made when first rolled (property `dice`): most events roll none
         self.owed: dict[str, int] = {}  # damage a hit adds to its target's next harm this event (002: '-H bonus')
@@ -53,7 +56,7 @@ class Context:
         audience: str = "all",
         mods: list[tuple[str, int]] | None = None,
         veiled: bool = False,
-    ) -> Entry:
+    ) -> None:
         """Log a line (rules.model.Entry: its actor, target, total, need and audience);
         `public` is its text for viewers who may not see its figures
         (None when the text holds none: see `said`). Whether they may is decided here,
@@ -63,8 +66,11 @@ class Context:
         terms are theirs to read, the target's figures left out (own_terms).
         A line that names an unseen combatant (rules.unseen) reads, for them, with
         'someone unseen' in place of its name; one about unseen combatants alone is the GM's.
-        `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise)."""
+        `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise).
+        Not `narrated`: no line, and the rolls made for it are let go."""
         rolls = self._dice.take() if self._dice is not None else []
+        if not self.narrated:
+            return
         unseen: list[Combatant] = []
         for c in self.state.combatants:  # does the line name one hidden or unseen now? (most name neither)
             if c.unseen:
@@ -88,7 +94,6 @@ class Context:
         mods_ = [Mod(name, value) for name, value in mods] if mods else []
         entry = Entry(self.state.seq, kind, text, public, actor, target, rolls, mods_, total, need, None, self.command_id, audience, ids)
         self.state.recent.append(entry)
-        return entry
 
     @property
     def dice(self) -> Dice:

@@ -100,10 +100,11 @@ def declare(ctx: Context, cmd: Declare) -> None:
             break
     else:
         state.declarations.append(declared)
-    sealed = state.options.get("sealed_declarations")
-    ctx.log(
-        "declare",
-        f"{actor.name} declares: {describe(state, cmd.action)}.",
-        actor=actor.id,
-        audience=f"side:{actor.side}" if sealed else "all",
-    )
+    if ctx.narrated:
+        sealed = state.options.get("sealed_declarations")
+        ctx.log(
+            "declare",
+            f"{actor.name} declares: {describe(state, cmd.action)}.",
+            actor=actor.id,
+            audience=f"side:{actor.side}" if sealed else "all",
+        )

@@ -146,24 +146,29 @@ def fold(events: Iterable[Event], state: Encounter | None = None) -> Encounter |
     return state
 
 
-def folding(events: Iterable[Event], state: Encounter | None = None) -> Iterator[Encounter]:
+def folding(events: Iterable[Event], state: Encounter | None = None, narrated: bool = True) -> Iterator[Encounter]:
     """Fold `events` onto `state`, yielding the state after each one; `state` itself is
     never changed. The fold works on a copy of its own, made once, and changes it in
     place from one event to the next (read each state yielded before asking for the
     next), so a long fold costs one copy, not one per event. A rule that raises
     has half-changed that copy: it is folded again from the last clean state, which
     every event since gives exactly (the reducer is deterministic), and the event is
-    refused on it."""
+    refused on it.
+
+    `narrated=False` folds without the words: no event writes a log line but a
+    refusal (the reducer's own, which says the command was refused), for a reader of
+    outcomes alone (the simulator, server/simulate.py). No rule reads the log, so the
+    state is otherwise the same, byte for byte (tests/test_simulate.py)."""
     clean, since = state, []  # the last state no rule has raised on since, and the events after it
     work = copied(state) if state is not None else None
     for event in events:
         try:
-            work = _apply(work, event)
+            work = _apply(work, event, narrated)
             since.append(event)
         except _Failed as failed:
             work = copied(clean) if clean is not None else None
             for earlier in since:
-                work = _apply(work, earlier)
+                work = _apply(work, earlier, narrated)
             assert work is not None, "the first event, 'create', cannot fail in a rule"
             _refuse(work, event, failed.code, failed.text, failed.audience)
             clean, since = copied(work), []
@@ -177,7 +182,7 @@ class _Failed(Exception):
         self.code, self.text, self.audience = code, text, audience
 
 
-def _apply(state: Encounter | None, event: Event) -> Encounter:
+def _apply(state: Encounter | None, event: Event, narrated: bool = True) -> Encounter:
     """Apply `event` to `state` in place (the fold's own copy); raises _Failed when a
     rule refused or failed after changing it."""
     cmd = event.command
@@ -186,7 +191,7 @@ def _apply(state: Encounter | None, event: Event) -> Encounter:
             raise RuntimeError("the first event of an encounter must be 'create'")
         setup.check_create(cmd)
         state = setup.create(cmd)
-        state.recent = [Entry(seq=0, kind="setup", text=f"Encounter created ({state.profile}); seed sha256 {state.seed_hash}.")]
+        state.recent = [Entry(seq=0, kind="setup", text=f"Encounter created ({state.profile}); seed sha256 {state.seed_hash}.")] if narrated else []
         state.seq = 1
         return state
     state.recent = []
@@ -196,7 +201,7 @@ def _apply(state: Encounter | None, event: Event) -> Encounter:
         _refuse(state, event, r.code, f"Rejected: {r.message}.", sender(event.by))
         return state
     try:
-        _RULES[type(cmd)](Context(state, event.by, event.id, checked), cmd)
+        _RULES[type(cmd)](Context(state, event.by, event.id, checked, narrated), cmd)
     except Rejected as r:
         raise _Failed(r.code, f"Rejected: {r.message}.", sender(event.by)) from None
     except Exception as bug:  # any exception of a rule is a bug, caught here and only here

@@ -56,14 +56,25 @@ def run_seed(seed: bytes, i: int) -> bytes:
     return hashlib.blake2b(i.to_bytes(8, "big"), key=seed[:64], digest_size=32).digest()
 
 
-def fight(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int) -> Encounter:
-    """One fight from `start` (never changed) under `seed`, to its end or `rounds` rounds."""
+def fight(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int, played: list[Event] | None = None) -> Encounter:
+    """One fight from `start` (never changed) under `seed`, to its end or `rounds` rounds;
+    its events are appended to `played`, if given (for a test to fold them again).
+
+    It is folded without the log's words (rules.reducer.folding's `narrated`): the
+    tally reads none, and they were most of a fight's cost."""
     state = msgspec.structs.replace(start, seed=seed, forced=[], entered=[], recent=[])  # the fold copies it: one copy a fight
     sides = Counter(c.side for c in start.combatants if in_fight(c) and not c.vessel)
     now = [state]
-    for s in folding(decisions(now, plans, sides, rounds), state):  # one copy of the state for the whole fight
+    events = decisions(now, plans, sides, rounds)
+    for s in folding(events if played is None else _kept(events, played), state, narrated=False):  # one copy of the state a fight
         now[0] = s
     return now[0] if now[0] is not state else copied(state)  # (no event: a copy, sharing nothing with `start`)
+
+
+def _kept(events: Iterator[Event], played: list[Event]) -> Iterator[Event]:
+    for event in events:
+        played.append(event)
+        yield event
 
 
 def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int], rounds: int) -> Iterator[Event]:

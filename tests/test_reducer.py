@@ -177,10 +177,10 @@ def test_a_log_line_is_made_with_every_field_where_its_name_says():
         "seq", "kind", "text", "public", "actor", "target", "rolls", "mods", "total", "need", "code", "command_id", "audience", "unseen",
     ]  # fmt: skip
     state = play({"combatants": [{"id": "a", "name": "A", "side": "x"}, {"id": "b", "name": "B", "side": "y", "hidden": True}]}).state
-    state.seq = 7
+    state.seq, state.recent = 7, []
     ctx = Context(state, Actor("gm", "gm"), "cmd-1")
-    line = ctx.log("attack", "A hits B: 12 + 2 = 14.", "A hits B.", actor="a", target="b", total=14, need=11, audience="side:x", mods=[("bonus", 2)])
-    assert line == Entry(
+    ctx.log("attack", "A hits B: 12 + 2 = 14.", "A hits B.", actor="a", target="b", total=14, need=11, audience="side:x", mods=[("bonus", 2)])
+    assert state.recent == [Entry(
         seq=7, kind="attack", text="A hits B: 12 + 2 = 14.", public="A hits B.", actor="a", target="b", mods=[Mod("bonus", 2)],
         total=14, need=11, command_id="cmd-1", audience="side:x",
-    )  # fmt: skip
+    )]  # fmt: skip

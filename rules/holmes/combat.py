@@ -146,21 +146,22 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
     total = d20 + sum([v for _, v in mods])
     hit = total >= TO_HIT
-    ctx.log(
-        "attack",
-        **reckoned(
-            f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}",
-            f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}",
-            f"d20 {d20}",
-            "hit" if hit else "miss",
-            own_terms(d20, mods[:-1], "the target's AC" + ("" if mods[-1][0] == "target AC" else " (shield ignored)")),
-        ),
-        mods=mods,
-        total=total,
-        need=TO_HIT,
-        actor=attacker.id,
-        target=target.id,
-    )
+    if ctx.narrated:  # (the line's words are most of a strike's cost: rules.context)
+        ctx.log(
+            "attack",
+            **reckoned(
+                f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}",
+                f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}",
+                f"d20 {d20}",
+                "hit" if hit else "miss",
+                own_terms(d20, mods[:-1], "the target's AC" + ("" if mods[-1][0] == "target AC" else " (shield ignored)")),
+            ),
+            mods=mods,
+            total=total,
+            need=TO_HIT,
+            actor=attacker.id,
+            target=target.id,
+        )
     subdue = getattr(action, "subdue", False)
     kind = MISSILE if not melee else SUBDUE if subdue else MELEE
     if hit:

@@ -84,9 +84,14 @@ def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str
     """The points come off HP (`shown`: how they were found, and `figured`: the part of it that
     names figures, as 002's negative H); at 0 or less the target falls."""
     target.hp -= points
-    ctx.log(
-        "damage", **said(f"{target.name} takes {points} damage ({shown}", (figured, ""), ")", hp_left(target), "."), actor=actor, target=target.id, total=points
-    )
+    if ctx.narrated:
+        ctx.log(
+            "damage",
+            **said(f"{target.name} takes {points} damage ({shown}", (figured, ""), ")", hp_left(target), "."),
+            actor=actor,
+            target=target.id,
+            total=points,
+        )
     if target.hp <= 0 and not target.down:
         fall(ctx, target)
 

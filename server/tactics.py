@@ -87,11 +87,19 @@ def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> 
     if len(foes) == 1:
         return foes[0]
     if plan.tactic == "weakest":
-        return min([(f.hp, distance(c, f), f.id, f) for f in foes])[-1]
-    if plan.tactic == "focus":
-        first = field.first(c.side)
-        return min([(distance(first, f), f.id, f) for f in foes])[-1]
-    return min([(distance(c, f), f.id, f) for f in foes])[-1]
+        return min(foes, key=lambda f: (f.hp, distance(c, f), f.id))
+    return nearest(field.first(c.side) if plan.tactic == "focus" else c, foes)
+
+
+def nearest(c: Combatant, foes: list[Combatant]) -> Combatant:
+    """The foe nearest to `c`, of those as near the least id: min by (distance, id), written
+    out as a loop (no key tuple a foe: it is worked out for every declaration)."""
+    best, near = foes[0], distance(c, foes[0])
+    for f in foes[1:]:
+        d = distance(c, f)
+        if d < near or (d == near and f.id < best.id):
+            best, near = f, d
+    return best
 
 
 def step_towards(c: Combatant, x: int, y: int) -> tuple[int, int]:

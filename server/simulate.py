@@ -92,14 +92,16 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
     n = 0  # events so far
     while n < MAX_EVENTS:
         s = now[0]
-        field = Field(s)
-        if s.round > rounds or (s.status == "running" and len(field.sides) <= 1):
+        if s.round > rounds:
             return
         if s.status == "setup":
             yield Event(f"s{n}", GM, Start())
             n += 1
             continue
         if s.status != "running":
+            return
+        field = Field(s)
+        if len(field.sides) <= 1:
             return
         if s.awaiting is not None:
             yield Event(f"s{n}", GM, Answer(awaiting=s.awaiting.id, choice=s.awaiting.options[0]))

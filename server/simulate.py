@@ -34,6 +34,7 @@ MAX_EVENTS = 5_000  # a fight's events at most (every round is bounded by its co
 BLOCK = 100  # runs a worker plays before it reports
 MIN_BLOCK = 10  # and at least, when the runs are few for the processes
 PLAY = Plan()  # a side with no plan of its own
+EVENT_IDS = tuple(f"s{n}" for n in range(MAX_EVENTS))  # event n's id, made once, not once a fight
 
 
 @dataclass
@@ -95,7 +96,7 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
         if s.round > rounds:
             return
         if s.status == "setup":
-            yield Event(f"s{n}", GM, Start())
+            yield Event(EVENT_IDS[n], GM, Start())
             n += 1
             continue
         if s.status != "running":
@@ -104,7 +105,7 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
         if len(field.sides) <= 1:
             return
         if s.awaiting is not None:
-            yield Event(f"s{n}", GM, Answer(awaiting=s.awaiting.id, choice=s.awaiting.options[0]))
+            yield Event(EVENT_IDS[n], GM, Answer(awaiting=s.awaiting.id, choice=s.awaiting.options[0]))
             n += 1
             continue
         if s.phase == "declaration":
@@ -121,7 +122,7 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
                     continue
                 if n >= MAX_EVENTS:
                     return
-                yield Event(f"s{n}", GM, Declare(actor=c.id, action=action))
+                yield Event(EVENT_IDS[n], GM, Declare(actor=c.id, action=action))
                 n += 1
                 if now[0] is not s:  # a rule raised and the fold rebuilt its state: start again from it
                     refused[key] = tried + 1
@@ -134,10 +135,10 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
                     i += 1  # the others keep their order
             else:
                 if n < MAX_EVENTS:
-                    yield Event(f"s{n}", GM, Advance())
+                    yield Event(EVENT_IDS[n], GM, Advance())
                     n += 1
             continue
-        yield Event(f"s{n}", GM, Advance())
+        yield Event(EVENT_IDS[n], GM, Advance())
         n += 1
 
 

@@ -86,10 +86,11 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
     Every candidate is declared, even one the rules will refuse: a refused event still
     takes its position, and the dice are drawn by position, so leaving one out would
     change every roll after it. A refusal falls through to the fighter's next candidate
-    (`refused` counts them, by round and fighter), and one with none left waits for the
+    (`refused` counts them this round, by fighter), and one with none left waits for the
     advance. A declaration changes no combatant, so who is still fighting (a Field) and
     who is to declare are worked out once a round, not once a declaration."""
-    refused: dict[tuple[int, str], int] = {}
+    refused: dict[str, int] = {}  # fighter -> its declarations refused in round `refused_in`
+    refused_in = 0
     n = 0  # events so far
     while n < MAX_EVENTS:
         s = now[0]
@@ -109,12 +110,13 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
             n += 1
             continue
         if s.phase == "declaration":
+            if s.round != refused_in:  # a new round: nobody refused yet
+                refused, refused_in = {}, s.round
             formal = s.options.get("formal_declarations")
             order, i = awaited(s), 0  # the fighters still to declare, in the order they are asked
             while i < len(order):
                 c = order[i]
-                key = (s.round, c.id)
-                tried = refused.get(key, 0)
+                tried = refused.get(c.id, 0)
                 options = candidates(s, c, plans.get(c.side, PLAY), sides, field)
                 action = next(options, None) if not tried else next(itertools.islice(options, tried, None), None)
                 if action is None:  # every candidate refused: it waits
@@ -125,10 +127,10 @@ def decisions(now: list[Encounter], plans: dict[str, Plan], sides: dict[str, int
                 yield Event(EVENT_IDS[n], GM, Declare(actor=c.id, action=action))
                 n += 1
                 if now[0] is not s:  # a rule raised and the fold rebuilt its state: start again from it
-                    refused[key] = tried + 1
+                    refused[c.id] = tried + 1
                     break
                 if s.recent and s.recent[0].kind == "rejected":  # the one line of a refusal (rules.reducer)
-                    refused[key] = tried + 1
+                    refused[c.id] = tried + 1
                 elif formal:  # the order is a hook's (003: by INT): ask it again
                     order, i = awaited(s), 0
                 else:

@@ -127,13 +127,14 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
         yield Flee(x=max(0, away_x), y=max(0, away_y))
     if PRONE in c.conditions:
         yield Stand()
-    ready = [(i, w) for i, w in enumerate(c.weapons) if usable(w)]
-    if not ready:
-        yield from (Recover(weapon=i) for i, w in enumerate(c.weapons) if w.dropped)
     target = target_of(c, plan, foes, field)
     far = distance(c, target)
     routine = plan.options and not routine_refused(c)
-    for i, w in ready:
+    armed = False  # a usable weapon in hand (no list of them made: most often the first is used)
+    for i, w in enumerate(c.weapons):
+        if not usable(w):
+            continue
+        armed = True
         if w.range >= far if w.range else w.reach >= far:
             if routine:  # 003: a monster 'must attack with a combat bonus of 0' when attacking multiple times
                 yield Attack(target=target.id, weapon=i, routine=True)
@@ -141,6 +142,8 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
             if plan.options and not w.range and not double_refused(state, c, target, i):
                 yield Attack(target=target.id, weapon=i, double=True)  # 003: 'may attack the wielder of the longer weapon twice'
             yield Attack(target=target.id, weapon=i)
+    if not armed:  # none usable, so no attack above: pick one up before closing in
+        yield from (Recover(weapon=i) for i, w in enumerate(c.weapons) if w.dropped)
     yield Charge(target=target.id)
     yield Approach(target=target.id)
     x, y = step_towards(c, target.x, target.y)

@@ -94,10 +94,10 @@ def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> 
 def nearest(c: Combatant, foes: list[Combatant]) -> Combatant:
     """The foe nearest to `c`, of those as near the least id: min by (distance, id), written
     out as a loop (no key tuple a foe: it is worked out for every declaration)."""
-    best, near = foes[0], distance(c, foes[0])
-    for f in foes[1:]:
+    best, near = None, 0
+    for f in foes:
         d = distance(c, f)
-        if d < near or (d == near and f.id < best.id):
+        if best is None or d < near or (d == near and f.id < best.id):
             best, near = f, d
     return best
 

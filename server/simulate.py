@@ -57,19 +57,26 @@ def run_seed(seed: bytes, i: int) -> bytes:
     return hashlib.blake2b(i.to_bytes(8, "big"), key=seed[:64], digest_size=32).digest()
 
 
-def fight(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int, played: list[Event] | None = None) -> Encounter:
+def fight(
+    start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int, played: list[Event] | None = None, sides: dict[str, int] | None = None
+) -> Encounter:
     """One fight from `start` (never changed) under `seed`, to its end or `rounds` rounds;
     its events are appended to `played`, if given (for a test to fold them again).
+    `sides`: starting_sides(start), if at hand (play_block works it out once for its fights).
 
     It is folded without the log's words (rules.reducer.folding's `narrated`): the
     tally reads none, and they were most of a fight's cost."""
     state = msgspec.structs.replace(start, seed=seed, forced=[], entered=[], recent=[])  # the fold copies it: one copy a fight
-    sides = Counter(c.side for c in start.combatants if in_fight(c) and not c.vessel)
     now = [state]
-    events = decisions(now, plans, sides, rounds)
+    events = decisions(now, plans, starting_sides(start) if sides is None else sides, rounds)
     for s in folding(events if played is None else _kept(events, played), state, narrated=False):  # one copy of the state a fight
         now[0] = s
     return now[0] if now[0] is not state else copied(state)  # (no event: a copy, sharing nothing with `start`)
+
+
+def starting_sides(start: Encounter) -> Counter:
+    """side -> its fighters in the fight at the start (what a plan's `flee_at` is a share of)."""
+    return Counter(c.side for c in start.combatants if in_fight(c) and not c.vessel)
 
 
 def _kept(events: Iterator[Event], played: list[Event]) -> Iterator[Event]:
@@ -150,9 +157,9 @@ def fought(end: Encounter) -> int:
 
 
 def play_block(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int, first: int, count: int) -> Tally:
-    tally = Tally()
+    tally, sides = Tally(), starting_sides(start)
     for i in range(first, first + count):
-        end = fight(start, run_seed(seed, i), plans, rounds)
+        end = fight(start, run_seed(seed, i), plans, rounds, sides=sides)
         standing = standing_sides(end)
         if len(standing) == 1:
             tally.wins[next(iter(standing))] += 1

@@ -13,7 +13,8 @@ import msgspec
 import pytest
 from support import ROOT, TIMEOUT, token_of
 
-from fray_table.rules.actions import Attack, Flee, Move
+from fray_table.rules.actions import Attack, Flee, Move, Recover
+from fray_table.rules.model import Weapon
 from fray_table.rules.scenario import play
 from fray_table.server.demo import combatants
 from fray_table.server.simulate import Plan, fight, plans_from, report, run_seed, simulate, wilson
@@ -131,6 +132,26 @@ def test_tactics_pick_their_targets_and_flee_at_half_strength():
     state.combatants[0].down = True
     flight = next(candidates(state, bran, Plan("nearest", flee_at=0.5), counts))
     assert isinstance(flight, Flee) and flight.x > bran.x
+
+
+def test_tactics_break_a_tie_of_distance_by_id_and_pick_up_a_weapon_before_closing_in():
+    scene = duel(6, rounds=30)
+    scene["combatants"].insert(1, {"id": "gob0", "name": "Goblin 0", "side": "goblins", "ac": 11, "hp": 6, "hp_max": 6, "dex": 9, "x": 5, "y": 10})
+    state = play(scene).state
+    alda = state.combatants[0]
+    counts = {"party": 1, "goblins": 2}
+    # Goblin and Goblin 0 both 5 ft off: the least id, whatever the order of the combatants
+    assert next(candidates(state, alda, Plan("nearest"), counts)) == Attack(target="gob", weapon=0)
+    state.combatants.reverse()
+    assert next(candidates(state, alda, Plan("nearest"), counts)) == Attack(target="gob", weapon=0)
+    # a dropped sword and a broken dagger: the sword is picked up, then the charge and the rest
+    alda.weapons = [msgspec.structs.replace(alda.weapons[0], dropped=True), Weapon(name="dagger", damage="1d4", broken=True)]
+    kinds = [a.__struct_config__.tag for a in candidates(state, alda, Plan("nearest"), counts)]
+    assert kinds == ["recover", "charge", "approach", "move", "hold"]
+    assert next(candidates(state, alda, Plan("nearest"), counts)) == Recover(weapon=0)
+    # the dagger mended: it attacks, and nothing is picked up
+    alda.weapons[1] = Weapon(name="dagger", damage="1d4")
+    assert [a.__struct_config__.tag for a in candidates(state, alda, Plan("nearest"), counts)][:2] == ["attack", "charge"]
 
 
 def bear_and_knight() -> dict:

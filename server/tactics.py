@@ -81,25 +81,28 @@ class Field:
         return next(m for m in self.fighting if m.side == side)
 
 
-def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> Combatant:
-    """The foe `c` goes for: the least by (hit points,) distance, then id (ids are unique,
-    so no two keys tie and the Combatant itself is never compared)."""
-    if len(foes) == 1:
-        return foes[0]
+def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> tuple[Combatant, int]:
+    """The foe `c` goes for, the least by (hit points,) distance, then id (ids are unique,
+    so no two keys tie and the Combatant itself is never compared); and its distance from `c`."""
     if plan.tactic == "weakest":
-        return min(foes, key=lambda f: (f.hp, distance(c, f), f.id))
-    return nearest(field.first(c.side) if plan.tactic == "focus" else c, foes)
+        target = min(foes, key=lambda f: (f.hp, distance(c, f), f.id))
+    elif plan.tactic == "focus":  # the foe nearest to the side's first fighter
+        target, _ = nearest(field.first(c.side), foes)
+    else:  # nearest, the default: its distance is worked out on the way
+        return nearest(c, foes)
+    return target, distance(c, target)
 
 
-def nearest(c: Combatant, foes: list[Combatant]) -> Combatant:
-    """The foe nearest to `c`, of those as near the least id: min by (distance, id), written
-    out as a loop (no key tuple a foe: it is worked out for every declaration)."""
+def nearest(c: Combatant, foes: list[Combatant]) -> tuple[Combatant, int]:
+    """The foe nearest to `c`, of those as near the least id (min by distance, then id),
+    and its distance; written out as a loop, no key tuple a foe: it is worked out for
+    every declaration."""
     best, near = None, 0
     for f in foes:
         d = distance(c, f)
         if best is None or d < near or (d == near and f.id < best.id):
             best, near = f, d
-    return best
+    return best, near
 
 
 def step_towards(c: Combatant, x: int, y: int) -> tuple[int, int]:
@@ -127,8 +130,7 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
         yield Flee(x=max(0, away_x), y=max(0, away_y))
     if PRONE in c.conditions:
         yield Stand()
-    target = target_of(c, plan, foes, field)
-    far = distance(c, target)
+    target, far = target_of(c, plan, foes, field)
     routine = plan.options and not routine_refused(c)
     armed = False  # a usable weapon in hand (no list of them made: most often the first is used)
     for i, w in enumerate(c.weapons):

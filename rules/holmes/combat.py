@@ -19,7 +19,7 @@ from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes
 from fray_table.rules.holmes.damage import NO_CRITICAL, after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.holmes.fighters import able, gone, usable, wielded
 from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
-from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
+from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, term_sum, terms
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE
 
@@ -144,7 +144,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     melee = in_melee(attacker, target, weapon)
     parry, penalty = parry_term(state, target, mods, melee)
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
-    total = d20 + sum([v for _, v in mods])
+    total = d20 + term_sum(mods)
     hit = total >= TO_HIT
     if ctx.narrated:  # (the line's words are most of a strike's cost: rules.context)
         ctx.log(

@@ -100,7 +100,7 @@ def strike(ctx: Context, step: Step) -> None:
     if attacker is None or target is None:
         return
     weapon = attacker.weapons[step.weapon]
-    who = LineFields(actor=attacker.id, target=target.id)
+    who: LineFields = {"actor": attacker.id, "target": target.id}  # (a literal: calling a TypedDict's class makes a dict subclass, slowly)
     if not able(attacker):
         ctx.log("attack", f"{attacker.name} cannot strike ({'down' if attacker.down else ', '.join(attacker.conditions)}).", **who)
         return
@@ -189,7 +189,7 @@ def parried(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon
     at +3 if the attack missed regardless and the parrier's weapon is the lighter."""
     state = ctx.state
     guard = target.weapons[index]
-    who = LineFields(actor=attacker.id, target=target.id)
+    who: LineFields = {"actor": attacker.id, "target": target.id}
     if but_for_parry and weapon.weight > guard.weight:
         target.weapons[index] = msgspec.structs.replace(guard, dropped=True)
         if DISARMED not in target.conditions:

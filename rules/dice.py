@@ -30,7 +30,7 @@ def draw(seed: bytes, position: int, index: int, sides: int) -> int:
     attempt = 0
     while True:
         hashed = keyed.copy()  # BLAKE2b keyed by the seed, the key already taken in: half the cost of keying anew
-        hashed.update(f"{position}:{index}:{attempt}".encode())
+        hashed.update(b"%d:%d:%d" % (position, index, attempt))  # the ASCII "{position}:{index}:{attempt}" (docs/dice.md)
         value = int.from_bytes(hashed.digest(), "big")
         if value < limit:
             return value % sides + 1

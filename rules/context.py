@@ -67,10 +67,10 @@ class Context:
         A line that names an unseen combatant (rules.unseen) reads, for them, with
         'someone unseen' in place of its name; one about unseen combatants alone is the GM's.
         `veiled=True`: the line has a public text whatever it names (a side all unseen, rules.surprise).
-        Not `narrated`: no line, and the rolls made for it are let go."""
-        rolls = self._dice.take() if self._dice is not None else []
+        Not `narrated`: no line (its dice kept no rolls for it: `dice`)."""
         if not self.narrated:
             return
+        rolls = self._dice.take() if self._dice is not None else []
         unseen: list[Combatant] = []
         for c in self.state.combatants:  # does the line name one hidden or unseen now? (most name neither)
             if c.unseen:
@@ -100,10 +100,10 @@ class Context:
         """The event's dice (rules.dice), made at the first roll or line: the state's seed, the
         event's position and the queues of forced and entered dice as they are then, which no
         rule replaces before a roll (undo's restore, a fork and the GM's clearing roll nothing;
-        a removal logs first)."""
+        a removal logs first). Not `narrated`, they keep no rolls: no line will show them."""
         if self._dice is None:
             state = self.state
-            self._dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die)
+            self._dice = Dice(state.seed, state.seq, state.forced, state.entered, state.forced_by_die, kept=self.narrated)
         return self._dice
 
     def _hides(self, cid: str | None) -> bool:

@@ -55,32 +55,45 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> Combatant:
         turn = awaited(state)
         if turn and turn[0].id != actor.id and all(d.actor != actor.id for d in state.declarations):
             raise Rejected("declare/not-your-turn", f"{turn[0].name} declares first (reversed INT order)")
-    target = getattr(cmd.action, "target", "")
-    if by.role != "gm" and isinstance(target, str) and target in unseen_ids(state):
-        raise Rejected("declare/unknown-target", f"there is no combatant {target!r}")  # rules.unseen: the table knows of none
-    if by.role != "gm" and actor.unseen:
-        raise Rejected("declare/unseen", f"{actor.name} is unseen: the GM declares for it until it is revealed")
+    if by.role != "gm":  # the GM knows of the unseen and declares for them
+        check_unseen(state, actor, cmd)
     check_action(state, actor, cmd)
     return actor
 
 
+def check_unseen(state: Encounter, actor: Combatant, cmd: Declare) -> None:
+    """A player's declaration names no unseen combatant (rules.unseen: the table knows of none)."""
+    target = getattr(cmd.action, "target", "")
+    if isinstance(target, str) and target in unseen_ids(state):
+        raise Rejected("declare/unknown-target", f"there is no combatant {target!r}")
+    if actor.unseen:
+        raise Rejected("declare/unseen", f"{actor.name} is unseen: the GM declares for it until it is revealed")
+
+
 def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
+    """The action's own checks: its rules are this encounter's, every module's declaration
+    checks (Module.check_declaration), then its record's `check`."""
     rules = rules_of(state)
-    kind = tag(cmd.action)
-    owner = owner_of_action(kind) if kind not in rules.actions else None
-    if owner is not None:
-        raise Rejected("declare/not-in-profile", f"'{kind}' is a rule of the {owner} profile, not of this encounter's rules ({state.profile})")
-    if isinstance(cmd.action, House) and kind not in rules.actions:
-        raise Rejected("declare/unknown-action", f"no rule of this encounter adds the action {cmd.action.name!r}")
-    if isinstance(cmd.action, House) and cmd.action.phase not in ("attack", "movement", "magic"):
-        raise Rejected("declare/bad-phase", f"an action resolves in the attack, movement or magic phase, not {cmd.action.phase!r}")
+    action = cmd.action
+    kind = tag(action)
+    own = rules.actions.get(kind)  # one lookup: most actions are the encounter's own
+    # House has no subclass; `type(...) is` spares the dear failing isinstance on a msgspec
+    # Struct class (its metaclass's check is looked up and called) that every other action paid.
+    house = type(action) is House
+    if own is None:
+        owner = owner_of_action(kind)
+        if owner is not None:
+            raise Rejected("declare/not-in-profile", f"'{kind}' is a rule of the {owner} profile, not of this encounter's rules ({state.profile})")
+        if house:
+            raise Rejected("declare/unknown-action", f"no rule of this encounter adds the action {action.name!r}")
+    if house and action.phase not in ("attack", "movement", "magic"):
+        raise Rejected("declare/bad-phase", f"an action resolves in the attack, movement or magic phase, not {action.phase!r}")
     for check in rules.check_declaration:
-        check(state, actor, cmd.action)
-    own = rules.actions.get(kind)
+        check(state, actor, action)
     if own is None:
         raise Rejected("declare/unknown-action", f"no rule of this encounter adds the action {kind!r}")
     if own.check is not None:
-        own.check(state, actor, cmd.action)
+        own.check(state, actor, action)
 
 
 def describe(state: Encounter, action) -> str:

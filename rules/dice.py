@@ -30,7 +30,7 @@ def draw(seed: bytes, position: int, index: int, sides: int) -> int:
     attempt = 0
     while True:
         hashed = keyed.copy()  # BLAKE2b keyed by the seed, the key already taken in: half the cost of keying anew
-        hashed.update(f"{position}:{index}:{attempt}".encode())
+        hashed.update(b"%d:%d:%d" % (position, index, attempt))  # the ASCII "{position}:{index}:{attempt}" (docs/dice.md)
         value = int.from_bytes(hashed.digest(), "big")
         if value < limit:
             return value % sides + 1
@@ -63,11 +63,20 @@ class NeedDie(Exception):
 class Dice:
     """The dice of one event. Dice entered from the table come first, then the GM's
     forced results (those for this kind of die, then those for any), then the seeded
-    draw, or, while `physical`, a NeedDie."""
+    draw, or, while `physical`, a NeedDie. Each roll is kept for the event's next log line
+    (`take`), unless `kept` is False: a fold without words writes no line to keep them for."""
 
-    __slots__ = ("by_die", "entered", "forced", "index", "physical", "position", "rolls", "seed")
+    __slots__ = ("by_die", "entered", "forced", "index", "kept", "physical", "position", "rolls", "seed")
 
-    def __init__(self, seed: bytes, position: int, forced: list[int], entered: list[int] | None = None, by_die: dict[int, list[int]] | None = None) -> None:
+    def __init__(
+        self,
+        seed: bytes,
+        position: int,
+        forced: list[int],
+        entered: list[int] | None = None,
+        by_die: dict[int, list[int]] | None = None,
+        kept: bool = True,
+    ) -> None:
         self.seed = seed
         self.position = position
         self.forced = forced  # the encounter's queue, consumed in place
@@ -75,12 +84,14 @@ class Dice:
         self.entered = [] if entered is None else entered  # real dice entered for the step being resolved
         self.physical = False  # the step being resolved is rolled at the table
         self.index = 0
+        self.kept = kept
         self.rolls: list[Roll] = []
 
     def roll(self, sides: int, purpose: str) -> int:
         if self.entered:
             value = self.entered.pop(0)
-            self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, entered=True))
+            if self.kept:
+                self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, entered=True))
             return value
         if self.by_die:
             queued = self.by_die.get(sides)
@@ -88,18 +99,21 @@ class Dice:
                 value = queued.pop(0)
                 if not queued:
                     del self.by_die[sides]
-                self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
+                if self.kept:
+                    self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
                 return value
         if self.forced:
             value = self.forced.pop(0)
             if 1 <= value <= sides:  # one that does not fit this die is spent, and the die drawn
-                self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
+                if self.kept:
+                    self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
                 return value
         if self.physical:
             raise NeedDie(sides, purpose)
         index = self.index
         value = draw(self.seed, self.position, index, sides)
-        self.rolls.append(Roll(sides, value, purpose, False, False, index))  # (sides, value, purpose, forced, entered, draw)
+        if self.kept:
+            self.rolls.append(Roll(sides, value, purpose, False, False, index))  # (sides, value, purpose, forced, entered, draw)
         self.index = index + 1
         return value
 

@@ -61,14 +61,19 @@ def check(state: Encounter, event: Event) -> Rejected | None:
 def _check(state: Encounter, by: Actor, cmd: Command) -> Any:
     """Raises Rejected if the command is refused; else returns what its check worked out
     for its rule (an edit's fields: rules.setup.prepared_edit), or None."""
-    # A restore is written by the server for the GM's undo, under the GM's actor;
-    # no client may send one (server/app.py refuses SYSTEM commands before this).
-    gm_made = by.role == "gm" and ("player" in cmd.roles or isinstance(cmd, Restore))
-    if by.role not in cmd.roles and not gm_made:
+    if by.role not in cmd.roles and not gm_made(by, cmd):
         raise Rejected("auth/forbidden", f"a {by.role} may not send '{cmd.__struct_config__.tag}'")
     if state.status == "ended" and not isinstance(cmd, (CreateEncounter, Undo, Restore, Say)):  # the table may talk on
         raise Rejected("encounter/ended", "the fight has ended")
     return _CHECKS[type(cmd)](state, by, cmd)
+
+
+def gm_made(by: Actor, cmd: Command) -> bool:
+    """May the GM send this command its roles do not name? A player's command the GM sends
+    for them, and a restore: written by the server for the GM's undo, under the GM's actor;
+    no client may send one (server/app.py refuses SYSTEM commands before this).
+    Asked only of a role the command does not name (an isinstance on a msgspec Struct class that fails is dear)."""
+    return by.role == "gm" and ("player" in cmd.roles or isinstance(cmd, Restore))
 
 
 def _already_created(state: Encounter, by: Actor, cmd: CreateEncounter) -> None:

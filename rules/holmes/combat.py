@@ -19,7 +19,7 @@ from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes
 from fray_table.rules.holmes.damage import NO_CRITICAL, after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
 from fray_table.rules.holmes.fighters import able, gone, usable, wielded
 from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
-from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, terms
+from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, term_sum, terms
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE
 
@@ -100,7 +100,7 @@ def strike(ctx: Context, step: Step) -> None:
     if attacker is None or target is None:
         return
     weapon = attacker.weapons[step.weapon]
-    who = LineFields(actor=attacker.id, target=target.id)
+    who: LineFields = {"actor": attacker.id, "target": target.id}  # (a literal: calling a TypedDict's class makes a dict subclass, slowly)
     if not able(attacker):
         ctx.log("attack", f"{attacker.name} cannot strike ({'down' if attacker.down else ', '.join(attacker.conditions)}).", **who)
         return
@@ -144,7 +144,7 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     melee = in_melee(attacker, target, weapon)
     parry, penalty = parry_term(state, target, mods, melee)
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
-    total = d20 + sum([v for _, v in mods])
+    total = d20 + term_sum(mods)
     hit = total >= TO_HIT
     if ctx.narrated:  # (the line's words are most of a strike's cost: rules.context)
         ctx.log(
@@ -189,7 +189,7 @@ def parried(ctx: Context, attacker: Combatant, target: Combatant, weapon: Weapon
     at +3 if the attack missed regardless and the parrier's weapon is the lighter."""
     state = ctx.state
     guard = target.weapons[index]
-    who = LineFields(actor=attacker.id, target=target.id)
+    who: LineFields = {"actor": attacker.id, "target": target.id}
     if but_for_parry and weapon.weight > guard.weight:
         target.weapons[index] = msgspec.structs.replace(guard, dropped=True)
         if DISARMED not in target.conditions:

@@ -81,9 +81,18 @@ def modifiers(state: Encounter, attacker: Combatant, target: Combatant, weapon: 
     return mods
 
 
+def term_sum(mods: list[tuple[str, int]]) -> int:
+    """The terms added up. A plain loop: a strike adds its few terms up more than once, and
+    a comprehension or generator is a call of its own, dearer than the adding."""
+    total = 0
+    for _, value in mods:
+        total += value
+    return total
+
+
 def need_of(mods: list[tuple[str, int]]) -> int:
     """The number needed on the d20."""
-    return TO_HIT - sum(v for _, v in mods)
+    return TO_HIT - term_sum(mods)
 
 
 def check_called_shots(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool, wanted: int) -> int | None:
@@ -148,7 +157,7 @@ def call_shots(ctx: Context, attacker: Combatant, target: Combatant, mods: list[
 def parrying(state: Encounter, c: Combatant) -> int | None:
     """The index of the weapon `c` parries with this round, if it parries."""
     action = declared(state, c)
-    if isinstance(action, Parry) and able(c) and c.side not in state.surprised and usable(c.weapons[parry_weapon(action)]):
+    if type(action) is Parry and able(c) and c.side not in state.surprised and usable(c.weapons[parry_weapon(action)]):
         return parry_weapon(action)
     return None
 

@@ -7,7 +7,7 @@ import msgspec
 
 from fray_table.rules.commands import Advance, Answer, Start
 from fray_table.rules.conditions import out_of_fight
-from fray_table.rules.context import Context, lookup, sides
+from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import controls, declaration, record_of
 from fray_table.rules.dice import NeedDie
 from fray_table.rules.errors import Rejected
@@ -149,17 +149,24 @@ def resolve(ctx: Context, step: Step) -> None:
 
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
-    for rule in rules_of(state).round_end:  # 003's subdual surrender and morale first, then each module's
+    for rule in ctx.rules.round_end:  # 003's subdual surrender and morale first, then each module's
         rule(ctx)
-    # Fled and surrendered creatures (003 morale, subdual) are not left standing.
-    standing = [s for s in sides(ctx) if any(c.side == s and not c.down and not out_of_fight(c) for c in state.combatants)]
-    if len(standing) == 1:
-        ctx.log("round", f"Only {standing[0]} is left standing.")
+    if ctx.narrated:  # (who is left standing is read for the line alone)
+        standing = standing_sides(state)
+        if len(standing) == 1:
+            ctx.log("round", f"Only {standing.pop()} is left standing.")
     state.declarations = []
     state.surprised = []  # 003: 'Those surprised may act normally in the second combat round.'
     state.round += 1
     state.phase = "declaration"
-    ctx.log("round", f"Round {state.round}: declarations are open.")
+    if ctx.narrated:
+        ctx.log("round", f"Round {state.round}: declarations are open.")
+
+
+def standing_sides(state: Encounter) -> set[str]:
+    """The sides with a combatant still standing: fled and surrendered creatures (003 morale,
+    subdual) are not, nor the down."""
+    return {c.side for c in state.combatants if not out_of_fight(c)}
 
 
 def check_answer(state: Encounter, by: Actor, cmd: Answer) -> None:

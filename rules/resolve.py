@@ -52,8 +52,8 @@ def check_advance(state: Encounter, cmd: Advance) -> None:
 def advance(ctx: Context, cmd: Advance) -> None:
     state = ctx.state
     ctx.log("round", f"Round {state.round}: declarations close.")
-    state.steps = plan(state)
-    rules_of(state).arrange(state)  # 003: the longer weapon first, burning oil (hook `arrange`)
+    state.steps = plan(state, ctx.rules)
+    ctx.rules.arrange(state)  # 003: the longer weapon first, burning oil (hook `arrange`)
     run(ctx)
 
 

@@ -51,7 +51,8 @@ def check_advance(state: Encounter, cmd: Advance) -> None:
 
 def advance(ctx: Context, cmd: Advance) -> None:
     state = ctx.state
-    ctx.log("round", f"Round {state.round}: declarations close.")
+    if ctx.narrated:
+        ctx.log("round", f"Round {state.round}: declarations close.")
     state.steps = plan(state, ctx.rules)
     ctx.rules.arrange(state)  # 003: the longer weapon first, burning oil (hook `arrange`)
     run(ctx)
@@ -59,12 +60,15 @@ def advance(ctx: Context, cmd: Advance) -> None:
 
 def run(ctx: Context) -> None:
     state = ctx.state
+    # Option physical_dice, read once: no step changes an option, and it is most often off.
+    at_table = state.options.get("physical_dice", "off") != "off"
     while state.steps and state.awaiting is None and state.status == "running":
         step = state.steps.pop(0)
         if step.phase != state.phase:
             state.phase = step.phase
-            ctx.log("phase", f"{step.phase.capitalize()} phase.")
-        if rolled_at_table(state, step):
+            if ctx.narrated:
+                ctx.log("phase", f"{step.phase.capitalize()} phase.")
+        if at_table and rolled_at_table(state, step):
             attempt(ctx, step)
         else:
             resolve(ctx, step)

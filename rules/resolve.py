@@ -7,7 +7,7 @@ import msgspec
 
 from fray_table.rules.commands import Advance, Answer, Start
 from fray_table.rules.conditions import out_of_fight
-from fray_table.rules.context import Context, lookup, sides
+from fray_table.rules.context import Context, lookup
 from fray_table.rules.declare import controls, declaration, record_of
 from fray_table.rules.dice import NeedDie
 from fray_table.rules.errors import Rejected
@@ -51,20 +51,24 @@ def check_advance(state: Encounter, cmd: Advance) -> None:
 
 def advance(ctx: Context, cmd: Advance) -> None:
     state = ctx.state
-    ctx.log("round", f"Round {state.round}: declarations close.")
-    state.steps = plan(state)
-    rules_of(state).arrange(state)  # 003: the longer weapon first, burning oil (hook `arrange`)
+    if ctx.narrated:
+        ctx.log("round", f"Round {state.round}: declarations close.")
+    state.steps = plan(state, ctx.rules)
+    ctx.rules.arrange(state)  # 003: the longer weapon first, burning oil (hook `arrange`)
     run(ctx)
 
 
 def run(ctx: Context) -> None:
     state = ctx.state
+    # Option physical_dice, read once: no step changes an option, and it is most often off.
+    at_table = state.options.get("physical_dice", "off") != "off"
     while state.steps and state.awaiting is None and state.status == "running":
         step = state.steps.pop(0)
         if step.phase != state.phase:
             state.phase = step.phase
-            ctx.log("phase", f"{step.phase.capitalize()} phase.")
-        if rolled_at_table(state, step):
+            if ctx.narrated:
+                ctx.log("phase", f"{step.phase.capitalize()} phase.")
+        if at_table and rolled_at_table(state, step):
             attempt(ctx, step)
         else:
             resolve(ctx, step)
@@ -149,17 +153,24 @@ def resolve(ctx: Context, step: Step) -> None:
 
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
-    for rule in rules_of(state).round_end:  # 003's subdual surrender and morale first, then each module's
+    for rule in ctx.rules.round_end:  # 003's subdual surrender and morale first, then each module's
         rule(ctx)
-    # Fled and surrendered creatures (003 morale, subdual) are not left standing.
-    standing = [s for s in sides(ctx) if any(c.side == s and not c.down and not out_of_fight(c) for c in state.combatants)]
-    if len(standing) == 1:
-        ctx.log("round", f"Only {standing[0]} is left standing.")
+    if ctx.narrated:  # (who is left standing is read for the line alone)
+        standing = standing_sides(state)
+        if len(standing) == 1:
+            ctx.log("round", f"Only {standing.pop()} is left standing.")
     state.declarations = []
     state.surprised = []  # 003: 'Those surprised may act normally in the second combat round.'
     state.round += 1
     state.phase = "declaration"
-    ctx.log("round", f"Round {state.round}: declarations are open.")
+    if ctx.narrated:
+        ctx.log("round", f"Round {state.round}: declarations are open.")
+
+
+def standing_sides(state: Encounter) -> set[str]:
+    """The sides with a combatant still standing: fled and surrendered creatures (003 morale,
+    subdual) are not, nor the down."""
+    return {c.side for c in state.combatants if not out_of_fight(c)}
 
 
 def check_answer(state: Encounter, by: Actor, cmd: Answer) -> None:

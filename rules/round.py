@@ -44,13 +44,21 @@ def why_idle(state: Encounter, c: Combatant) -> str:
     return held[0] if held else "surprised"
 
 
-def plan(state: Encounter) -> list[Step]:
-    """The steps of the round, once declarations close: each phase in DEX order."""
-    rules = rules_of(state)
+# The round's last step: a frozen Step, the same one every round.
+ROUND_ENDS = Step(phase="end", actor="", kind=END_OF_ROUND)
+
+
+def plan(state: Encounter, rules: Rules) -> list[Step]:
+    """The steps of the round, once declarations close: each phase in DEX order.
+    `rules`: the encounter's (rules_of(state), as the event's Context has them)."""
     planned = {d.actor: steps_of(rules, d.action) for d in state.declarations}
-    by_phase: dict[str, list[Step]] = {phase: [] for phase in PHASES[1:-1]}
+    attack: list[Step] = []
+    movement: list[Step] = []
+    magic: list[Step] = []
+    by_phase = {"attack": attack, "movement": movement, "magic": magic}  # PHASES between declaration and end
     for c in rules.order(state):  # the hook's order, the same in every phase
         for phase, kind in planned.get(c.id, ()):
-            if phase in by_phase:
-                by_phase[phase].append(Step(phase=phase, actor=c.id, kind=kind))
-    return [step for steps in by_phase.values() for step in steps] + [Step(phase="end", actor="", kind=END_OF_ROUND)]
+            steps = by_phase.get(phase)
+            if steps is not None:
+                steps.append(Step(phase, c.id, kind))
+    return [*attack, *movement, *magic, ROUND_ENDS]

@@ -242,28 +242,45 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     step moves ahead of the shorter's; everyone else keeps DEX order."""
     if not state.options.get("weapon_length", True):
         return steps
-    attacks = {d.actor: d.action for d in state.declarations if isinstance(d.action, Attack)}
-    if not any((theirs := attacks.get(mine.target)) is not None and theirs.target == actor for actor, mine in attacks.items()):
+    # (Plain loops, not comprehensions: this runs every round, and most rounds stop here.)
+    attacks: dict[str, Attack] = {}
+    for d in state.declarations:
+        if isinstance(d.action, Attack):
+            attacks[d.actor] = d.action
+    mutual: dict[str, Attack] = {}  # each attacker whose target attacks it back: its attack
+    for actor, mine in attacks.items():
+        theirs = attacks.get(mine.target)
+        if theirs is not None and theirs.target == actor:
+            mutual[actor] = mine
+    if not mutual:
         return steps  # nobody attacks its own attacker: DEX order stands
     steps = list(steps)
-    by_id = {c.id: c for c in state.combatants}
     # One pass: an attacker has one step a phase and one target, so the pairs are apart;
     # a step moved ahead of its foe's is in its place for good, and so is its foe's.
     i = 0
     while i < len(steps):
         s = steps[i]
-        mine = attacks.get(s.actor) if s.kind == ACT else None
-        theirs = attacks.get(mine.target) if mine else None
-        if mine is not None and theirs is not None and theirs.target == s.actor:
-            j = next((k for k in range(i + 1, len(steps)) if steps[k].actor == mine.target and steps[k].kind == ACT and steps[k].phase == s.phase), None)
-            me, them = by_id.get(s.actor), by_id.get(mine.target)
-            if j is not None and me is not None and them is not None:
-                a, b = me.weapons[mine.weapon], them.weapons[theirs.weapon]
-                if a.range == 0 and b.range == 0 and b.length > a.length:
-                    steps.insert(i, steps.pop(j))
-                    i += 1  # the foe's step, now here, and this one after it are settled
+        mine = mutual.get(s.actor)  # most steps are no mutual attacker's: one look and on
+        if mine is not None and s.kind == ACT:
+            foe = mine.target
+            for j in range(i + 1, len(steps)):  # the foe's step later in this phase, if any
+                later = steps[j]
+                if later.actor == foe and later.kind == ACT and later.phase == s.phase:
+                    if longer_first(state, s.actor, mine, foe, attacks[foe]):
+                        steps.insert(i, steps.pop(j))
+                        i += 1  # the foe's step, now here, and this one after it are settled
+                    break
         i += 1
     return steps
+
+
+def longer_first(state: Encounter, actor: str, mine: Attack, foe: str, theirs: Attack) -> bool:
+    """Does the foe's melee weapon outreach the actor's, so that its step goes first (003)?"""
+    me, them = lookup(state, actor), lookup(state, foe)
+    if me is None or them is None:
+        return False
+    a, b = me.weapons[mine.weapon], them.weapons[theirs.weapon]
+    return a.range == 0 and b.range == 0 and b.length > a.length
 
 
 def target_name(state: Encounter, action) -> str:

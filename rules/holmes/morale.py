@@ -12,7 +12,7 @@ a round: the first death on a side, half a side out of the fight, a leader down.
 from fray_table.rules.charts.morale import MORALE_TEXT, morale_result
 from fray_table.rules.commands import CallMorale
 from fray_table.rules.conditions import FLED, SURRENDERED, out_of_fight  # noqa: F401  (named here for the rules that take it with morale's)
-from fray_table.rules.context import Context, lookup
+from fray_table.rules.context import Context, lookup, sides
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
 
@@ -116,20 +116,21 @@ def fired(state: Encounter, side: str, key: str) -> bool:
 def end_of_round(ctx: Context) -> None:
     state = ctx.state
     for c in state.combatants:
+        if not c.morale:  # most have no result standing
+            continue
         if c.morale in ROUND_BOUND and c.morale_round <= state.round:
             c.morale = ""
         if c.morale == "flee" and c.morale_round == state.round and OUT["flee"] in c.conditions and not c.down:
             # The round its result governs is the one it runs in (rules.holmes.fighters.gone).
             ctx.log("morale", f"{c.name} has fled the field.", target=c.id, audience="gm" if c.hidden else "all")
-    sides: list[str] = []
-    for c in state.combatants:
-        if c.side not in sides:
-            sides.append(c.side)
-    for side in sides:
+    called = [trigger for trigger in TRIGGERS if ctx.option(trigger[0])]  # the automatic checks the options call for
+    if not called:
+        return  # (the options' default: no side is looked at)
+    for side in sides(ctx):
         reasons = []
-        for option, key, text in TRIGGERS:
+        for _, key, text in called:
             mark = f"{key}:{side}"
-            if ctx.option(option) and mark not in state.morale_triggers and fired(state, side, key):
+            if mark not in state.morale_triggers and fired(state, side, key):
                 state.morale_triggers.append(mark)
                 reasons.append(text)
         group = eligible(state, side) if reasons else []

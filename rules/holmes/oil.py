@@ -108,8 +108,13 @@ def torch(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: st
 def schedule(state: Encounter) -> None:
     """Queue a burn step for each burning combatant at the head of the magic phase.
     Oil lit in the magic phase, after that moment, first burns next round (a ruling)."""
-    burning = [c for c in state.combatants if BURNING in c.conditions and not c.down]
-    if not burning or state.phase in ("magic", "end"):
+    if state.phase in ("magic", "end"):
+        return
+    burning: list[Combatant] = []
+    for c in state.combatants:  # a plain loop: run every round, and most rounds nothing burns
+        if c.conditions and BURNING in c.conditions and not c.down:
+            burning.append(c)
+    if not burning:
         return
     queued = {s.actor for s in state.steps if s.kind == BURN}
     at = next((i for i, s in enumerate(state.steps) if s.phase in ("magic", "end") and s.kind != BURN), len(state.steps))

@@ -16,6 +16,8 @@ from fray_table.rules.holmes.terms import allowed_called_shots, check_called_sho
 from fray_table.rules.model import ACT, Combatant, Encounter, Step
 
 GRID = 5  # feet
+# The melee actions' classes, matched by type: no class derives from them, and a failing
+# isinstance against a Struct class costs several times a type's look-up.
 MELEE_ACTIONS = (Attack, Charge, Approach, SetSpear, Parry, Kill)
 
 
@@ -23,7 +25,7 @@ def weapon_index(state: Encounter, c: Combatant) -> int | None:
     """The weapon `c` fights with this round: its declared one, else its first usable."""
     action = declared(state, c)
     index = getattr(action, "weapon", None)
-    if isinstance(action, MELEE_ACTIONS) and index is not None and usable(c.weapons[index]):
+    if type(action) in MELEE_ACTIONS and index is not None and usable(c.weapons[index]):
         return index
     return next((i for i, w in enumerate(c.weapons) if usable(w)), None)
 
@@ -185,7 +187,7 @@ def counter_step(state: Encounter, defender: Combatant, charger: Combatant) -> S
     action = declared(state, defender)
     mode = "counter"
     index = weapon_index(state, defender)
-    if isinstance(action, SetSpear) and usable(defender.weapons[action.weapon]):
+    if type(action) is SetSpear and usable(defender.weapons[action.weapon]):
         mode, index = "set", action.weapon
     if index is None or distance(defender, charger) > reach_of(defender, index):
         return None
@@ -245,7 +247,7 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     # (Plain loops, not comprehensions: this runs every round, and most rounds stop here.)
     attacks: dict[str, Attack] = {}
     for d in state.declarations:
-        if isinstance(d.action, Attack):
+        if type(d.action) is Attack:  # (no class derives from Attack; a failing isinstance on a Struct is dear)
             attacks[d.actor] = d.action
     mutual: dict[str, Attack] = {}  # each attacker whose target attacks it back: its attack
     for actor, mine in attacks.items():

@@ -15,7 +15,7 @@ from fray_table.rules.dice import parse
 from fray_table.rules.holmes.fighters import in_hand
 from fray_table.rules.holmes.terms import DECLARED, ROUTINE
 from fray_table.rules.model import Combatant, Weapon
-from fray_table.rules.ruleset import Critical, rules_of
+from fray_table.rules.ruleset import Critical
 
 BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
 DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'
@@ -29,7 +29,9 @@ def extra_dice(called: int, mode: str, crit: Critical = NO_CRITICAL) -> list[tup
     extra = [("called shots", called)] if called else []
     if mode == "set":
         extra.append(("set spear", 1))  # 003: 'an additional 1-6 points of damage (2-12 total)'
-    return extra + list(crit.extra)
+    if crit.extra:  # (most hits are no critical's: no copy to make)
+        extra.extend(crit.extra)
+    return extra
 
 
 def critical(ctx: Context, d20: int, attacker: Combatant, target: Combatant, index: int, kind: str) -> Critical:
@@ -37,18 +39,18 @@ def critical(ctx: Context, d20: int, attacker: Combatant, target: Combatant, ind
     to_hit modules that roll 003's d20 (003's, 002's). Read only on a 20, so a roll pays nothing more."""
     if d20 != 20:
         return NO_CRITICAL
-    return rules_of(ctx.state).critical(ctx, attacker, target, index, kind)
+    return ctx.rules.critical(ctx, attacker, target, index, kind)
 
 
 def fumble(ctx: Context, d20: int, attacker: Combatant, target: Combatant, index: int, kind: str) -> None:
     """A miss on a natural 1, by the fumbles module (hook `fumble`): 003's and 002's fumble range."""
     if d20 == 1:
-        rules_of(ctx.state).fumble(ctx, attacker, target, index, kind)
+        ctx.rules.fumble(ctx, attacker, target, index, kind)
 
 
 def after_critical(ctx: Context, attacker: Combatant, target: Combatant, crit: Critical) -> None:
     if crit.effect:
-        rules_of(ctx.state).critical_effect(ctx, attacker, target, crit.effect)
+        ctx.rules.critical_effect(ctx, attacker, target, crit.effect)
 
 
 def damage_dice(ctx: Context, weapon: Weapon, mode: str = "") -> str:
@@ -98,7 +100,7 @@ def lose_hp(ctx: Context, target: Combatant, points: int, shown: str, actor: str
 
 def fall(ctx: Context, target: Combatant) -> None:
     """A combatant at 0 HP or less that is not yet down."""
-    rules_of(ctx.state).fall(ctx, target)
+    ctx.rules.fall(ctx, target)
 
 
 def falls(ctx: Context, target: Combatant) -> None:

@@ -51,7 +51,9 @@ ROUND_ENDS = Step(phase="end", actor="", kind=END_OF_ROUND)
 def plan(state: Encounter, rules: Rules) -> list[Step]:
     """The steps of the round, once declarations close: each phase in DEX order.
     `rules`: the encounter's (rules_of(state), as the event's Context has them)."""
-    planned = {d.actor: steps_of(rules, d.action) for d in state.declarations}
+    planned: dict[str, list[tuple[str, str]]] = {}
+    for d in state.declarations:  # (a plain loop: a comprehension is a call of its own, once a round)
+        planned[d.actor] = steps_of(rules, d.action)
     attack: list[Step] = []
     movement: list[Step] = []
     magic: list[Step] = []

@@ -8,22 +8,47 @@ from fray_table.rules.context import Context, sides
 SURPRISED_ON = 2  # 003: 1 or 2 on a d6
 
 
+def unseen_sides(ctx: Context, everyone: list[str]) -> set[str]:
+    """The sides all unseen (rules.unseen: an ambush): those with no combatant in sight.
+    (Plain loops: this runs at every fight's start, and a comprehension is a call of its own.)"""
+    in_sight: set[str] = set()
+    for c in ctx.state.combatants:
+        if not c.unseen:
+            in_sight.add(c.side)
+    return set(everyone).difference(in_sight)
+
+
+def rolling_order(everyone: list[str], unseen: set[str]) -> list[str]:
+    """The sides in the order they roll: those in sight first, then the unseen."""
+    if not unseen:
+        return everyone
+    first: list[str] = []
+    last: list[str] = []
+    for side in everyone:
+        (last if side in unseen else first).append(side)
+    return first + last
+
+
 def roll_surprise(ctx: Context) -> None:
     everyone = sides(ctx)
     # A side all unseen (rules.unseen: an ambush) is not named to the table: its roll is the GM's,
     # and comes after the others', so the dice a player reads are the event's first draws in order
     # and check against the revealed seed (docs/dice.md) without the GM's line.
-    unseen = {s for s in everyone if all(c.unseen for c in ctx.state.combatants if c.side == s)}
+    unseen = unseen_sides(ctx, everyone)
     caught = set()
-    for side in [s for s in everyone if s not in unseen] + [s for s in everyone if s in unseen]:
+    for side in rolling_order(everyone, unseen):
         roll = ctx.dice.roll(6, f"surprise for {side}")
         if roll <= SURPRISED_ON:
             caught.add(side)
         ctx.log("surprise", f"{side} rolls d6 {roll}: {'surprised' if side in caught else 'not surprised'}.", audience="gm" if side in unseen else "all")
-    surprised = [s for s in everyone if s in caught]
-    if surprised and len(surprised) < len(everyone):
+    surprised: list[str] = []
+    active: list[str] = []
+    for side in everyone:
+        (surprised if side in caught else active).append(side)
+    if surprised and active:
         ctx.state.surprised = surprised
-        active = [s for s in everyone if s not in surprised]
+        if not ctx.narrated:  # (the line's words alone are left)
+            return
         named = [", ".join("an unseen foe" if s in unseen else s for s in group) for group in (active, surprised)]
         ctx.log(
             "surprise",

@@ -27,7 +27,10 @@ def weapon_index(state: Encounter, c: Combatant) -> int | None:
     index = getattr(action, "weapon", None)
     if type(action) in MELEE_ACTIONS and index is not None and usable(c.weapons[index]):
         return index
-    return next((i for i, w in enumerate(c.weapons) if usable(w)), None)
+    for i, w in enumerate(c.weapons):  # (a plain loop: read at every charge's counter)
+        if usable(w):
+            return i
+    return None
 
 
 def reach_of(c: Combatant, index: int | None) -> int:
@@ -38,12 +41,17 @@ def toward(mover: Combatant, target: Combatant, reach: int) -> tuple[int, int, b
     """Step 5 ft at a time straight at the target, up to full movement, stopping
     once within `reach`. Returns where the mover ends and whether it got there."""
     x, y, left = mover.x, mover.y, mover.move
-    here = Combatant(id="", name="", side="", x=x, y=y)
-    while distance(here, target) > reach and left >= GRID:
-        here.x += GRID * ((target.x > here.x) - (target.x < here.x))
-        here.y += GRID * ((target.y > here.y) - (target.y < here.y))
+    while feet_to(x, y, target) > reach and left >= GRID:
+        x += GRID * ((target.x > x) - (target.x < x))
+        y += GRID * ((target.y > y) - (target.y < y))
         left -= GRID
-    return here.x, here.y, distance(here, target) <= reach
+    return x, y, feet_to(x, y, target) <= reach
+
+
+def feet_to(x: int, y: int, target: Combatant) -> int:
+    """rules.grid.distance from the square (x, y) to `target`: the larger offset (a diagonal
+    step counts 5 ft). Reckoned from the figures, not a Combatant made to stand there (dear to make)."""
+    return max(abs(target.x - x), abs(target.y - y))
 
 
 def can_reach(actor: Combatant, target: Combatant, reach: int) -> bool:
@@ -165,11 +173,12 @@ def charge(ctx: Context, actor: Combatant, action: Charge) -> None:
         ctx.log("charge", f"{actor.name} cannot charge: the {weapon.name} is {'broken' if weapon.broken else 'dropped'}.", actor=actor.id)
         return
     actor.x, actor.y, arrived = toward(actor, target, reach_of(actor, action.weapon))
-    who = LineFields(actor=actor.id, target=target.id)
+    who: LineFields = {"actor": actor.id, "target": target.id}  # (a literal: calling a TypedDict's class makes a dict subclass, slowly)
     if not arrived:
         ctx.log("charge", f"{actor.name} charges to ({actor.x}, {actor.y}) but cannot reach {target.name}.", **who)
         return
-    ctx.log("charge", f"{actor.name} charges {target.name}, to ({actor.x}, {actor.y}).", **who)
+    if ctx.narrated:
+        ctx.log("charge", f"{actor.name} charges {target.name}, to ({actor.x}, {actor.y}).", **who)
     blow = Step(phase=state.phase, actor=actor.id, kind=STRIKE, target=target.id, weapon=action.weapon, mode="charge")
     counter = counter_step(state, target, actor)
     if counter is None:
@@ -201,8 +210,9 @@ def approach(ctx: Context, actor: Combatant, action: Approach) -> None:
     if target is None:
         return
     actor.x, actor.y, arrived = toward(actor, target, reach_of(actor, weapon_index(ctx.state, actor)))
-    how = "closes cautiously on" if arrived else "advances cautiously toward"
-    ctx.log("move", f"{actor.name} {how} {target.name}, to ({actor.x}, {actor.y}).", actor=actor.id, target=target.id)
+    if ctx.narrated:
+        how = "closes cautiously on" if arrived else "advances cautiously toward"
+        ctx.log("move", f"{actor.name} {how} {target.name}, to ({actor.x}, {actor.y}).", actor=actor.id, target=target.id)
 
 
 def set_spear(ctx: Context, actor: Combatant, action: SetSpear) -> None:
@@ -219,7 +229,7 @@ def kill(ctx: Context, actor: Combatant, action: Kill) -> None:
     target = standing(ctx, actor, action.target, "kill", "has no one to kill")
     if target is None:
         return
-    who = LineFields(actor=actor.id, target=target.id)
+    who: LineFields = {"actor": actor.id, "target": target.id}
     if not helpless(target):
         ctx.log("kill", f"{target.name} is no longer helpless; {actor.name}'s killing blow is not struck.", **who)
         return

@@ -142,7 +142,8 @@ def resolve(ctx: Context, step: Step) -> None:
         return
     action = mine.action
     if not may_act(state, actor):
-        ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
+        if ctx.narrated:  # (why it is idle is read for the line alone)
+            ctx.log("skip", f"{actor.name} cannot act ({why_idle(state, actor)}).", actor=actor.id)
         return
     if actor.unseen:
         reveal(ctx, actor, action)  # option reveal_when_acting

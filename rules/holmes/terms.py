@@ -118,7 +118,9 @@ def declaration(state: Encounter, attacker: Combatant, mode: str, modes: tuple[s
     """The declared action a strike of `mode` carries (none unless `mode` is one of `modes`:
     not for a counter, a riposte or a set spear), whether it is struck from behind, and how
     many called shots it wants."""
-    action = declared(state, attacker) if mode in modes else None
+    if mode not in modes:
+        return None, False, 0
+    action = declared(state, attacker)
     return action, bool(getattr(action, "from_behind", False)), getattr(action, "called_shots", 0)
 
 

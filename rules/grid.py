@@ -14,3 +14,8 @@ def distance(a: Combatant, b: Combatant) -> int:
     if dy < 0:
         dy = -dy
     return dx if dx > dy else dy
+
+
+def distance_from(x: int, y: int, c: Combatant) -> int:
+    """`distance` from the square (x, y) to `c`: for a square no one stands on yet (a step of a move)."""
+    return max(abs(c.x - x), abs(c.y - y))

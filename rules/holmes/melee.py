@@ -9,6 +9,7 @@ from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetS
 from fray_table.rules.conditions import DEAD
 from fray_table.rules.context import Context, LineFields, lookup, said, standing
 from fray_table.rules.errors import Rejected
+from fray_table.rules.grid import distance_from
 from fray_table.rules.holmes.combat import distance, double_refused, queue, routine_refused
 from fray_table.rules.holmes.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
 from fray_table.rules.holmes.kinds import STRIKE
@@ -41,17 +42,11 @@ def toward(mover: Combatant, target: Combatant, reach: int) -> tuple[int, int, b
     """Step 5 ft at a time straight at the target, up to full movement, stopping
     once within `reach`. Returns where the mover ends and whether it got there."""
     x, y, left = mover.x, mover.y, mover.move
-    while feet_to(x, y, target) > reach and left >= GRID:
+    while distance_from(x, y, target) > reach and left >= GRID:
         x += GRID * ((target.x > x) - (target.x < x))
         y += GRID * ((target.y > y) - (target.y < y))
         left -= GRID
-    return x, y, feet_to(x, y, target) <= reach
-
-
-def feet_to(x: int, y: int, target: Combatant) -> int:
-    """rules.grid.distance from the square (x, y) to `target`: the larger offset (a diagonal
-    step counts 5 ft). Reckoned from the figures, not a Combatant made to stand there (dear to make)."""
-    return max(abs(target.x - x), abs(target.y - y))
+    return x, y, distance_from(x, y, target) <= reach
 
 
 def can_reach(actor: Combatant, target: Combatant, reach: int) -> bool:

@@ -78,7 +78,7 @@ def check_attack(state: Encounter, actor: Combatant, action: Attack, target: Com
     check_weapon(actor, action.weapon)
     if target is None:
         target = check_target(state, actor, action)
-    else:
+    elif target.conditions:  # (a fled target has the condition FLED: one with none has not gone)
         check_not_gone(state, target)
     if action.routine:
         why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
@@ -88,7 +88,8 @@ def check_attack(state: Encounter, actor: Combatant, action: Attack, target: Com
         why = double_refused(state, actor, target, action.weapon)
         if why:
             raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
-    check_called(state, actor, target, action)
+    if action.called_shots:  # (most attacks call none: no call to check none)
+        check_called(state, actor, target, action)
 
 
 def check_charge(state: Encounter, actor: Combatant, action: Charge) -> None:

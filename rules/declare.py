@@ -33,7 +33,10 @@ def controls(by: Actor, cid: str) -> bool:
 def awaited(state: Encounter) -> list[Combatant]:
     """Who may still declare this round, in the order they are asked."""
     declared = {d.actor for d in state.declarations}
-    waiting = [c for c in state.combatants if may_act(state, c) and c.id not in declared]
+    waiting = []
+    for c in state.combatants:  # a plain loop: asked at every round's declarations
+        if may_act(state, c) and c.id not in declared:
+            waiting.append(c)
     if state.options.get("formal_declarations"):
         return rules_of(state).declaration_order(waiting)  # 003: reversed INT (hook `declaration_order`)
     return waiting
@@ -44,7 +47,7 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> Combatant:
     actor = lookup(state, cmd.actor)
     if actor is None:
         raise Rejected("declare/unknown-combatant", f"there is no combatant {cmd.actor!r}")
-    if not controls(by, actor.id):
+    if by.role != "gm" and not controls(by, actor.id):  # (the GM controls every combatant: asked of a player alone)
         raise Rejected("declare/not-your-combatant", f"you do not control {actor.name}")
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         raise Rejected("declare/not-now", f"declarations are not open (phase: {state.phase})")
@@ -105,7 +108,7 @@ def describe(state: Encounter, action) -> str:
 def declare(ctx: Context, cmd: Declare) -> None:
     state = ctx.state
     actor = ctx.checked or ctx.combatant(cmd.actor)
-    declared = Declaration(actor=actor.id, action=cmd.action, seq=state.seq)
+    declared = Declaration(actor.id, cmd.action, state.seq)  # (actor, action, seq): made positionally, cheaper
     # A changed mind keeps its place in the list (so the table sees one entry change).
     for i, d in enumerate(state.declarations):
         if d.actor == actor.id:

@@ -63,8 +63,13 @@ class Field:
     __slots__ = ("fighting", "sides", "_foes")
 
     def __init__(self, state: Encounter) -> None:
-        self.fighting = [c for c in state.combatants if not out_of_fight(c)]  # in_fight, in the state's order
-        self.sides = {c.side for c in self.fighting if not c.vessel}  # the sides still standing (a ship is none)
+        self.fighting: list[Combatant] = []  # in_fight, in the state's order
+        self.sides: set[str] = set()  # the sides still standing (a ship is none)
+        for c in state.combatants:  # one plain loop for both, no comprehension's frame
+            if not out_of_fight(c):
+                self.fighting.append(c)
+                if not c.vessel:
+                    self.sides.add(c.side)
         self._foes: dict[str, list[Combatant]] = {}
 
     def foes(self, side: str) -> list[Combatant]:
@@ -95,11 +100,18 @@ def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> 
 
 def nearest(c: Combatant, foes: list[Combatant]) -> tuple[Combatant, int]:
     """The foe nearest to `c`, of those as near the least id (min by distance, then id),
-    and its distance; written out as a loop, no key tuple a foe: it is worked out for
-    every declaration."""
+    and its distance; written out as a loop, no key tuple a foe, and the distance
+    (rules.grid.distance: the larger offset on the 5-ft grid) worked out in it, no call a
+    foe: it is worked out for every declaration."""
     best, near = None, 0
+    x, y = c.x, c.y
     for f in foes:
-        d = distance(c, f)
+        dx, dy = f.x - x, f.y - y
+        if dx < 0:
+            dx = -dx
+        if dy < 0:
+            dy = -dy
+        d = dx if dx > dy else dy  # distance(c, f)
         if best is None or d < near or (d == near and f.id < best.id):
             best, near = f, d
     return best, near
@@ -130,7 +142,8 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
         yield Flee(x=max(0, away_x), y=max(0, away_y))
     if PRONE in c.conditions:
         yield Stand()
-    target, far = target_of(c, plan, foes, field)
+    # the default tactic's target straight from nearest (target_of's own last case), one call the fewer
+    target, far = nearest(c, foes) if plan.tactic == "nearest" else target_of(c, plan, foes, field)
     routine = plan.options and not routine_refused(c)
     armed = False  # a usable weapon in hand (no list of them made: most often the first is used)
     for i, w in enumerate(c.weapons):

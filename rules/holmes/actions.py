@@ -114,7 +114,8 @@ def check_attack(state: Encounter, actor: Combatant, a: Attack) -> None:
     if not 0 <= a.called_shots <= CALLED_SHOTS_MAX:
         raise Rejected("declare/called-shots", f"called shots are 0 to {CALLED_SHOTS_MAX}")
     melee.check_attack(state, actor, a, target)  # 003 melee: weapons, double attack, routine, called shots
-    check_delay(state, actor, a)
+    if a.delay:  # (most attacks are not delayed: no call to check none)
+        check_delay(state, actor, a)
 
 
 def check_square(state: Encounter, actor: Combatant, m: Move | Flee) -> None:

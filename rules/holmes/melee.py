@@ -71,7 +71,8 @@ def check_target(state: Encounter, actor: Combatant, action: Attack | Charge | A
         raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
     if target.id == actor.id:
         raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
-    check_not_gone(state, target)
+    if target.conditions:  # (a fled target has the condition FLED: one with none has not gone)
+        check_not_gone(state, target)
     if target.down and not isinstance(action, Attack):
         raise Rejected("melee/target-down", f"{target.name} is already down")
     return target
@@ -83,7 +84,7 @@ def check_attack(state: Encounter, actor: Combatant, action: Attack, target: Com
     check_weapon(actor, action.weapon)
     if target is None:
         target = check_target(state, actor, action)
-    else:
+    elif target.conditions:  # (a fled target has the condition FLED: one with none has not gone)
         check_not_gone(state, target)
     if action.routine:
         why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)
@@ -93,7 +94,8 @@ def check_attack(state: Encounter, actor: Combatant, action: Attack, target: Com
         why = double_refused(state, actor, target, action.weapon)
         if why:
             raise Rejected("melee/no-double-attack", f"{actor.name} cannot attack twice: {why}")
-    check_called(state, actor, target, action)
+    if action.called_shots:  # (most attacks call none: no call to check none)
+        check_called(state, actor, target, action)
 
 
 def check_charge(state: Encounter, actor: Combatant, action: Charge) -> None:
@@ -103,7 +105,8 @@ def check_charge(state: Encounter, actor: Combatant, action: Charge) -> None:
         raise Rejected("melee/charge-too-far", f"{target.name} is {distance(actor, target)} ft away; {actor.name} charges {actor.move} ft")
     if not 0 <= action.called_shots <= 3:
         raise Rejected("declare/called-shots", "called shots are 0 to 3")
-    check_called(state, actor, target, action)
+    if action.called_shots:  # (most charges call none: no call to check none)
+        check_called(state, actor, target, action)
 
 
 def check_approach(state: Encounter, actor: Combatant, action: Approach) -> None:

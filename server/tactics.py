@@ -100,18 +100,11 @@ def target_of(c: Combatant, plan: Plan, foes: list[Combatant], field: Field) -> 
 
 def nearest(c: Combatant, foes: list[Combatant]) -> tuple[Combatant, int]:
     """The foe nearest to `c`, of those as near the least id (min by distance, then id),
-    and its distance; written out as a loop, no key tuple a foe, and the distance
-    (rules.grid.distance: the larger offset on the 5-ft grid) worked out in it, no call a
-    foe: it is worked out for every declaration."""
+    and its distance; written out as a loop, no key tuple a foe: it is worked out for
+    every declaration."""
     best, near = None, 0
-    x, y = c.x, c.y
     for f in foes:
-        dx, dy = f.x - x, f.y - y
-        if dx < 0:
-            dx = -dx
-        if dy < 0:
-            dy = -dy
-        d = dx if dx > dy else dy  # distance(c, f)
+        d = distance(c, f)
         if best is None or d < near or (d == near and f.id < best.id):
             best, near = f, d
     return best, near

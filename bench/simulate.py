@@ -18,6 +18,12 @@ before/after of a change, side by side, and `same_fights` says whether both play
 the same events (a digest of them; a change that only makes the simulator faster
 keeps it true). Bounded: R rounds (default 3), and no new round
 starts after S seconds (default 300).
+
+    .venv/bin/python bench/simulate.py --instructions [--runs 200] [--against REV]
+
+counts instead the CPU instructions one simulated demo fight executes (valgrind's
+callgrind: a process playing N fights less one playing none, over N), which the
+machine's load does not move; with --against REV, REV's too.
 """
 
 import argparse
@@ -27,6 +33,8 @@ import json
 import multiprocessing
 import os
 import pathlib
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -122,6 +130,33 @@ def measure(runs: int, jobs: int) -> dict:
     return figures | {"events_per_fight": round(events / runs, 2), "fights": digest.hexdigest()[:16]}
 
 
+PLAY = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from simulate import SEED, demo_start
+from fray_table.server.simulate import play_block
+fights = int(sys.argv[2])
+start = demo_start()
+if fights:
+    play_block(start, SEED, {}, 30, 0, fights)
+"""
+
+
+def instructions(package_root: pathlib.Path | None, fights: int) -> int:
+    """The instructions one simulated demo fight executes (callgrind: N fights less none, over N)."""
+    env = {**os.environ, **({"PYTHONPATH": str(package_root)} if package_root else {})}
+
+    def counted(n: int) -> int:
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY, str(ROOT / "bench"), str(n)]
+        out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=900, env=env)
+        found = re.search(r"Collected : (\d+)", out.stderr)
+        if found is None:
+            raise SystemExit(f"callgrind printed no total:\n{out.stderr[-2000:]}")
+        return int(found.group(1))
+
+    return round((counted(fights) - counted(0)) / fights)
+
+
 def child(package_root: pathlib.Path | None, runs: int, jobs: int) -> dict:
     env = {**os.environ, "PYTHONPATH": str(package_root)} if package_root else dict(os.environ)
     command = [sys.executable, __file__, "--child", "--runs", str(runs), "--jobs", str(jobs)]
@@ -150,6 +185,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--against", metavar="REV")
+    parser.add_argument("--instructions", action="store_true", help="count instructions a fight (callgrind) instead of timing")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not 1 <= args.runs <= 100_000 or not 1 <= args.rounds <= 50 or not 1 <= args.jobs <= 64:
@@ -167,6 +203,15 @@ def main() -> None:
             for name in ("rules", "server", "client_web"):
                 (package / name).symlink_to(tree / name)
         try:
+            if args.instructions:
+                if shutil.which("valgrind") is None:
+                    raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+                counts = {"fights": args.runs, "this_tree_instructions_per_fight": instructions(None, args.runs)}
+                if package:
+                    counts[f"{args.against}_instructions_per_fight"] = theirs_count = instructions(package.parent, args.runs)
+                    counts["ratio"] = round(counts["this_tree_instructions_per_fight"] / theirs_count, 3)
+                print(json.dumps(counts, indent=1))
+                return
             ours: list[dict] = []
             theirs: list[dict] = []
             deadline = time.monotonic() + args.seconds

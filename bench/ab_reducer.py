@@ -52,19 +52,22 @@ def run(package_root: pathlib.Path | None) -> float:
     return json.loads(out.stdout)
 
 
+def callgrind(script: str, args: list[str], package_root: pathlib.Path | None) -> int:
+    """The instructions a Python process running `script` with `args` executes (valgrind's
+    callgrind total); with `package_root`, that tree's fray_table packages first on the path."""
+    env = {**os.environ, **({"PYTHONPATH": str(package_root)} if package_root else {})}
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script, *args]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=900, env=env)
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind printed no total:\n{out.stderr[-2000:]}")
+    return int(found.group(1))
+
+
 def instructions(package_root: pathlib.Path | None) -> int:
     """The instructions one fold executes (callgrind's total, two folds less none, halved)."""
-    env = {**os.environ, **({"PYTHONPATH": str(package_root)} if package_root else {})}
-
-    def counted(folds: int) -> int:
-        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", FOLD, str(ROOT / "bench"), str(folds)]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=900, env=env)
-        found = re.search(r"Collected : (\d+)", out.stderr)
-        if found is None:
-            raise SystemExit(f"callgrind printed no total:\n{out.stderr[-2000:]}")
-        return int(found.group(1))
-
-    return (counted(2) - counted(0)) // 2
+    bench = str(ROOT / "bench")
+    return (callgrind(FOLD, [bench, "2"], package_root) - callgrind(FOLD, [bench, "0"], package_root)) // 2
 
 
 def main(rev: str, rounds: int, count: bool = False) -> None:

@@ -33,7 +33,6 @@ import json
 import multiprocessing
 import os
 import pathlib
-import re
 import shutil
 import statistics
 import subprocess
@@ -144,17 +143,10 @@ if fights:
 
 def instructions(package_root: pathlib.Path | None, fights: int) -> int:
     """The instructions one simulated demo fight executes (callgrind: N fights less none, over N)."""
-    env = {**os.environ, **({"PYTHONPATH": str(package_root)} if package_root else {})}
+    from ab_reducer import callgrind  # (bench/, this script's folder, is on the path)
 
-    def counted(n: int) -> int:
-        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY, str(ROOT / "bench"), str(n)]
-        out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=900, env=env)
-        found = re.search(r"Collected : (\d+)", out.stderr)
-        if found is None:
-            raise SystemExit(f"callgrind printed no total:\n{out.stderr[-2000:]}")
-        return int(found.group(1))
-
-    return round((counted(fights) - counted(0)) / fights)
+    bench = str(ROOT / "bench")
+    return round((callgrind(PLAY, [bench, str(fights)], package_root) - callgrind(PLAY, [bench, "0"], package_root)) / fights)
 
 
 def child(package_root: pathlib.Path | None, runs: int, jobs: int) -> dict:

@@ -163,7 +163,7 @@ def folding(events: Iterable[Event], state: Encounter | None = None, narrated: b
     `narrated=False` folds without the words: no event writes a log line but a
     refusal (the reducer's own, which says the command was refused), for a reader of
     outcomes alone (the simulator, server/simulate.py). No rule reads the log, so the
-    state is otherwise the same, byte for byte (tests/test_simulate.py)."""
+    state is otherwise the same, byte for byte (tests/test_fold_without_words.py)."""
     clean, since = state, []  # the last state no rule has raised on since, and the events after it
     work = copied(state) if state is not None else None
     for event in events:

@@ -4,6 +4,7 @@ and whether a combatant can still strike or be struck down without a roll (003).
 from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
 from fray_table.rules.charts import thac0
 from fray_table.rules.conditions import FLED, OUT
+from fray_table.rules.declare import declaration
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.ruleset import rules_of
@@ -42,13 +43,9 @@ def usable(w: Weapon) -> bool:
 
 
 def declared(state: Encounter, c: Combatant):
-    """The action `c` declared this round, or None (rules.declare.declaration's loop, its own:
-    read at every strike, for the striker and the parrier)."""
-    cid = c.id
-    for d in state.declarations:
-        if d.actor == cid:
-            return d.action
-    return None
+    """The action `c` declared this round, or None."""
+    d = declaration(state, c.id)
+    return None if d is None else d.action
 
 
 def wielded(state: Encounter, c: Combatant) -> Weapon | None:

@@ -82,14 +82,13 @@ def check_action(state: Encounter, actor: Combatant, cmd: Declare) -> None:
     own = rules.actions.get(kind)  # one lookup: most actions are the encounter's own
     # House has no subclass; `type(...) is` spares the dear failing isinstance on a msgspec
     # Struct class (its metaclass's check is looked up and called) that every other action paid.
-    house = type(action) is House
     if own is None:
         owner = owner_of_action(kind)
         if owner is not None:
             raise Rejected("declare/not-in-profile", f"'{kind}' is a rule of the {owner} profile, not of this encounter's rules ({state.profile})")
-        if house:
+        if type(action) is House:
             raise Rejected("declare/unknown-action", f"no rule of this encounter adds the action {action.name!r}")
-    if house and action.phase not in ("attack", "movement", "magic"):
+    if type(action) is House and action.phase not in ("attack", "movement", "magic"):
         raise Rejected("declare/bad-phase", f"an action resolves in the attack, movement or magic phase, not {action.phase!r}")
     for check in rules.check_declaration:
         check(state, actor, action)

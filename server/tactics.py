@@ -102,11 +102,13 @@ def nearest(c: Combatant, foes: list[Combatant]) -> tuple[Combatant, int]:
     """The foe nearest to `c`, of those as near the least id (min by distance, then id),
     and its distance; written out as a loop, no key tuple a foe: it is worked out for
     every declaration."""
-    best, near = None, 0
+    best: Combatant | None = None
+    near = 0
     for f in foes:
         d = distance(c, f)
         if best is None or d < near or (d == near and f.id < best.id):
             best, near = f, d
+    assert best is not None, "the nearest of no foes"  # (a fighter with no foe holds: candidates)
     return best, near
 
 

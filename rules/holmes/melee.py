@@ -270,13 +270,13 @@ def by_length(state: Encounter, steps: list[Step]) -> list[Step]:
     i = 0
     while i < len(steps):
         s = steps[i]
-        mine = mutual.get(s.actor)  # most steps are no mutual attacker's: one look and on
-        if mine is not None and s.kind == ACT:
-            foe = mine.target
+        attack = mutual.get(s.actor)  # most steps are no mutual attacker's: one look and on
+        if attack is not None and s.kind == ACT:
+            foe = attack.target
             for j in range(i + 1, len(steps)):  # the foe's step later in this phase, if any
                 later = steps[j]
                 if later.actor == foe and later.kind == ACT and later.phase == s.phase:
-                    if longer_first(state, s.actor, mine, foe, attacks[foe]):
+                    if longer_first(state, s.actor, attack, foe, attacks[foe]):
                         steps.insert(i, steps.pop(j))
                         i += 1  # the foe's step, now here, and this one after it are settled
                     break

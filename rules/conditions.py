@@ -28,4 +28,4 @@ def fighting(c) -> bool:
 
 def out_of_fight(c) -> bool:
     """Down, fled or surrendered: no longer counted standing (rules.model.Combatant)."""
-    return c.down or bool(c.conditions) and not OUT.isdisjoint(c.conditions)  # (not fighting(c), written out: read on every side counted)
+    return c.down or not fighting(c)

@@ -47,7 +47,7 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> Combatant:
     actor = lookup(state, cmd.actor)
     if actor is None:
         raise Rejected("declare/unknown-combatant", f"there is no combatant {cmd.actor!r}")
-    if by.role != "gm" and not controls(by, actor.id):  # (the GM controls every combatant: asked of a player alone)
+    if not controls(by, actor.id):
         raise Rejected("declare/not-your-combatant", f"you do not control {actor.name}")
     if state.status != "running" or state.phase != "declaration" or state.awaiting is not None:
         raise Rejected("declare/not-now", f"declarations are not open (phase: {state.phase})")

@@ -71,8 +71,7 @@ def check_target(state: Encounter, actor: Combatant, action: Attack | Charge | A
         raise Rejected("declare/unknown-target", f"there is no combatant {action.target!r}")
     if target.id == actor.id:
         raise Rejected("declare/self-target", f"{actor.name} cannot target itself")
-    if target.conditions:  # (a fled target has the condition FLED: one with none has not gone)
-        check_not_gone(state, target)
+    check_not_gone(state, target)
     if target.down and not isinstance(action, Attack):
         raise Rejected("melee/target-down", f"{target.name} is already down")
     return target
@@ -84,7 +83,7 @@ def check_attack(state: Encounter, actor: Combatant, action: Attack, target: Com
     check_weapon(actor, action.weapon)
     if target is None:
         target = check_target(state, actor, action)
-    elif target.conditions:  # (a fled target has the condition FLED: one with none has not gone)
+    else:
         check_not_gone(state, target)
     if action.routine:
         why = "an attack routine strikes once with each weapon, not twice" if action.double else routine_refused(actor)

@@ -21,7 +21,8 @@ class Said(TypedDict):
 
 class LineFields(TypedDict, total=False):
     """The combatants a log line names, as a rule gathers them once for several lines:
-    who = LineFields(actor=a.id, target=t.id); ctx.log(kind, text, **who) (Context.log)."""
+    who: LineFields = {"actor": a.id, "target": t.id}; ctx.log(kind, text, **who) (Context.log).
+    (A literal, not the class called: calling a TypedDict's class makes a dict subclass, slowly.)"""
 
     actor: str | None
     target: str | None

@@ -157,7 +157,8 @@ def end_of_round(ctx: Context) -> None:
     for rule in ctx.rules.round_end:  # 003's subdual surrender and morale first, then each module's
         rule(ctx)
     if ctx.narrated:  # (who is left standing is read for the line alone)
-        standing = standing_sides(state)
+        # Fled and surrendered creatures (003 morale, subdual) are not left standing.
+        standing = {c.side for c in state.combatants if not out_of_fight(c)}
         if len(standing) == 1:
             ctx.log("round", f"Only {standing.pop()} is left standing.")
     state.declarations = []
@@ -166,12 +167,6 @@ def end_of_round(ctx: Context) -> None:
     state.phase = "declaration"
     if ctx.narrated:
         ctx.log("round", f"Round {state.round}: declarations are open.")
-
-
-def standing_sides(state: Encounter) -> set[str]:
-    """The sides with a combatant still standing: fled and surrendered creatures (003 morale,
-    subdual) are not, nor the down."""
-    return {c.side for c in state.combatants if not out_of_fight(c)}
 
 
 def check_answer(state: Encounter, by: Actor, cmd: Answer) -> None:

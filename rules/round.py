@@ -54,13 +54,10 @@ def plan(state: Encounter, rules: Rules) -> list[Step]:
     planned: dict[str, list[tuple[str, str]]] = {}
     for d in state.declarations:  # (a plain loop: a comprehension is a call of its own, once a round)
         planned[d.actor] = steps_of(rules, d.action)
-    attack: list[Step] = []
-    movement: list[Step] = []
-    magic: list[Step] = []
-    by_phase = {"attack": attack, "movement": movement, "magic": magic}  # PHASES between declaration and end
+    by_phase: dict[str, list[Step]] = {phase: [] for phase in PHASES[1:-1]}  # the phases steps resolve in
     for c in rules.order(state):  # the hook's order, the same in every phase
         for phase, kind in planned.get(c.id, ()):
             steps = by_phase.get(phase)
             if steps is not None:
                 steps.append(Step(phase, c.id, kind))
-    return [*attack, *movement, *magic, ROUND_ENDS]
+    return [step for steps in by_phase.values() for step in steps] + [ROUND_ENDS]

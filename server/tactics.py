@@ -137,8 +137,7 @@ def candidates(state: Encounter, c: Combatant, plan: Plan, start: dict[str, int]
         yield Flee(x=max(0, away_x), y=max(0, away_y))
     if PRONE in c.conditions:
         yield Stand()
-    # the default tactic's target straight from nearest (target_of's own last case), one call the fewer
-    target, far = nearest(c, foes) if plan.tactic == "nearest" else target_of(c, plan, foes, field)
+    target, far = target_of(c, plan, foes, field)
     routine = plan.options and not routine_refused(c)
     armed = False  # a usable weapon in hand (no list of them made: most often the first is used)
     for i, w in enumerate(c.weapons):

@@ -165,9 +165,17 @@ async def json_body(request: Request, kind: type, what: str):
         return error(400, "request/invalid", f"the {what} nests too deeply")
 
 
+FORWARDING = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip")
+
+
+def forwarded(request: Request) -> bool:
+    """Did the request come through a proxy or a tunnel (one on this machine included)? It says so in these headers."""
+    return any(name in request.headers for name in FORWARDING)
+
+
 async def create(request: Request) -> Response:
     presented = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-    if (why := request.app.state.access.creation_refused(presented)) is not None:
+    if (why := request.app.state.access.creation_refused(presented, forwarded(request))) is not None:
         return error(403, "auth/admin-key", why)
     body = await json_body(request, CreateBody, "encounter description")
     if isinstance(body, Response):

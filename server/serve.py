@@ -13,6 +13,7 @@ from redis.retry import Retry
 
 from fray_table.server import logs
 from fray_table.server.addresses import ANY, start_url
+from fray_table.server.edge import hosts_answered
 from fray_table.server.forwarded import ForwardedHeaders, Trusted
 from fray_table.server.limits import Limits
 
@@ -121,6 +122,7 @@ def serve_command(args) -> int:
             for name, link in made["links"]["players"].items():
                 print(f"  {name + ':':<10} {link}", flush=True)
 
+    trusted = Trusted(args.forwarded_allow_ips)
     app = create_app(
         url,
         on_ready=on_ready,
@@ -133,8 +135,9 @@ def serve_command(args) -> int:
         cluster=args.redis_cluster,
         retain_ended=args.retain_ended,
         archive_dir=args.archive_dir,
+        allowed_hosts=hosts_answered(args.host, args.public_url, args.allowed_hosts),
+        proxied=bool(trusted),
     )
-    trusted = Trusted(args.forwarded_allow_ips)
     config = uvicorn.Config(
         ForwardedHeaders(app, trusted) if trusted else app,
         host=args.host,

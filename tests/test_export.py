@@ -26,6 +26,7 @@ FIGHT = {
     ]
 }
 SECRET = {"FRAY_SECRET": "test-secret-0123456789abcdef"}  # what support.FrayServer runs with
+JSON = {"content-type": "application/json"}  # every request that changes something says its body is JSON (server/edge.py)
 
 
 def fray(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
@@ -163,10 +164,10 @@ async def test_gm_deletes_an_ended_fight_not_a_running_one(fray_server, redis_ur
     await play(fray_server, made, end=False)
     url = f"{fray_server.url}/api/encounters/{made['id']}"
     gm = {"token": token_of(made["links"]["gm"])}
-    running = httpx.delete(url, params=gm, timeout=TIMEOUT)
+    running = httpx.request("DELETE", url, headers=JSON, params=gm, timeout=TIMEOUT)
     assert running.status_code == 409
     assert running.json() == {"code": "encounter/running", "message": "this fight is still running: end it before deleting it"}
-    player = httpx.delete(url, params={"token": token_of(made["links"]["players"]["alda"])}, timeout=TIMEOUT)
+    player = httpx.request("DELETE", url, headers=JSON, params={"token": token_of(made["links"]["players"]["alda"])}, timeout=TIMEOUT)
     assert player.status_code == 403 and player.json()["code"] == "auth/forbidden"
     watcher = await Table.join(fray_server, made["links"]["spectator"])
     gm_table = await Table.join(fray_server, made["links"]["gm"])
@@ -174,7 +175,7 @@ async def test_gm_deletes_an_ended_fight_not_a_running_one(fray_server, redis_ur
     assert ack["type"] == "ack", ack
     await gm_table.close()
     await watcher.until(ack["position"])
-    deleted = httpx.delete(url, params=gm, timeout=TIMEOUT)
+    deleted = httpx.request("DELETE", url, headers=JSON, params=gm, timeout=TIMEOUT)
     assert deleted.status_code == 200 and deleted.json() == {"id": made["id"], "deleted": True}
     # the open socket is told why and closed
     for _ in range(100):

@@ -116,17 +116,17 @@ async def test_gm_lists_issues_and_revokes_links(fray_server, join):
         assert r.status_code == 400 and r.json()["code"] == "request/invalid", (bad, r.text)
     for token in (player_token, token_of(made["links"]["spectator"])):
         assert httpx.get(url, params={"token": token}).json()["code"] == "auth/forbidden"
-        r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": token})
+        r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": token}, json={})
         assert r.status_code == 403 and r.json()["code"] == "auth/forbidden"
 
-    r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": gm_token})
+    r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": gm_token}, json={})
     assert r.status_code == 200 and r.json() == {"token_id": new["token_id"], "revoked": True}
     code, reason, messages = await closed(table.ws)
     assert code == 4403 and "revoked" in reason
     assert messages[-1]["code"] == "auth/revoked"
-    assert httpx.post(f"{url}/nope/revoke", params={"token": gm_token}).json()["code"] == "link/unknown"
+    assert httpx.post(f"{url}/nope/revoke", params={"token": gm_token}, json={}).json()["code"] == "link/unknown"
     gm_id = listed[0]["token_id"]
-    assert httpx.post(f"{url}/{gm_id}/revoke", params={"token": gm_token}).json()["code"] == "link/is-gm"
+    assert httpx.post(f"{url}/{gm_id}/revoke", params={"token": gm_token}, json={}).json()["code"] == "link/is-gm"
     listed = httpx.get(url, params={"token": gm_token}).json()["links"]
     assert [link["revoked"] for link in listed if link["token_id"] == new["token_id"]] == [True]
 
@@ -140,7 +140,7 @@ async def test_revoked_token_is_refused_at_once_and_closed_on_every_replica(fray
     listed = httpx.get(f"{one.url}/api/encounters/{made['id']}/links", params={"token": token_of(made["links"]["gm"])}).json()["links"]
     token_id = next(link["token_id"] for link in listed if link["role"] == "player")
     started = time.monotonic()
-    r = httpx.post(f"{one.url}/api/encounters/{made['id']}/links/{token_id}/revoke", params={"token": token_of(made["links"]["gm"])})
+    r = httpx.post(f"{one.url}/api/encounters/{made['id']}/links/{token_id}/revoke", params={"token": token_of(made["links"]["gm"])}, json={})
     assert r.status_code == 200
     for table in (on_one, on_two):  # the other replica learns it within its poll interval
         code, reason, _ = await closed(table.ws, within=3)
@@ -186,6 +186,36 @@ def test_creation_is_open_on_loopback_only_and_serve_says_so(fray_server):
     assert open_.creation_refused("") is None
     assert "closed" in closed_.creation_refused("") and "CLOSED" in closed_.creation_policy()
     assert keyed.creation_refused("") is not None and keyed.creation_refused("k" * 20) is None
+
+
+def test_creation_behind_a_proxy_or_a_tunnel_needs_the_admin_key(fray_server, redis_url, tmp_path):
+    """Issue 28, item 5: the documented --public-url setup on 127.0.0.1, a tunnel on this
+    machine (it adds X-Forwarded-For) or trusted proxies reach the server from beyond
+    loopback: without FRAY_ADMIN_KEY nobody creates a fight; with it, the key does."""
+    url = f"{fray_server.url}/api/encounters"
+    tunnelled = httpx.post(url, json=FIGHT, headers={"x-forwarded-for": "203.0.113.9"})
+    assert tunnelled.status_code == 403 and tunnelled.json()["code"] == "auth/admin-key", tunnelled.text
+    assert "proxy or a tunnel" in tunnelled.json()["message"]
+    for header in ("forwarded", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"):
+        assert httpx.post(url, json=FIGHT, headers={header: "x"}).status_code == 403, header
+    assert httpx.get(f"{fray_server.url}/api/about", headers={"x-forwarded-for": "203.0.113.9"}).json()["creation"] == "closed"
+    assert httpx.post(url, json=FIGHT).status_code == 201  # on loopback itself, still open
+    for env in ({"FRAY_PUBLIC_URL": "https://table.example/"}, {"FRAY_FORWARDED_ALLOW_IPS": "127.0.0.1"}):
+        server = FrayServer(redis_url, tmp_path, env=env)
+        try:
+            r = httpx.post(f"{server.url}/api/encounters", json=FIGHT)
+            assert r.status_code == 403 and r.json()["code"] == "auth/admin-key", (env, r.text)
+            assert httpx.get(f"{server.url}/api/about").json()["creation"] == "closed"
+            assert "creating encounters is CLOSED: reached through a proxy or a tunnel" in server.log_path.read_text()
+        finally:
+            server.stop()
+    keyed = FrayServer(redis_url, tmp_path, env={"FRAY_PUBLIC_URL": "https://table.example/", "FRAY_ADMIN_KEY": ADMIN_KEY})
+    try:
+        assert httpx.post(f"{keyed.url}/api/encounters", json=FIGHT).status_code == 403
+        made = create_with_key(keyed)
+        assert made["links"]["gm"].startswith("https://table.example/e/")
+    finally:
+        keyed.stop()
 
 
 # --- origin and headers ---------------------------------------------------------------
@@ -278,14 +308,14 @@ async def test_open_sockets_per_token_are_limited(tight_server):
 def test_request_body_and_scenario_size_are_limited(tight_server):
     url = f"{tight_server.url}/api/encounters"
     headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
-    r = httpx.post(url, content=b" " * 9000, headers=headers)
+    r = httpx.post(url, content=b" " * 9000, headers={**headers, "content-type": "application/json"})
     assert r.status_code == 413 and r.json()["code"] == "request/too-large"
 
     def chunks():
         yield b"{"
         yield b" " * 9000
 
-    r = httpx.post(url, content=chunks(), headers=headers)  # chunked: no content-length to trust
+    r = httpx.post(url, content=chunks(), headers={**headers, "content-type": "application/json"})  # chunked: no content-length to trust
     assert r.status_code == 413
 
 

@@ -172,7 +172,7 @@ async def test_resume_after_a_position_gets_only_what_was_missed(fray_server, jo
 
 
 def test_unknown_encounter_and_bad_body_are_refused(fray_server):
-    r = httpx.post(f"{fray_server.url}/api/encounters", content=b"[1,2]")
+    r = httpx.post(f"{fray_server.url}/api/encounters", content=b"[1,2]", headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["code"] == "request/invalid"
     r = httpx.post(f"{fray_server.url}/api/encounters", json={"profile": "nope"})
     assert r.status_code == 400 and "unknown profile" in r.json()["message"]

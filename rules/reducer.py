@@ -42,11 +42,18 @@ from fray_table.rules.model import Encounter, Entry, copied
 from fray_table.rules.ruleset import rules_of
 
 _canonical = msgspec.msgpack.Encoder(order="deterministic")
+_in_order = msgspec.msgpack.Encoder()  # a map's keys as they come
 
 
 def canonical(state: Encounter) -> bytes:
     """The state's canonical bytes: what determinism is tested on."""
-    return _canonical.encode(state)
+    if not state.forced_by_die:
+        return _canonical.encode(state)
+    # msgspec's deterministic order sorts maps with str keys only, and raised on the queues
+    # by kind of die (int keys): they go in as a map already sorted by sides. Every state
+    # without them has the bytes it always had; those with them had none (/digest's 500).
+    queues = msgspec.Raw(_in_order.encode(dict(sorted(state.forced_by_die.items()))))
+    return _canonical.encode(msgspec.structs.replace(state, forced_by_die=queues))  # type: ignore[arg-type]
 
 
 def check(state: Encounter, event: Event) -> Rejected | None:

@@ -5,7 +5,7 @@ else, whatever happens later.
 
 `say {text}` speaks to the table; `say {text, to}` whispers: the GM to the player who
 controls combatant `to`, a player to the GM (`to: "gm"`). Plain text, 1 to 500
-characters, no control characters; the server also limits how fast one connection
+characters, no control characters; the server also limits how fast one link
 may chat (server.limits, `chat/too-fast`).
 """
 

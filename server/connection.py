@@ -88,7 +88,7 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
     guard = RateGuard(app.state.limits)
-    replies = client.replies = Replies(client.push, TokenBucket(app.state.limits.chat_rate, app.state.limits.chat_burst))
+    replies = client.replies = Replies(client.push, access.chat(claims.i))
     try:
         while not seat.closed:
             message = await ws.receive()
@@ -179,7 +179,7 @@ class Replies:
 
     def __init__(self, push, chat: TokenBucket | None = None) -> None:
         self._push = push
-        self.chat = chat  # this connection's chat rate (rules.chat): `say` past it gets chat/too-fast
+        self.chat = chat  # this link's chat rate (rules.chat, Access.chat): `say` past it gets chat/too-fast
         self._queue: list[tuple[asyncio.Future | None, Outgoing | str]] = []  # (append, message id) or (None, text); short (IN_FLIGHT)
         self.last_position = "0-0"  # of this connection's last acknowledged command
 

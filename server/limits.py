@@ -1,5 +1,5 @@
 """Limits that keep one client from hurting the others: message rate per
-connection, open sockets per token, frame and body sizes.
+connection, chat rate per link, open sockets per token, frame and body sizes.
 
 Every number has a flag and an environment variable (`fray serve --help`,
 docs/operations.md); `Limits()` holds the defaults.
@@ -19,8 +19,8 @@ class Limits(msgspec.Struct, frozen=True):
     strikes: int = 20  # rate-limited messages in a row before the connection is closed
     sockets_per_token: int = 8  # open websockets per invite token, per replica
     revoke_poll: float = 0.5  # seconds between checks of revoked tokens on other replicas
-    chat_rate: float = 0.5  # chat lines (say) per second per connection, sustained: one every 2 s
-    chat_burst: int = 5  # chat lines a connection may send at once
+    chat_rate: float = 0.5  # chat lines (say) per second per link, sustained: one every 2 s (its sockets share it)
+    chat_burst: int = 5  # chat lines a link may send at once
 
 
 class TokenBucket:
@@ -34,6 +34,10 @@ class TokenBucket:
         self._clock = clock
         self._tokens = float(burst)
         self._last = clock()
+
+    def full(self) -> bool:
+        """Refilled to its burst: the same as a new bucket."""
+        return min(self.burst, self._tokens + (self._clock() - self._last) * self.rate) >= self.burst
 
     def take(self) -> bool:
         now = self._clock()

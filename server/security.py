@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
 from fray_table.server.edge import same_site
-from fray_table.server.limits import Limits
+from fray_table.server.limits import Limits, TokenBucket
 from fray_table.server.store import UNAVAILABLE, StoreUnavailable, connect
 from fray_table.server.tokens import BadToken, Claims, Signer
 
@@ -79,6 +79,7 @@ class Access:
         self._cluster = cluster
         self._redis: aioredis.Redis | RedisCluster | None = None
         self._seats: dict[str, set[Seat]] = {}  # token id -> open sockets
+        self._chat: dict[str, TokenBucket] = {}  # token id -> its chat rate, kept across its reconnections
         self._watch: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Future[None]] = set()
 
@@ -211,6 +212,20 @@ class Access:
         seats.add(seat)
         return seat
 
+    def chat(self, token_id: str) -> TokenBucket:
+        """The link's chat bucket (`say`), shared by its sockets and kept when they close, so
+        reconnecting does not refill it. Per replica, as the socket limit; a bucket that has
+        refilled is dropped (`_forget_refilled`): a new one is the same."""
+        bucket = self._chat.get(token_id)
+        if bucket is None:
+            bucket = self._chat[token_id] = TokenBucket(self.limits.chat_rate, self.limits.chat_burst)
+        return bucket
+
+    def _forget_refilled(self) -> None:
+        for token_id, bucket in list(self._chat.items()):
+            if token_id not in self._seats and bucket.full():
+                del self._chat[token_id]
+
     def leave(self, seat: Seat) -> None:
         seats = self._seats.get(seat.claims.i)
         if seats is not None:
@@ -253,6 +268,7 @@ class Access:
         while True:
             await asyncio.sleep(self.limits.revoke_poll)
             await self._close_expired()
+            self._forget_refilled()
             by_encounter: dict[str, list[str]] = {}
             for token_id, seats in list(self._seats.items()):
                 for encounter in {seat.claims.e for seat in seats}:

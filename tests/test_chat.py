@@ -78,14 +78,20 @@ async def test_a_whisper_reaches_its_addressee_and_the_gm_alone_live_and_in_the_
 
 
 @pytest.mark.redis
-async def test_chat_is_rate_limited_per_connection(fray_server, join):
-    """server.limits: 5 chat lines at once, then one every 2 s, per connection; the next is
-    refused (chat/too-fast) and nothing is stored; another connection is not held back."""
+async def test_chat_is_rate_limited_per_link(fray_server, join):
+    """server.limits: 5 chat lines at once, then one every 2 s, per link; the next is refused
+    (chat/too-fast) and nothing is stored, from another socket of the link or after
+    reconnecting (issue 28: reconnecting refilled it); another link is not held back."""
     made = fray_server.create(FIGHT)
     ann = await join(fray_server, made["links"]["players"]["Ann"])
-    answers = [await ann.send({"type": "say", "text": f"line {i}"}) for i in range(6)]
-    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"]
-    assert answers[-1]["code"] == "chat/too-fast"
+    answers = [await ann.send({"type": "say", "text": f"line {i}"}) for i in range(5)]
+    assert [a["type"] for a in answers] == ["ack"] * 5
+    await ann.close()
+    again = await join(fray_server, made["links"]["players"]["Ann"])
+    beside = await join(fray_server, made["links"]["players"]["Ann"])
+    for table in (again, beside):
+        answer = await table.send({"type": "say", "text": "line 5"})
+        assert answer["type"] == "error" and answer["code"] == "chat/too-fast", answer
     bob = await join(fray_server, made["links"]["players"]["Bob"])
     assert (await bob.send({"type": "say", "text": "me too"}))["type"] == "ack"
     await bob.until((await bob.send({"type": "say", "text": "and again"}))["position"])

@@ -255,6 +255,9 @@ def test_token_bucket_refills_at_its_rate():
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
     now[0] += 0.5
     assert [bucket.take(), bucket.take()] == [True, False]
+    assert not bucket.full()
+    now[0] += 1.5  # 3 tokens at 2 a second: full again, as a new bucket (a link's chat bucket is then forgotten)
+    assert bucket.full()
     guard = RateGuard(Limits(rate=1, burst=1, strikes=2), clock=lambda: now[0])
     assert guard.admit() and not guard.admit() and not guard.exhausted
     assert not guard.admit() and guard.exhausted

@@ -83,8 +83,8 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
         await refuse(ws, "limit/sockets", str(e), 4429)
         return
     viewer = claims.viewer()
-    client = Client(viewer, texts_to(send) if send is not None else ws.send_text, ws.close, wire=wire_of(send))
-    client.push(room.welcome(viewer, after))
+    client = Client(viewer, texts_to(send) if send is not None else ws.send_text, ws.close, wire=wire_of(send), link=claims.i)
+    client.push(room.welcome(viewer, after, claims.i))
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
     guard = RateGuard(app.state.limits)

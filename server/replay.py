@@ -22,6 +22,7 @@ from fray_table.rules.view import Viewer, log_for, view
 from fray_table.server.api import claims_of, error, export_stream
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
+from fray_table.server.views import senders
 
 NAMING = (AddCombatant, EditCombatant, Restore)  # the events that may add, rename or reveal a combatant
 MAX_EVENTS = 20_000  # a replay folds at most this many events per request
@@ -64,9 +65,10 @@ def rounds_of(lines: list[Entry], round_: int) -> list[int]:
     return made
 
 
-async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> Fold:
+async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, link: str = "") -> Fold:
     """Fold the stream from scratch; keep the state after event `at` (None: the last).
-    The whole stream is read (bounded) so the timeline knows its length and rounds."""
+    The whole stream is read (bounded) so the timeline knows its length and rounds.
+    `link`: the viewer's token id (a player's lines for a sender alone: server.views.senders)."""
     events = await store.read(encounter, count=MAX_EVENTS + 1)
     if not events:
         raise ReplayError(404, "encounter/unknown", f"there is no encounter {encounter!r}")
@@ -93,7 +95,7 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
             rounds.append({"seq": seq, "round": state.round})
         if seq <= stop:
             seen = veiled if seq <= veil else viewer
-            shown = log_for(state.recent, state, seen)
+            shown = senders(log_for(state.recent, state, seen), link if seen is viewer and viewer.role == "player" else "")
             lines.extend(shown)
             made_in.extend(rounds_of(shown, before))
             if seq == stop or isinstance(event.command, NAMING):  # who the viewer was shown, by name
@@ -108,8 +110,8 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
 async def _fold(request: Request, at: int | None) -> Fold | Response:
     """The fight up to `at` as the token's viewer saw it, or the response refusing it."""
     try:
-        viewer = (await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))).viewer()
-        return await fold_until(request.app.state.store, request.path_params["id"], viewer, at)
+        claims = await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))
+        return await fold_until(request.app.state.store, request.path_params["id"], claims.viewer(), at, claims.i)
     except BadToken as e:
         return error(403, "auth/bad-token", str(e))
     except StoreUnavailable as e:

@@ -18,7 +18,7 @@ from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.profiles import validate_options
 from fray_table.rules.reducer import apply, canonical, check
-from fray_table.server import demo
+from fray_table.server import demo, protocol
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import ROLES, BadToken
 
@@ -158,11 +158,14 @@ async def json_body(request: Request, kind: type, what: str):
     if raw is None:
         return too_large(request)
     try:
-        return msgspec.json.decode(raw or b"{}", type=kind)
+        body = msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.DecodeError as e:
         return error(400, "request/invalid", f"the {what} is not valid: {e}")
     except RecursionError:
         return error(400, "request/invalid", f"the {what} nests too deeply")
+    if (where := protocol.unplain(body)) is not None:
+        return error(400, protocol.BAD_TEXT, f"the {what}'s {protocol.bad_text(where)}")
+    return body
 
 
 FORWARDING = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip")

@@ -277,6 +277,8 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
             code="chat/too-fast",
             message=f"at most {limits.chat_burst} chat messages at once, then one every {1 / limits.chat_rate:g} s: this one was not sent",
         )
+    if not isinstance(message.command, Say) and (where := protocol.unplain(message.command)) is not None:  # `say`: rules.chat's own check
+        return protocol.Error(id=message.id, code=protocol.BAD_TEXT, message=protocol.bad_text(where))
     logs.command_id.set(message.id[:100])
     event = Event(id=f"{token_id}.{message.id}", by=by, command=message.command, at=int(time.time() * 1000))
     if (seen := room.seen.get(event.id)) is not None:

@@ -3,6 +3,7 @@
 Every answer is JSON; every refusal is `{code, message}` with a stable code.
 """
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -61,11 +62,12 @@ async def read_body(request: Request) -> bytes | None:
     if length.isdigit() and int(length) > limit:
         return None
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
+    async with asyncio.timeout(request.app.state.limits.request_seconds):  # a body sent too slowly: TimeoutError (json_body: 408)
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                return None
+            chunks.append(chunk)
     return b"".join(chunks)
 
 
@@ -154,11 +156,14 @@ async def issue_links(access, encounter: str, state: Encounter, players: dict[st
 
 async def json_body(request: Request, kind: type, what: str):
     """The request's JSON body as `kind`, or the response refusing it (too large, not valid)."""
-    raw = await read_body(request)
+    try:
+        raw = await read_body(request)
+    except TimeoutError:
+        return error(408, "request/timeout", f"the body did not arrive within {request.app.state.limits.request_seconds:g} s")
     if raw is None:
         return too_large(request)
     try:
-        body = msgspec.json.decode(raw or b"{}", type=kind)
+        body: object = msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.DecodeError as e:
         return error(400, "request/invalid", f"the {what} is not valid: {e}")
     except RecursionError:

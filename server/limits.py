@@ -21,6 +21,7 @@ class Limits(msgspec.Struct, frozen=True):
     revoke_poll: float = 0.5  # seconds between checks of revoked tokens on other replicas
     chat_rate: float = 0.5  # chat lines (say) per second per link, sustained: one every 2 s (its sockets share it)
     chat_burst: int = 5  # chat lines a link may send at once
+    request_seconds: float = 10.0  # a request's head, then its body, must arrive within this (server/timeouts.py)
 
 
 class TokenBucket:

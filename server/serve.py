@@ -16,6 +16,7 @@ from fray_table.server.addresses import ANY, start_url
 from fray_table.server.edge import hosts_answered
 from fray_table.server.forwarded import ForwardedHeaders, Trusted
 from fray_table.server.limits import Limits
+from fray_table.server.timeouts import http_protocol
 
 log = logging.getLogger("fray.serve")
 BACKOFF_FIRST, BACKOFF_MAX = 0.25, 5.0
@@ -109,6 +110,7 @@ def serve_command(args) -> int:
         sockets_per_token=args.sockets_per_token,
         chat_rate=args.chat_rate,
         chat_burst=args.chat_burst,
+        request_seconds=args.request_timeout,
     )
 
     async def on_ready(app) -> None:
@@ -149,7 +151,9 @@ def serve_command(args) -> int:
         timeout_graceful_shutdown=args.shutdown_timeout,
         ws_max_size=limits.frame_bytes,
         ws_ping_interval=20,
-        ws_per_message_deflate=False,  # updates are small patches: compressing costs more CPU than it saves
+        ws_per_message_deflate=False,
+        http=http_protocol(limits.request_seconds),  # a connection that sends no whole request head is closed (server/timeouts.py)
+        timeout_keep_alive=5,  # seconds an idle connection is kept after a response  # updates are small patches: compressing costs more CPU than it saves
     )
     try:
         Server(config, app, args.shutdown_timeout).run()

@@ -228,6 +228,13 @@ SERVE: tuple[Setting, ...] = (
     Setting("--burst", "FRAY_BURST", _limits.burst, positive_int, "messages a connection may send at once"),
     Setting("--chat-rate", "FRAY_CHAT_RATE", _limits.chat_rate, positive_float, "chat lines per second per link (its sockets together), sustained"),
     Setting("--chat-burst", "FRAY_CHAT_BURST", _limits.chat_burst, positive_int, "chat lines a link may send at once"),
+    Setting(
+        "--request-timeout",
+        "FRAY_REQUEST_TIMEOUT",
+        _limits.request_seconds,
+        positive_float,
+        "seconds a connection has to send a request's head, then as many for its body; then it is closed (408 for a body)",
+    ),
     Setting("--sockets-per-token", "FRAY_SOCKETS_PER_TOKEN", _limits.sockets_per_token, positive_int, "open websockets per invite link, per replica"),
     Setting("--retain-ended", "FRAY_RETAIN_ENDED", None, duration, "delete ended fights this long after they end, e.g. 30d, 12h, 90m (default: keep them)"),
     Setting("--archive-dir", "FRAY_ARCHIVE_DIR", None, folder, "export each ended fight here (a .jsonl file) before it is deleted"),

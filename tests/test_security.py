@@ -389,3 +389,55 @@ def test_a_link_lasts_at_least_its_ttl():
         claims = signer.claims("e1", "spectator", ttl=1)
         assert claims.x >= before + 1
         assert signer.verify(signer.sign(claims), "e1") == claims
+
+
+def closed_within(sock, seconds: float) -> tuple[bool, bytes]:
+    """Whether the server closed `sock` within `seconds` (bounded), and what it sent first."""
+
+    sock.settimeout(0.2)
+    got = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        except OSError:
+            return True, got
+        if not chunk:
+            return True, got
+        got += chunk
+    return False, got
+
+
+async def test_idle_and_half_sent_connections_are_dropped_and_open_tables_are_not(redis_url, tmp_path):
+    """Issue 28: a connection that sends nothing, or a request by halves, was held for ever
+    (uvicorn times out only a keep-alive connection after a response). With
+    --request-timeout 1: the idle one and the half-sent head are closed, a body sent by
+    halves is answered 408, while a websocket table left idle stays open."""
+    import socket
+
+    server = FrayServer(redis_url, tmp_path, env={"FRAY_REQUEST_TIMEOUT": "1"})
+    try:
+        made = server.create(FIGHT)
+        table = await Table.join(server, made["links"]["spectator"])
+        idle = socket.create_connection(("127.0.0.1", server.port))
+        half = socket.create_connection(("127.0.0.1", server.port))
+        half.sendall(b"GET /api/about HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        body = socket.create_connection(("127.0.0.1", server.port))
+        body.sendall(b'POST /api/encounters HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"combatants": ')
+        started = time.monotonic()
+        for sock in (idle, half):
+            gone, sent = closed_within(sock, 5)
+            assert gone and sent == b"", sent
+            sock.close()
+        assert time.monotonic() - started < 4
+        gone, sent = closed_within(body, 5)
+        body.close()
+        assert b"408" in sent.split(b"\r\n")[0] and b"request/timeout" in sent, sent
+        await table.ws.send(json.dumps({"type": "ping", "id": "still-here"}))  # the table, idle 1 s and more, is open
+        assert (await table.next()) == {"type": "pong", "id": "still-here"}
+        await table.close()
+        assert httpx.get(f"{server.url}/api/about").status_code == 200
+    finally:
+        server.stop()

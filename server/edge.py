@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import JSONResponse
+from starlette.routing import Match
 
 from fray_table.server.addresses import ANY, interface_addresses, lan_address
 
@@ -116,6 +117,11 @@ class KnownHosts(TrustedHostMiddleware):
         await self.app(scope, receive, send)
 
 
+def routed(scope) -> bool:
+    """Does a route take this request, its path and its method? (Else the router answers 404 or 405.)"""
+    return any(route.matches(scope)[0] == Match.FULL for route in scope["app"].router.routes)
+
+
 class SameSiteWrites:
     """ASGI middleware: a request under /api/ that changes something (any method but GET,
     HEAD, OPTIONS) must come from no page or one of this site (`Origin`, 403 auth/origin),
@@ -128,7 +134,7 @@ class SameSiteWrites:
         self.headers = headers
 
     def refused(self, scope) -> JSONResponse | None:
-        if scope["type"] != "http" or scope["method"] in SAFE_METHODS or not scope["path"].startswith("/api/"):
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS or not scope["path"].startswith("/api/") or not routed(scope):
             return None
         headers = Headers(scope=scope)
         origin = headers.get("origin")

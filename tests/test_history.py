@@ -182,3 +182,22 @@ def test_only_the_gm_moves_a_fight_on():
     state = apply(None, create(FIRST_KEPT_VERSION))
     after = apply(state, Event("u1", Actor("player", "Ann", ("alda",)), UpgradeRules(version=RULES_VERSION)))
     assert [e.code for e in after.recent] == ["auth/forbidden"] and after.rules_version == FIRST_KEPT_VERSION
+
+
+def test_a_fork_goes_on_under_its_origins_rules_or_todays():
+    from fray_table.server.forks import fork_events
+
+    origin = [create(FIRST_KEPT_VERSION), Event("a1", GM, UpgradeRules(version=FIRST_KEPT_VERSION))]  # a refused move: still 7
+    _, same = fork_events(origin, 1, "f2", bytes(32))
+    assert same.rules_version == FIRST_KEPT_VERSION
+    _, today = fork_events(origin, 1, "f3", bytes(32), rules_version=RULES_VERSION)
+    assert today.rules_version == RULES_VERSION
+    assert today.recent[-1].text.startswith(f"A fork of encounter f1 after its event #1 (rules version now {RULES_VERSION}); a new seed")
+
+
+def test_a_fork_of_rules_newer_than_the_replica_knows_is_refused():
+    from fray_table.server.forks import ForkRefused, fork_events
+
+    with pytest.raises(ForkRefused) as refused:
+        fork_events([create(RULES_VERSION)], 0, "f2", bytes(32), newest=FIRST_KEPT_VERSION)
+    assert (refused.value.status, refused.value.code) == (409, "rules/unknown-version")

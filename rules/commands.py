@@ -199,6 +199,17 @@ class Fork(CommandBase, tag="fork", frozen=True):
     veil: int = -1
     veil_role: str = ""  # "player" | "spectator" under a veil
     veil_combatants: list[str] = []
+    # The rules version the fork goes on under: 0 keeps its origin's; the server's newest
+    # makes a fork under today's rules (rules/upgrade.py, as the GM's upgrade_rules).
+    rules_version: int = 0
+
+
+class UpgradeRules(CommandBase, tag="upgrade_rules", frozen=True):
+    """Play on under newer rules: from this event on the fight folds under rules version
+    `version` (0: the server fills in its newest before appending). Everything before
+    it stays as it was played; the dice go on from the same seed (rules/upgrade.py)."""
+
+    version: int = 0
 
 
 Command = (
@@ -219,6 +230,7 @@ Command = (
     | Undo
     | Restore
     | Fork
+    | UpgradeRules
 )
 
 # Each command in words, as a log line names one it speaks of (the GM's undo: 'GM undid an
@@ -241,4 +253,5 @@ IN_WORDS = {
     "undo": "an undo",
     "restore": "an undo",
     "fork": "the fork",
+    "upgrade_rules": "the move to newer rules",
 }

@@ -161,9 +161,10 @@ def catalogue() -> dict[str, dict]:
     return out
 
 
-def validate_options(profile: str, options: dict, modules: dict[str, str] | None = None) -> dict:
-    """The full option set with defaults filled in. Raises ValueError naming what is wrong."""
-    rules = ruleset.compose(profile, tuple(sorted((modules or {}).items())))
+def validate_options(profile: str, options: dict, modules: dict[str, str] | None = None, version: int = ruleset.RULES_VERSION) -> dict:
+    """The full option set with defaults filled in, as the rules of `version` have them.
+    Raises ValueError naming what is wrong."""
+    rules = ruleset.compose(profile, tuple(sorted((modules or {}).items())), ruleset.kept(version))
     known = {o.name: o for o in rules.options}
     for name, value in options.items():
         if name not in known:

@@ -13,7 +13,7 @@ from typing import Any, get_args
 
 import msgspec
 
-from fray_table.rules import battlemap, chat, fork, resolve, setup, undo
+from fray_table.rules import battlemap, chat, fork, resolve, setup, undo, upgrade
 from fray_table.rules.commands import (
     AddCombatant,
     Advance,
@@ -33,6 +33,7 @@ from fray_table.rules.commands import (
     SetMap,
     Start,
     Undo,
+    UpgradeRules,
 )
 from fray_table.rules.context import Context
 from fray_table.rules.declare import check_declare, declare
@@ -99,6 +100,7 @@ _CHECKS: dict[type, Callable[[Encounter, Actor, Any], Any]] = {
     Undo: lambda state, by, cmd: undo.check_undo(state, cmd),
     Restore: lambda state, by, cmd: undo.check_restore(state, cmd),
     Fork: lambda state, by, cmd: fork.check_fork(state, cmd),
+    UpgradeRules: lambda state, by, cmd: upgrade.check_upgrade(state, cmd),
     CreateEncounter: _already_created,
 }
 
@@ -125,6 +127,7 @@ _RULES: dict[type, Callable[[Context, Any], None]] = {
     CallMorale: lambda ctx, cmd: rules_of(ctx.state).commands["call_morale"][1](ctx, cmd),
     Restore: undo.restore,
     Fork: fork.fork,
+    UpgradeRules: upgrade.upgrade,
     Undo: _never_folded,
     CreateEncounter: _never_folded,
 }

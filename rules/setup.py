@@ -21,7 +21,7 @@ MAX_FORCED = 100
 
 
 def create(cmd: CreateEncounter) -> Encounter:
-    options = validate_options(cmd.profile, cmd.options, cmd.modules)
+    options = validate_options(cmd.profile, cmd.options, cmd.modules, cmd.rules_version)
     return Encounter(
         id=cmd.id,
         profile=cmd.profile,
@@ -35,7 +35,11 @@ def create(cmd: CreateEncounter) -> Encounter:
 
 def check_create(cmd: CreateEncounter) -> None:
     try:
-        validate_options(cmd.profile, cmd.options, cmd.modules)
+        ruleset.kept(cmd.rules_version)
+    except ruleset.RulesUnavailable as e:
+        raise Rejected("create/unknown-rules-version", str(e)) from None
+    try:
+        validate_options(cmd.profile, cmd.options, cmd.modules, cmd.rules_version)
     except ValueError as e:
         raise Rejected("create/bad-options", str(e)) from None
     if len(cmd.seed) < 16:

@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from fray_table import client_web
+from fray_table.rules import RULES_VERSION
 from fray_table.rules.profiles import catalogue
 from fray_table.server import api, connection, forks, metrics, replay, simulate_api, verify
 from fray_table.server.api import SECURITY_HEADERS, error
@@ -80,6 +81,7 @@ def create_app(
     retain_ended: float | None = None,
     archive_dir: pathlib.Path | None = None,
     public_url: str = "",
+    rules_version: int = RULES_VERSION,
 ) -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
     `cluster`: Redis Cluster or not (None: ask the Redis; server.store.RedisStore).
@@ -87,7 +89,9 @@ def create_app(
     `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
     uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs).
     `retain_ended`: seconds an ended fight is kept (None: forever), then deleted, archived
-    first to `archive_dir` if given (server/archive.py)."""
+    first to `archive_dir` if given (server/archive.py).
+    `rules_version`: the newest rules version this replica folds and creates fights with
+    (an older one, to run as the release before during a rolling upgrade: docs/operations.md)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -100,7 +104,7 @@ def create_app(
             redis_url, app.state.signer, limits=limits, admin_key=admin_key, loopback=loopback, origins=origins, cluster=bool(store.cluster)
         )
         await app.state.access.start()
-        app.state.hub = Hub(store)
+        app.state.hub = Hub(store, rules_version)
         await app.state.hub.start()
         hub = app.state.hub
         collector = Collector(lambda: hub.joined - hub.departed, lambda: hub.departed)  # no long pauses (server/collector.py)
@@ -157,6 +161,7 @@ def create_app(
         exception_handlers={HTTPException: api.http_error, Exception: api.server_error},  # type: ignore[dict-item]
     )
     app.state.public_url = public_url
+    app.state.rules_version = rules_version
     return app
 
 

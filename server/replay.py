@@ -13,11 +13,13 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import AddCombatant, EditCombatant, Fork, Restore
-from fray_table.rules.events import decode_event
+from fray_table.rules.events import Event, decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import apply
 from fray_table.rules.summary import Summary, summarize
+from fray_table.rules.upgrade import version_needed
 from fray_table.rules.view import Viewer, log_for, view
 from fray_table.server.api import claims_of, error, export_stream
 from fray_table.server.store import StoreUnavailable
@@ -64,7 +66,7 @@ def rounds_of(lines: list[Entry], round_: int) -> list[int]:
     return made
 
 
-async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> Fold:
+async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, newest: int = RULES_VERSION) -> Fold:
     """Fold the stream from scratch; keep the state after event `at` (None: the last).
     The whole stream is read (bounded) so the timeline knows its length and rounds."""
     events = await store.read(encounter, count=MAX_EVENTS + 1)
@@ -72,9 +74,18 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
         raise ReplayError(404, "encounter/unknown", f"there is no encounter {encounter!r}")
     if len(events) > MAX_EVENTS:
         raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
-    last = len(events) - 1
+    return fold_events([decode_event(payload) for _, payload in events], viewer, at, newest)
+
+
+def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, newest: int = RULES_VERSION) -> Fold:
+    """The fight of `decoded` (its whole stream) as `viewer` saw it up to event `at` (None:
+    the last), folded under its own rules version. A fight whose rules are newer than
+    `newest` (the newest this replica, or this Fray, folds) is refused: ReplayError."""
+    needed = max(version_needed(e.command) for e in decoded)
+    if needed > newest:
+        raise ReplayError(409, "rules/unknown-version", f"this fight is played under rules version {needed}; this Fray knows versions up to {newest}")
+    last = len(decoded) - 1
     stop = last if at is None else max(0, min(at, last))
-    decoded = [decode_event(payload) for _, payload in events]
     # A veiled fork (rules/fork.py): its GM reads its origin's events as the link it was forked from did.
     veil, veiled = -1, viewer
     forks = [e.command for e in decoded if isinstance(e.command, Fork)]
@@ -102,14 +113,14 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None) -> F
             kept = state  # apply() never changes a state: the moment stays as it was
     assert kept is not None and state is not None
     seen_as = veiled if stop <= veil else viewer
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended", made_in=made_in, names=names)
+    return Fold(count=len(decoded), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended", made_in=made_in, names=names)
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:
     """The fight up to `at` as the token's viewer saw it, or the response refusing it."""
     try:
         viewer = (await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))).viewer()
-        return await fold_until(request.app.state.store, request.path_params["id"], viewer, at)
+        return await fold_until(request.app.state.store, request.path_params["id"], viewer, at, request.app.state.rules_version)
     except BadToken as e:
         return error(403, "auth/bad-token", str(e))
     except StoreUnavailable as e:

@@ -133,6 +133,7 @@ def serve_command(args) -> int:
         cluster=args.redis_cluster,
         retain_ended=args.retain_ended,
         archive_dir=args.archive_dir,
+        rules_version=args.rules_version,
     )
     trusted = Trusted(args.forwarded_allow_ips)
     config = uvicorn.Config(

@@ -72,6 +72,7 @@ class Table:
         self.log: list[Entry] = []  # every line this link may read, in order, from the fight's first
         self.position = "0-0"  # the stream position the view reflects
         self.welcomes = 0  # one a connection: more than one means it reconnected
+        self.resent = 0  # commands sent again after a store error (store/unknown, store/unavailable)
         self.errors: list[protocol.Error] = []  # errors that answer no command of ours (rate/limited, a close's reason)
         self.closed: Closed | None = None
         self._doc: Any = None  # the view as JSON, which the patches change
@@ -241,6 +242,7 @@ class Table:
             self.errors.append(error)
         elif error.code in RESENT and pending.resends < RESENDS:
             pending.resends += 1
+            self.resent += 1
             asyncio.get_running_loop().call_later(0.2 * pending.resends, self._resend, pending)
         else:
             pending.answer.set_exception(Refused(error.code, error.message, error.id))

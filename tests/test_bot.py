@@ -134,3 +134,34 @@ async def test_fray_bot_from_the_command_line(fray_server):
         if bot.poll() is None:
             bot.kill()
             bot.wait(5)
+
+
+async def test_gm_hands_the_goblins_to_a_tactic_on_the_server_and_takes_them_back(fray_server):
+    made = fray_server.create()
+    gm_token = token_of(made["links"]["gm"])
+    tactics = f"{fray_server.url}/api/encounters/{made['id']}/tactics"
+    bad = httpx.post(tactics, params={"token": gm_token}, json={"side": "goblins", "tactic": "bravest"})
+    assert (bad.status_code, bad.json()["code"]) == (400, "request/invalid") and "bravest" in bad.json()["message"]
+    player = httpx.post(tactics, params={"token": token_of(made["links"]["players"]["alda"])}, json={"side": "goblins"})
+    assert (player.status_code, player.json()["code"]) == (403, "auth/forbidden")
+    handed = httpx.post(tactics, params={"token": gm_token}, json={"side": "goblins", "tactic": "weakest", "flee_at": 0.25})
+    assert handed.status_code == 201, handed.text
+    assert (handed.json()["combatants"], handed.json()["tactic"]) == (GOBLINS, "weakest, flee at 25%")
+    listed = httpx.get(tactics, params={"token": gm_token}).json()
+    assert listed["tactics"] == ["nearest", "weakest", "focus"]
+    assert [(h["token_id"], h["name"], h["here"]) for h in listed["handovers"]] == [(handed.json()["token_id"], "tactics: weakest, flee at 25%", True)]
+    async with join(made["links"]["gm"]) as gm:
+        await gm.send(NO_SURPRISE)
+        await gm.send(Start())
+        await gm.wait(lambda t: set(GOBLINS) <= {d.actor for d in t.view.declarations}, TIMEOUT)
+        assert len(tactic_lines(gm)) == 4 and all("(tactics: weakest, flee at 25%) declares: " in line for line in tactic_lines(gm))
+
+        released = httpx.post(f"{tactics}/{handed.json()['token_id']}/release", params={"token": gm_token})
+        assert released.json() == {"token_id": handed.json()["token_id"], "released": True}
+        assert httpx.get(tactics, params={"token": gm_token}).json()["handovers"] == []
+        await gm.send(Advance())
+        await gm.wait(lambda t: t.view.round == 2 or t.view.status == "ended", TIMEOUT)
+        await asyncio.sleep(0.5)
+        assert len(tactic_lines(gm)) == 4  # round 2 is the GM's again
+    again = httpx.post(f"{tactics}/{handed.json()['token_id']}/release", params={"token": gm_token})
+    assert (again.status_code, again.json()["code"]) == (404, "link/unknown")

@@ -210,18 +210,17 @@ class Table:
                 self._doc, self.view, self.viewer = raw["view"], message.view, message.viewer
                 self.log.extend(message.log)
                 self.position, self.welcomes, welcomed = message.position, self.welcomes + 1, True
-                for pending in self._pending.values():  # not answered on the lost connection: again, same id
-                    if not pending.answer.done():
-                        self._resend(pending)
+                for waiting in self._pending.values():  # not answered on the lost connection: again, same id
+                    self._resend(waiting)
             case protocol.Update():
                 self._doc = patch.apply(self._doc, message.patch)
                 self.view = msgspec.convert(self._doc, View)
                 self.log.extend(message.log)
                 self.position = message.position
             case protocol.Ack():
-                pending = self._pending.get(message.id)
-                if pending is not None and not pending.answer.done():
-                    pending.answer.set_result(message)
+                acked = self._pending.get(message.id)
+                if acked is not None and not acked.answer.done():
+                    acked.answer.set_result(message)
             case protocol.Error():
                 self._refused(message)
             case _:  # a pong

@@ -28,6 +28,7 @@ __all__ = ["TACTICS", "Bot", "Plan", "label"]
 
 TRIES = 12  # a combatant's candidates tried at most, each round
 SECONDS = 12 * 3600.0  # a bot's life at most (a long session)
+TURNS = 1_000_000  # and its turns (each reads one change of the fight)
 
 
 def label(plan: Plan) -> str:
@@ -72,7 +73,9 @@ class Bot:
         """Play until the fight ends ('ended'), the link is closed ('auth/revoked', ...) or time is up ('time')."""
         deadline = time.monotonic() + seconds
         try:
-            while time.monotonic() < deadline:
+            for _ in range(TURNS):
+                if time.monotonic() >= deadline:
+                    break
                 if self.table.view is None or self.table.view.status == "ended":
                     return "ended"
                 seen = self.table.position

@@ -29,6 +29,8 @@ from fray_table.server import patch, protocol
 FINAL = frozenset({1007, 1008, 1009, 4400, 4401, 4403, 4404, 4410, 4429})  # closes a reconnect would not mend
 RESENT = ("store/unknown", "store/unavailable")  # perhaps stored, not stored: send again with the same id
 RESENDS = 5  # times one command is sent again after a store error
+CONNECTIONS = 100_000  # connections one table opens at most (each loss is bounded by `reconnect_for`)
+LINES = 10_000_000  # lines one `lines()` yields at most
 BIGGEST = 1 << 26  # bytes: a welcome carries the whole log a long fight made
 _decode = msgspec.json.Decoder().decode
 _to_message = msgspec.convert
@@ -137,7 +139,7 @@ class Table:
         """Each log line as it comes, from the first this link may read, until the table
         closes or `timeout` seconds pass with no new line."""
         seen = 0
-        while True:
+        while seen < LINES:
             while seen < len(self.log):
                 seen += 1
                 yield self.log[seen - 1]
@@ -172,8 +174,19 @@ class Table:
         self._changed()
 
     async def _run(self) -> None:
+        try:
+            await self._connections()
+        except msgspec.DecodeError as e:  # (ValidationError is one) a message of another protocol version
+            self._finish(Closed("client/unreadable", f"a message from the server could not be read: {e}"))
+        except Exception as e:
+            self._finish(Closed("client/failed", f"the client failed: {e!r}"))
+            raise
+
+    async def _connections(self) -> None:
         lost_at, attempt = 0.0, 0
-        while self.closed is None:
+        for _ in range(CONNECTIONS):
+            if self.closed is not None:
+                return
             code, why = 0, ""
             try:
                 async with connect(self.link.socket_url(self.position), open_timeout=self.timeout, proxy=None, max_size=BIGGEST) as ws:
@@ -199,6 +212,7 @@ class Table:
                 else:
                     await asyncio.sleep(min(2.0, 0.05 * 2**attempt))
                     attempt += 1
+        self._finish(Closed("connection/lost", f"{CONNECTIONS} connections opened: giving up"))
 
     def _take(self, text: str | bytes) -> bool:
         """One server message; True for a welcome."""

@@ -135,6 +135,14 @@ class Table:
                     raise self.closed
                 await self._tick.wait()
 
+    def reached(self, position: str) -> bool:
+        """Does the view reflect the stream position `position` (an ack's) yet?"""
+        return order(self.position) >= order(position)
+
+    async def until(self, position: str, timeout: float | None = None) -> None:
+        """Until the view reflects `position`, e.g. a command's ack's (TimeoutError after `timeout`)."""
+        await self.wait(lambda t: t.reached(position), self.timeout if timeout is None else timeout)
+
     async def lines(self, timeout: float = 3600.0):
         """Each log line as it comes, from the first this link may read, until the table
         closes or `timeout` seconds pass with no new line."""
@@ -259,6 +267,12 @@ class Table:
             asyncio.get_running_loop().call_later(0.2 * pending.resends, self._resend, pending)
         else:
             pending.answer.set_exception(Refused(error.code, error.message, error.id))
+
+
+def order(position: str) -> tuple[int, int]:
+    """A stream position ('1795958387706-0') as what orders it (milliseconds, then sequence)."""
+    ms, _, seq = position.partition("-")
+    return int(ms), int(seq or 0)
 
 
 def join(link: str | Link, **options) -> Table:

@@ -72,7 +72,7 @@ async def test_client_plays_a_whole_fight_through_a_server_restart(redis_url, tm
         assert refused.value.code == "declare/not-your-combatant"
         await player.send(Say(text="For the king!"))
         await play_round(gm, player)
-        await spectator.wait(lambda t: t.position == gm.position, TIMEOUT)
+        await spectator.until(gm.position, TIMEOUT)
         assert spectator.view.round == gm.view.round == 2
 
         # The server goes away mid-fight; a command sent meanwhile waits, and goes once it is back.
@@ -83,7 +83,8 @@ async def test_client_plays_a_whole_fight_through_a_server_restart(redis_url, tm
         server = FrayServer(redis_url, tmp_path, port=server.port)
         said = await asyncio.wait_for(waiting, 30)
         for table in tables:
-            await table.wait(lambda t: t.position >= said.position and t.welcomes == 2, 30)
+            await table.until(said.position, 30)
+            assert table.welcomes == 2
 
         for _ in range(60):
             if gm.view.status == "ended" or any(c.down for c in gm.view.combatants):
@@ -91,7 +92,7 @@ async def test_client_plays_a_whole_fight_through_a_server_restart(redis_url, tm
             await play_round(gm, player)
         assert any(c.down for c in gm.view.combatants)
         for table in tables:
-            await table.wait(lambda t: t.position == gm.position, TIMEOUT)
+            await table.until(gm.position, TIMEOUT)
 
         # What each kept from its welcomes and patches is what a fresh join sees, and its log the server's.
         for table, link in zip(tables, (made["links"]["gm"], made["links"]["players"]["alda"], made["links"]["spectator"])):

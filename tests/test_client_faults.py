@@ -49,7 +49,7 @@ async def test_client_sends_again_with_the_same_id_until_redis_is_back(tmp_path)
             redis = EmbeddedRedis(data, appendfsync="always")
             redis.start()
             ack = await asyncio.wait_for(sending, 30)
-            await gm.wait(lambda t: t.position == ack.position, TIMEOUT)
+            await gm.until(ack.position, TIMEOUT)
             assert [line.text for line in gm.log].count("GM: Hold fast") == 1
         events = await stream(url, made["id"])
         assert [pos for pos, e in events if e.id.endswith(".while-down")] == [ack.position]
@@ -67,7 +67,7 @@ async def test_client_carries_on_when_its_replica_is_killed_behind_the_balancer(
         await gm.send(ForceRolls(values=[5, 6]))
         await gm.send(Start())
         await gm.send(Declare(actor="gob", action=Attack(target="alda")))
-        await player.wait(lambda t: t.position == gm.position, TIMEOUT)
+        await player.until(gm.position, TIMEOUT)
 
         # One replica dies with the player's command in flight; both tables go on through the other.
         in_flight = asyncio.create_task(player.send(Declare(actor="alda", action=Hold()), id="in-flight"))
@@ -76,7 +76,7 @@ async def test_client_carries_on_when_its_replica_is_killed_behind_the_balancer(
         acked = [(await asyncio.wait_for(in_flight, 40)).position]
         acked.append((await gm.send(Say(text="Onward"))).position)
         for table in (gm, player):
-            await table.wait(lambda t: t.position == acked[-1], 40)
+            await table.until(acked[-1], 40)
         assert gm.welcomes + player.welcomes >= 3  # at least one of them was on the dead replica
         events = await stream(redis_url, made["id"])
         assert set(acked) <= {pos for pos, _ in events}

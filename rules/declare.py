@@ -70,6 +70,11 @@ TACTIC_LENGTH = 40
 TACTIC_MARKS = frozenset(" ,.%-_")
 
 
+def by_tactic(name: str) -> str:
+    """How the table reads a tactic's name ('tactics: nearest'): in the log and on its link (server/handover.py)."""
+    return f"tactics: {name}"
+
+
 def tactic_named(name: str) -> bool:
     """A tactic's name as the log shows it: plain words ('nearest, flee at 50%')."""
     return len(name) <= TACTIC_LENGTH and all(ch.isalnum() or ch in TACTIC_MARKS for ch in name) and not name.isspace()
@@ -130,7 +135,7 @@ def declare(ctx: Context, cmd: Declare) -> None:
         sealed = state.options.get("sealed_declarations")
         ctx.log(
             "declare",
-            f"{actor.name}{f' (tactics: {cmd.tactic})' if cmd.tactic else ''} declares: {describe(state, cmd.action)}.",
+            f"{actor.name}{f' ({by_tactic(cmd.tactic)})' if cmd.tactic else ''} declares: {describe(state, cmd.action)}.",
             actor=actor.id,
             audience=f"side:{actor.side}" if sealed else "all",
         )

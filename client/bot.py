@@ -59,6 +59,7 @@ class Bot:
         self.label = label(plan)
         self.said = said
         self.declared: list[tuple[int, str, Action]] = []  # (round, actor, action), every declaration it made
+        self.refused: list[str] = []  # the codes of its declarations the rules refused (each followed by the tactic's next)
         self._tried: set[tuple[int, str]] = set()  # (round, actor): declared for, or gave up on, this round
         self._answered: set[str] = set()  # prompts answered
 
@@ -123,8 +124,10 @@ class Bot:
             try:
                 await self.table.send(Declare(actor=cid, action=action, tactic=self.label))
             except Refused as r:
-                if r.code in ("declare/not-now", "declare/not-your-turn", "declare/cannot-act"):
-                    return None  # the moment has passed: nothing else would do now
+                self.refused.append(r.code)
+                now = self.table.view
+                if now is None or now.phase != "declaration" or cid not in now.awaited:
+                    return None  # the moment has passed (declarations closed, or it has declared): nothing else would do
                 continue  # the rules refuse this one: the tactic's next
             self.declared.append((view.round, cid, action))
             if self.said is not None:

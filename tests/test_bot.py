@@ -165,3 +165,46 @@ async def test_gm_hands_the_goblins_to_a_tactic_on_the_server_and_takes_them_bac
         assert len(tactic_lines(gm)) == 4  # round 2 is the GM's again
     again = httpx.post(f"{tactics}/{handed.json()['token_id']}/release", params={"token": gm_token})
     assert (again.status_code, again.json()["code"]) == (404, "link/unknown")
+
+
+async def test_bot_on_a_player_link_guesses_what_is_hidden_and_the_rules_correct_it(fray_server):
+    """Alda's bot cannot see the hidden goblin's dagger, guesses a longer blade and tries
+    a double attack (003: a shorter, lighter weapon against a longer one); the rules refuse
+    it, and the tactic's next choice, the plain attack, is declared."""
+    dagger = {"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}
+    made = fray_server.create(
+        {
+            "combatants": [
+                {"id": "alda", "name": "Alda", "side": "party", "ac": 12, "hp": 9, "hp_max": 9, "dex": 14, "x": 10, "y": 10, "weapons": [dagger]},
+                {
+                    "id": "gob",
+                    "name": "Goblin",
+                    "side": "goblins",
+                    "ac": 12,
+                    "hp": 5,
+                    "hp_max": 5,
+                    "dex": 9,
+                    "x": 15,
+                    "y": 10,
+                    "hidden": True,
+                    "weapons": [dagger],
+                },
+            ]
+        }
+    )
+    table = await join(made["links"]["players"]["alda"]).open()
+    bot = Bot(table, Plan(options=True))
+    playing = asyncio.create_task(bot.run(30))
+    try:
+        async with join(made["links"]["gm"]) as gm:
+            await gm.send(NO_SURPRISE)
+            await gm.send(Start())
+            await gm.wait(lambda t: any(d.actor == "alda" for d in t.view.declarations), TIMEOUT)
+            assert [line.text for line in gm.log if line.kind == "declare"] == ["Alda (tactics: nearest, attack options) declares: attack Goblin."]
+            await eventually(lambda: bool(bot.declared))
+            assert bot.refused == ["melee/no-double-attack"]
+            assert [(actor, action.double) for _, actor, action in bot.declared] == [("alda", False)]
+            assert not [line for line in gm.log if line.kind == "rejected"]  # a refusal before storing: nothing stored
+    finally:
+        playing.cancel()
+        await table.close()

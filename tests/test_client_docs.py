@@ -27,13 +27,14 @@ async def test_the_docs_example_prints_each_log_line_as_it_comes(fray_server, tm
     made = fray_server.create()
     watcher = subprocess.Popen([sys.executable, str(script), made["links"]["spectator"]], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
-        first = await asyncio.to_thread(watcher.stdout.readline)
+        # It has joined before the fight starts: what follows, it prints as it comes.
+        first = await asyncio.wait_for(asyncio.to_thread(watcher.stdout.readline), 20)
         assert first == f"joined {made['id']} as spectator\n"
         async with join(made["links"]["gm"]) as gm:
             await gm.send(Start())
             said = await gm.send(Say(text="Roll for initiative"))
             ended = await gm.send(End())
-        out, _ = await asyncio.to_thread(watcher.communicate, timeout=20)
+        out, _ = await asyncio.wait_for(asyncio.to_thread(watcher.communicate), 20)  # (no timeout= there: it would skip what readline buffered)
         assert watcher.returncode == 0, out
         async with join(made["links"]["spectator"]) as spectator:  # what the same link reads now
             assert out.splitlines() == [f"#{line.seq} {line.text}" for line in spectator.log]

@@ -10,6 +10,7 @@ import { Links, NewEncounter, loadProfiles } from "./gm_links.js";
 import { AddCombatant, Conditions, Morale } from "./gm_setup.js";
 import { byDieText, sendForced } from "./dice_queue.js";
 import { Deadliness } from "./gm_simulate.js";
+import { Tactics } from "./gm_tactics.js";
 import { nameOf } from "./render.js";
 
 // The figures every view shows the GM; AC is in the profile's own convention (ac_style),
@@ -125,6 +126,7 @@ export class GmConsole {
     this.links = new Links(link.encounter, link.token, link.notify, complain);
     this.fresh = new NewEncounter(complain);
     this.deadliness = new Deadliness(link.encounter, link.token, complain);
+    this.tactics = new Tactics(link.encounter, link.token, complain);
     const section = (testid, title, ...body) => h("details", { class: "gm-section", testid }, h("summary", {}, title), body);
     replace(
       root,
@@ -138,6 +140,7 @@ export class GmConsole {
       section("conditions-section", "Conditions, hiding, removing", this.conditions.form),
       section("figures-section", "Figures (PC, class, level; armor, ranks, δS, ships...)", this.figures.form),
       section("add-section", "Add combatants (bestiary, armor, weapons)", this.adder.form),
+      this.tactics.el,
       this.deadliness.el,
       this.links.el,
       this.fresh.el,
@@ -310,6 +313,6 @@ export class GmConsole {
     }
     // Follow the figures only while the GM has not typed a value of their own.
     if (first || (this.valueBox.firstChild === this.editValue && this.editValue.value === this.prefilled)) this.prefill();
-    for (const part of [this.adder, this.conditions, this.figures, this.morale, this.links, this.fresh]) part.update(view);
+    for (const part of [this.adder, this.conditions, this.figures, this.morale, this.links, this.fresh, this.tactics]) part.update(view);
   }
 }

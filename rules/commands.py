@@ -77,10 +77,14 @@ class Start(CommandBase, tag="start", frozen=True):
     """Roll surprise (003) and open the first round's declarations."""
 
 
-class Declare(CommandBase, tag="declare", frozen=True):
+class Declare(CommandBase, tag="declare", frozen=True, omit_defaults=True):
+    """`tactic`: the tactic a bot declared it by (fray_table.client.bot), for the log's words;
+    left out when empty (omit_defaults), so a declaration without one is stored as before."""
+
     roles: ClassVar[frozenset[str]] = TABLE
     actor: str
     action: Action
+    tactic: str = ""
 
 
 class Advance(CommandBase, tag="advance", frozen=True):

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 from fray_table import client_web
 from fray_table.rules import RULES_VERSION
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, forks, metrics, replay, simulate_api, verify
+from fray_table.server import api, connection, forks, handover, metrics, replay, simulate_api, verify
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
 from fray_table.server.collector import Collector
@@ -115,6 +115,7 @@ def create_app(
             sweeper.start()
         app.state.metrics = metrics.registry(app.state.hub)
         app.state.simulator = Simulator()  # the GM's "how deadly is this fight?" (server/simulate_api.py)
+        app.state.bots = handover.Bots()  # combatants the GM handed to a tactic (server/handover.py)
         if on_ready is not None:
             await on_ready(app)
         try:
@@ -123,6 +124,7 @@ def create_app(
             if sweeper is not None:
                 await sweeper.stop()
             app.state.simulator.close()
+            await app.state.bots.close()
             await collector.stop()
             await app.state.hub.stop()
             await app.state.access.close()
@@ -145,6 +147,8 @@ def create_app(
         Route("/api/encounters/{id}/links/{token_id}/revoke", api.revoke, methods=["POST"]),
         Route("/api/encounters/{id}/fork", forks.fork_endpoint, methods=["POST"]),
         Route("/api/encounters/{id}/simulate", simulate_api.simulate_endpoint, methods=["POST"]),
+        Route("/api/encounters/{id}/tactics", handover.tactics_endpoint, methods=["GET", "POST"]),
+        Route("/api/encounters/{id}/tactics/{token_id}/release", handover.release_endpoint, methods=["POST"]),
         Route("/api/profiles", profiles),
         Route("/api/encounters/{id}/replay", replay.replay_endpoint),
         Route("/api/encounters/{id}/export", replay.export_endpoint),

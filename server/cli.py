@@ -1,5 +1,5 @@
 """The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export`, `import` and `fork` (server/fight_data.py), `simulate` (server/simulate_cli.py),
-`verify` (server/verify.py), `replay` (server/replay_cli.py)."""
+`verify` (server/verify.py), `replay` (server/replay_cli.py), `bot` (client/cli.py)."""
 
 import argparse
 import importlib.metadata
@@ -10,6 +10,7 @@ import pathlib
 import sys
 import tomllib
 
+from fray_table.client.cli import add_bot
 from fray_table.server.settings import SERVE, Parser, add_settings
 
 
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(sub)
     add_verify(sub)
     add_replay(sub)
+    add_bot(sub)
     return parser
 
 

@@ -174,7 +174,7 @@ class Restore(CommandBase, tag="restore", frozen=True):
     steps: list[Step] | UnsetType = UNSET
     awaiting: Awaiting | None | UnsetType = UNSET
     forced: list[int] | UnsetType = UNSET
-    forced_by_die: dict[int, list[int]] | UnsetType = UNSET
+    forced_by_die: dict[str, list[int]] | UnsetType = UNSET  # keyed as Encounter.forced_by_die
     entered: list[int] | UnsetType = UNSET  # dice entered for a step waiting on the table (physical_dice)
     morale_triggers: list[str] | UnsetType = UNSET
     next_id: int | UnsetType = UNSET

@@ -14,7 +14,7 @@ from msgspec import UNSET
 from fray_table.rules.commands import IN_WORDS, Restore, Undo
 from fray_table.rules.context import Context
 from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Encounter
+from fray_table.rules.model import Encounter, die_key
 from fray_table.rules.round import PHASES
 from fray_table.rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
 
@@ -84,7 +84,8 @@ def _check_values(state: Encounter, cmd: Restore) -> None:
             raise Rejected(BAD, f"at most {MAX_FORCED} {name} results, each 1 to 1000")
     if cmd.forced_by_die is not UNSET:
         if sum(map(len, cmd.forced_by_die.values())) > MAX_FORCED or any(
-            not 1 <= sides <= 1000 or any(not 1 <= v <= sides for v in values) for sides, values in cmd.forced_by_die.items()
+            not sides.isdecimal() or not 1 <= int(sides) <= 1000 or sides != die_key(int(sides)) or any(not 1 <= v <= int(sides) for v in values)
+            for sides, values in cmd.forced_by_die.items()
         ):
             raise Rejected(BAD, f"at most {MAX_FORCED} forced results by die, each 1 to its die's sides")
     combatants = state.combatants if cmd.combatants is UNSET else cmd.combatants

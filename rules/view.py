@@ -15,7 +15,7 @@ from msgspec import Struct
 from fray_table.rules.actions import tag
 from fray_table.rules.battlemap import MapView, map_view
 from fray_table.rules.declare import awaited, describe
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Origin, Weapon, descending
+from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Origin, Weapon, by_sides, descending
 from fray_table.rules.round import may_act
 from fray_table.rules.ruleset import Rules, rules_of
 from fray_table.rules.unseen import unnamed, unseen_ids, unseen_of
@@ -288,7 +288,7 @@ def view(
         awaiting=awaiting_for(state, gm),
         seed=state.seed.hex() if gm or state.status == "ended" else None,
         forced=list(state.forced) if gm else None,
-        forced_by_die={str(s): list(v) for s, v in sorted(state.forced_by_die.items())} if gm and state.forced_by_die else msgspec.UNSET,
+        forced_by_die=by_sides(state.forced_by_die) if gm and state.forced_by_die else msgspec.UNSET,
         undone=list(state.undone),
         modules=dict(state.modules) if state.modules else msgspec.UNSET,
         battle_map=map_view(state) or msgspec.UNSET,

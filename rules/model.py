@@ -37,6 +37,12 @@ class Mod(Struct, gc=False, frozen=True, omit_defaults=True):
     value: int
 
 
+# Log kinds the end-of-fight summary reads (rules.summary): a line of damage (its total is the
+# points, which its public text states too) and a fall (its target is who fell).
+DAMAGE = "damage"
+DOWN = "down"
+
+
 class Entry(Struct, gc=False, omit_defaults=True):
     """One line of the derived combat log."""
 

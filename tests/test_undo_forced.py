@@ -4,6 +4,7 @@ an undo queues again used to make a restore no encoder could write (`TypeError` 
 encode_event: the queue by die was keyed by ints), which failed the GM's connection."""
 
 import hashlib
+import re
 
 import httpx
 import pytest
@@ -47,7 +48,8 @@ async def test_undoing_the_attack_that_used_a_forced_d20_queues_it_again_and_kee
     await gm.until(ack["position"])
     await ann.until(ack["position"])
     assert gm.view["forced_by_die"] == {"20": [12]} and gm.view["undone"] == [6]
-    assert gm.log[-1]["text"] == "GM undid “Alda declares: attack Goblin.” (event #6)."
+    assert gm.log[-2]["text"] == "GM undid “Alda declares: attack Goblin.” (event #6)."
+    assert re.fullmatch(r"After the undo, Goblin: 30 HP \(was 2[4-9]\)\.", gm.log[-1]["text"])  # her hit (1d6 from the seed) is gone
     position, event = (await stream(redis_url, made["id"]))[-1]
     assert position == ack["position"] and isinstance(event.command, Restore) and event.command.forced_by_die == {"20": [12]}
     # The same socket goes on: the GM clears the 12 that waits again.

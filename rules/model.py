@@ -38,9 +38,11 @@ class Mod(Struct, gc=False, frozen=True, omit_defaults=True):
 
 
 # Log kinds the end-of-fight summary reads (rules.summary): a line of damage (its total is the
-# points, which its public text states too) and a fall (its target is who fell).
+# points, which its public text states too), a fall (its target is who fell), and a rise: a
+# fallen combatant standing again after an undo (rules.undo.tell_changes).
 DAMAGE = "damage"
 DOWN = "down"
+UP = "up"
 
 
 class Entry(Struct, gc=False, omit_defaults=True):

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from msgspec import Struct
 
-from fray_table.rules.model import DAMAGE, DOWN, Entry
+from fray_table.rules.model import DAMAGE, DOWN, UP, Entry
 
 
 class Fell(Struct):
@@ -81,4 +81,6 @@ def summarize(lines: Iterable[tuple[int, Entry]], names: dict[str, str], rounds:
         elif e.kind == DOWN and e.target and all(f.id != e.target for f in fell):
             by = e.actor if e.actor and e.actor != e.target else last_hit.get(e.target)
             fell.append(Fell(id=e.target, name=names.get(e.target, e.target), round=round_, by=names.get(by, by) if by else None))
+        elif e.kind == UP and e.target:  # an undo stood it up again: it has not fallen (yet)
+            fell = [f for f in fell if f.id != e.target]
     return Summary(rounds=rounds, fell=fell, damage=list(tallies.values()), forced=forced, entered=entered, seeded=seeded)

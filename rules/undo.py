@@ -14,7 +14,7 @@ from msgspec import UNSET
 from fray_table.rules.commands import IN_WORDS, Restore, Undo
 from fray_table.rules.context import Context
 from fray_table.rules.errors import Rejected
-from fray_table.rules.model import DOWN, Combatant, Encounter, die_key
+from fray_table.rules.model import DOWN, UP, Combatant, Encounter, die_key
 from fray_table.rules.round import PHASES
 from fray_table.rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
 
@@ -121,7 +121,7 @@ def tell_changes(ctx: Context, before: dict[str, Combatant]) -> None:
     and may have ended otherwise than their lines said; without this, the card and the
     log's last line about it disagree (issue 27). A hidden combatant's HP are the GM's:
     the table reads its other changes, or no line when there are none. A newly fallen
-    combatant's line is a fall (DOWN), as rules.summary counts them."""
+    combatant's line is a fall (DOWN), a risen one's a rise (UP), as rules.summary counts them."""
     for c in ctx.state.combatants:
         was = before.get(c.id)
         if was is None:
@@ -139,7 +139,8 @@ def tell_changes(ctx: Context, before: dict[str, Combatant]) -> None:
         public = head + ", ".join(shown) + "." if shown else None
         hides = c.hidden or c.unseen
         audience = "gm" if hides and public is None else "all"
-        ctx.log(DOWN if c.down and not was.down else "gm", text, public, target=c.id, audience=audience)
+        kind = "gm" if c.down == was.down else DOWN if c.down else UP
+        ctx.log(kind, text, public, target=c.id, audience=audience)
 
 
 def undo_line(cmd: Restore) -> str:

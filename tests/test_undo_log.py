@@ -85,3 +85,25 @@ async def test_after_an_undo_the_last_line_about_a_combatant_agrees_with_its_car
         await table.until(ack["position"])
         summary = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/replay", params={"token": token_of(links[who])}, timeout=10).json()["summary"]
         assert [(f["name"], f["by"]) for f in summary["fell"]] == [("Goblin 1", "Alda")], who
+
+
+def test_an_undo_that_stands_a_fallen_combatant_up_says_so_and_the_summary_agrees():
+    """The other way: the GM's slip 'HP 1' let Alda's 3 fell Goblin 1; undone, the round
+    judged again leaves it 1 HP of its 4: 'up again', a rise, and it is no fall of the summary."""
+    from fray_table.rules.scenario import play
+    from fray_table.rules.summary import summarize
+    from fray_table.rules.view import Viewer, log_for
+
+    commands = [c if c.get("type") != "edit_combatant" else {**c, "hp": 1} for c in SCRIPT]
+    commands = [{**c, "values": [3]} if c.get("sides") == 6 else c for c in commands]
+    made = {k: v for k, v in fight(False).items() if k != "players"}
+    before = play({**made, "commands": commands})
+    assert [e.text for e in before.log if e.target == "gob1"][-2:] == ["Goblin 1 takes 3 damage (1d6), -2 HP left.", "Goblin 1 falls."]
+    played = play({**made, "commands": [*commands, {"type": "undo", "seq": 6}]})
+    gob = next(c for c in played.state.combatants if c.id == "gob1")
+    assert (gob.hp, gob.down) == (1, False)
+    line = played.log[-1]
+    assert (line.kind, line.text, line.target) == ("up", "After the undo, Goblin 1: 1 HP (was -2), up again.", "gob1")
+    lines = log_for(played.log, played.state, Viewer("player", ("alda",)), points=True)
+    summary = summarize(((1, e) for e in lines), {"gob1": "Goblin 1"}, played.state.round, played.state.undone)
+    assert summary.fell == [] and [(t.id, t.dealt, t.taken) for t in summary.damage] == [("gob1", 0, 3), ("alda", 3, 0)]

@@ -91,3 +91,33 @@ async def test_a_forced_die_waiting_leaves_the_digest_and_the_snapshots_working(
         assert answer["sha256"] == hashlib.sha256(canonical(fold(e for _, e in entries))).hexdigest()
     finally:
         again.stop()
+
+
+def test_every_dict_in_the_state_and_the_stream_is_keyed_by_strings():
+    """The canonical encoding (rules.reducer.canonical, rules.events.encode_event) sorts a
+    dict's keys, which msgspec does for strings alone: a dict keyed otherwise, anywhere in
+    the state or an event, fails once it holds anything (issue 27's forced_by_die)."""
+    import msgspec
+
+    from fray_table.rules.events import Event
+    from fray_table.rules.model import Encounter
+
+    seen, keys = set(), []
+
+    def walk(t) -> None:
+        if id(t) in seen:
+            return
+        seen.add(id(t))
+        if isinstance(t, msgspec.inspect.DictType):
+            keys.append(t.key_type)
+        for child in ("item_type", "key_type", "value_type"):
+            if hasattr(t, child):
+                walk(getattr(t, child))
+        for child in getattr(t, "types", ()) or ():
+            walk(child)
+        for field in getattr(t, "fields", ()) or ():
+            walk(field.type)
+
+    for root in (Encounter, Event):
+        walk(msgspec.inspect.type_info(root))
+    assert len(keys) >= 6 and all(isinstance(k, msgspec.inspect.StrType) for k in keys), keys

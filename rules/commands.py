@@ -178,11 +178,15 @@ class Restore(CommandBase, tag="restore", frozen=True):
     steps: list[Step] | UnsetType = UNSET
     awaiting: Awaiting | None | UnsetType = UNSET
     forced: list[int] | UnsetType = UNSET
-    forced_by_die: dict[int, list[int]] | UnsetType = UNSET
+    forced_by_die: dict[str, list[int]] | UnsetType = UNSET  # keyed as Encounter.forced_by_die
     entered: list[int] | UnsetType = UNSET  # dice entered for a step waiting on the table (physical_dice)
     morale_triggers: list[str] | UnsetType = UNSET
     next_id: int | UnsetType = UNSET
     battle_map: MapImage | None | UnsetType = UNSET
+    # The undo's lines also say what it changed of each combatant (rules.undo.tell_changes):
+    # the events judged again may have ended otherwise than their lines said (issue 27).
+    # Every restore rules.history makes says so; one stored before has no such lines.
+    tells: bool = False
 
 
 class Fork(CommandBase, tag="fork", frozen=True):

@@ -321,6 +321,9 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
         payload = encode_event(event)
     except (OverflowError, ValueError) as e:  # JSON ints are unbounded; the stream's msgpack is 64-bit
         return protocol.Error(id=message.id, code="protocol/invalid", message=f"a number in that command is out of range: {e}")
+    except Exception:  # an event no encoder writes is a bug: it costs this command, not the connection (issue 27)
+        log.exception("encoding %s failed", message.command)
+        return protocol.Error(id=message.id, code="server/internal", message="the server could not store that command (a bug, logged)")
     return message.id, app.state.store.submit(room.id, event.id, payload)
 
 

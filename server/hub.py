@@ -378,7 +378,11 @@ class Hub:
         """Snapshots are caches: written in the background, and a failed one costs nothing."""
         assert room.state is not None
         room.snapshot_seq = room.state.seq
-        data = canonical(room.state)
+        try:
+            data = canonical(room.state)
+        except Exception:  # a state no encoder writes is a bug, logged; the fold and the table go on (issue 27)
+            log.exception("snapshot of %s not made: its state did not encode", room.id)
+            return
         fields = {
             "position": room.position.encode(),
             "seq": str(room.state.seq).encode(),

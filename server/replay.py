@@ -40,10 +40,11 @@ class Fold(msgspec.Struct):
     ended: bool  # the whole stream: has the fight ended (so anyone may fork it: server/forks.py)
     made_in: list[int] = []  # the round each line of `log` was made in
     names: dict[str, str] = {}  # id -> name of every combatant the viewer was shown, up to `seq`
+    counted: list[Entry] = []  # `log` as rules.summary counts it: damage lines with the points their text states
 
     def summary(self) -> Summary:
         """The fight up to `seq` in numbers, as this viewer saw it (rules.summary)."""
-        return summarize(zip(self.made_in, self.log, strict=True), self.names, self.state.round)
+        return summarize(zip(self.made_in, self.counted, strict=True), self.names, self.state.round, self.state.undone)
 
 
 class ReplayError(Exception):
@@ -94,6 +95,7 @@ def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, new
     state: Encounter | None = None
     kept: Encounter | None = None
     lines: list[Entry] = []
+    counted: list[Entry] = []
     made_in: list[int] = []
     names: dict[str, str] = {}
     rounds: list[dict] = []
@@ -106,6 +108,7 @@ def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, new
             seen = veiled if seq <= veil else viewer
             shown = log_for(state.recent, state, seen)
             lines.extend(shown)
+            counted.extend(log_for(state.recent, state, seen, points=True) if seen.role != "gm" else shown)
             made_in.extend(rounds_of(shown, before))
             if seq == stop or isinstance(event.command, NAMING):  # who the viewer was shown, by name
                 names.update((c.id, c.name) for c in state.combatants if seen.role == "gm" or not c.unseen)
@@ -113,7 +116,18 @@ def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, new
             kept = state  # apply() never changes a state: the moment stays as it was
     assert kept is not None and state is not None
     seen_as = veiled if stop <= veil else viewer
-    return Fold(count=len(decoded), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended", made_in=made_in, names=names)
+    return Fold(
+        count=len(decoded),
+        seq=stop,
+        state=kept,
+        log=lines,
+        rounds=rounds,
+        viewer=seen_as,
+        ended=state.status == "ended",
+        made_in=made_in,
+        names=names,
+        counted=counted,
+    )
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:

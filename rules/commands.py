@@ -183,10 +183,6 @@ class Restore(CommandBase, tag="restore", frozen=True):
     morale_triggers: list[str] | UnsetType = UNSET
     next_id: int | UnsetType = UNSET
     battle_map: MapImage | None | UnsetType = UNSET
-    # The undo's lines also say what it changed of each combatant (rules.undo.tell_changes):
-    # the events judged again may have ended otherwise than their lines said (issue 27).
-    # Every restore rules.history makes says so; one stored before has no such lines.
-    tells: bool = False
 
 
 class Fork(CommandBase, tag="fork", frozen=True):

@@ -5,8 +5,7 @@ undo is computed from (docs/rulings.md 'Undo'; rules/undo.py applies it).
 fight now) and without the undone events (the fight the GM asks for), and
 returns a `restore` carrying the fields that differ. Anyone holding the
 stream may recompute a restore from the events before it, and must get the
-same one: `plan(events[:at], Undo(undoes, rewind))` (but `tells`, which a restore
-stored before it came carries as False: rules.undo.tell_changes).
+same one: `plan(events[:at], Undo(undoes, rewind))`.
 """
 
 from collections.abc import Sequence
@@ -37,7 +36,7 @@ def plan(history: Sequence[Event], cmd: Undo) -> Restore:
     target = refold(history, set(undone), next_ids)
     target.next_id = max(target.next_id, live.next_id)  # a combatant id is never given twice
     changed = {name: getattr(target, name) for name in RESTORED if getattr(target, name) != getattr(live, name)}
-    return Restore(undoes=cmd.seq, at=len(history), what=_what(history[cmd.seq], at), undone=undone, rewind=cmd.rewind, tells=True, **changed)
+    return Restore(undoes=cmd.seq, at=len(history), what=_what(history[cmd.seq], at), undone=undone, rewind=cmd.rewind, **changed)
 
 
 def resolve(history: Sequence[Event], event: Event) -> Event:

@@ -81,6 +81,9 @@ HOOKS = {
     "critical": "what a critical hit does to its blow, before the damage: (ctx, attacker, target, weapon, kind) -> Critical",
     "critical_effect": "a critical's effect once its damage has landed: (ctx, attacker, target, effect)",
     "fumble": "what a fumble (a natural 1 that misses) does: (ctx, attacker, target, weapon, kind)",
+    # The GM's undo (rules.undo): its own line, then what this hook says of the combatants it
+    # changed, given them as they were before it: (ctx, before) (rules.undo.tell_changes).
+    "undone": "what an undo says of the combatants it changed: (ctx, {id: combatant before}) (rules.undo)",
 }
 
 # The kinds of blow a critical or fumble comes on, as the hooks are told them.

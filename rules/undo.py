@@ -111,12 +111,16 @@ def restore(ctx: Context, cmd: Restore) -> None:
             setattr(state, name, copy.deepcopy(value))  # the event's values stay as stored
     state.undone = list(cmd.undone)
     ctx.log("gm", undo_line(cmd))
-    if cmd.tells and cmd.combatants is not UNSET:
-        tell_changes(ctx, before)
+    if cmd.combatants is not UNSET:
+        ctx.rules.undone(ctx, before)  # rules version 8 on: what it changed (tell_changes); 7: nothing more
+
+
+def tell_nothing(ctx: Context, before: dict[str, Combatant]) -> None:
+    """Rules version 7's undo: its own line alone (hook `undone`)."""
 
 
 def tell_changes(ctx: Context, before: dict[str, Combatant]) -> None:
-    """A line for each combatant whose HP, fall or conditions the undo changed: 'After the
+    """Hook `undone` from rules version 8 on (issue 27). A line for each combatant whose HP, fall or conditions the undo changed: 'After the
     undo, Goblin 1: 0 HP (was 3), down.' The events after the undone one were judged again
     and may have ended otherwise than their lines said; without this, the card and the
     log's last line about it disagree (issue 27). A hidden combatant's HP are the GM's:

@@ -201,3 +201,21 @@ def test_a_fork_of_rules_newer_than_the_replica_knows_is_refused():
     with pytest.raises(ForkRefused) as refused:
         fork_events([create(RULES_VERSION)], 0, "f2", bytes(32), newest=FIRST_KEPT_VERSION)
     assert (refused.value.status, refused.value.code) == (409, "rules/unknown-version")
+
+
+@pytest.mark.parametrize(("version", "told"), [(FIRST_KEPT_VERSION, []), (RULES_VERSION, ["After the undo, Goblin: 7 HP (was 3)."])])
+def test_an_undo_says_what_it_changed_from_version_8_on_only(version, told):
+    """Issue 27's lines after an undo are a rule of version 8 (the hook `undone`): a fight of
+    version 7 undoes as it always did, its undo's own line alone."""
+    from fray_table.rules.commands import AddCombatant, EditCombatant, Undo
+    from fray_table.rules.history import resolve
+    from fray_table.rules.model import Combatant
+
+    goblin = Combatant(id="gob", name="Goblin", side="goblins", ac=13, hp=7, hp_max=7, dex=9, x=15, y=10)
+    events = [create(version), Event("a1", GM, AddCombatant(goblin)), Event("e1", GM, EditCombatant(id="gob", hp=3))]
+    state = None
+    for event in events:
+        state = apply(state, event)
+    undo = resolve(events, Event("u1", GM, Undo(seq=2)))
+    after = apply(state, undo)
+    assert [e.text for e in after.recent] == ["GM undid “GM edits Goblin: hp 3.” (event #2).", *told]

@@ -64,7 +64,7 @@ def test_restore_carries_only_changed_fields_and_nothing_pinned():
     restore = played(*ROUND, {"type": "undo", "seq": 6}).events[7].command
     assert isinstance(restore, Restore)
     carried = {f for f in Restore.__struct_fields__ if getattr(restore, f) is not msgspec.UNSET}
-    assert carried == {"undoes", "at", "what", "undone", "rewind", "round", "combatants", "declarations", "forced", "tells"}
+    assert carried == {"undoes", "at", "what", "undone", "rewind", "round", "combatants", "declarations", "forced"}
     assert set(RESTORED) | set(PINNED) == set(Encounter.__struct_fields__), "a new state field: restored or pinned?"
     assert not set(PINNED) & set(Restore.__struct_fields__) - {"undone"}
 

@@ -7,12 +7,26 @@ traits; its actions as records in `actions`): the engine reaches them only
 through this record, and the other profiles build on them.
 """
 
+from fray_table.rules import undo
 from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, kinds, morale, oil, order, ranged, subdual, surprise, tohit, traits
 from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
-from fray_table.rules.ruleset import Module, Profile
+from fray_table.rules.ruleset import Module, Profile, Revision, revised
 
 NAME = "holmes-phases"
+
+ROUND = Module(
+    "round",
+    "003's round: its actions, strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
+    hooks={"arrange": actions.arrange, "targets": actions.targets, "surprise": surprise.roll_surprise, "undone": undo.tell_nothing},
+    actions=actions.ACTIONS,
+    steps={kinds.STRIKE: combat.strike, kinds.BURN: oil.burn},
+    commands={"call_morale": (morale.check_call, morale.call)},  # 003: the GM calls for a morale check
+    stops_acting=CANNOT_ACT,
+    check_figures=(traits.check_traits,),  # the figures 003's oil, subdual and morale read
+    round_end=(subdual.end_of_round, morale.end_of_round),
+)
+
 
 PROFILE = Profile(
     name=NAME,
@@ -46,16 +60,13 @@ PROFILE = Profile(
         Module("fumbles", "003: a natural 1 does nothing more than miss (003 gives it no effect).", hooks={"fumble": fumbles.fumble}),
         Module("dying", "003: at 0 HP a combatant is down.", hooks={"fall": damage.falls}),
         Module("initiative", "003: 'Combat proceeds in Dexterity order'.", hooks={"order": order.in_dex_order, "declaration_order": order.declaration_order}),
-        Module(
-            "round",
-            "003's round: its actions, strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
-            hooks={"arrange": actions.arrange, "targets": actions.targets, "surprise": surprise.roll_surprise},
-            actions=actions.ACTIONS,
-            steps={kinds.STRIKE: combat.strike, kinds.BURN: oil.burn},
-            commands={"call_morale": (morale.check_call, morale.call)},  # 003: the GM calls for a morale check
-            stops_acting=CANNOT_ACT,
-            check_figures=(traits.check_traits,),  # the figures 003's oil, subdual and morale read
-            round_end=(subdual.end_of_round, morale.end_of_round),
+        ROUND,
+    ),
+    revisions=(
+        Revision(
+            8,
+            (revised(ROUND, hooks={"undone": undo.tell_changes}),),
+            "issue 27: an undo says what it changed of each combatant (the events judged again may end otherwise than their lines said)",
         ),
     ),
 )

@@ -49,7 +49,11 @@ class UnknownVersion(Exception):
     code = "rules/unknown-version"
 
     def __init__(self, encounter: str, version: int, newest: int) -> None:
-        super().__init__(f"encounter {encounter} is played under rules version {version}; this server knows versions up to {newest}: reconnect to another")
+        if version:
+            said = f"encounter {encounter} is played under rules version {version}; this server knows versions up to {newest}: reconnect to another"
+        else:  # an event of a newer release's shape (a command or field this code lacks)
+            said = f"encounter {encounter} holds an event this server cannot read (a newer release's): reconnect to another"
+        super().__init__(said)
         self.version = version
 
 
@@ -223,12 +227,17 @@ class Room:
 
     def fold(self, events: Iterable[tuple[str, bytes]]) -> list[Entry]:
         new: list[Entry] = []
-        batch = [(position, decode_event(payload)) for position, payload in events]
-        for i, (_, event) in enumerate(batch):  # DESIGN: a replica never folds a fight under rules it does not know
+        batch = []
+        for position, payload in events:  # DESIGN: a replica never folds a fight under rules it does not know
+            try:
+                event = decode_event(payload)
+            except msgspec.ValidationError:  # a newer release's event: fold nothing from it on
+                self.unknown = UnknownVersion(self.id, 0, self.newest)
+                break
             if (version := version_needed(event.command)) > self.newest:
                 self.unknown = UnknownVersion(self.id, version, self.newest)
-                del batch[i:]
                 break
+            batch.append((position, event))
         # One copy of the state for the whole batch (rules.reducer.folding).
         for (position, event), state in zip(batch, folding((e for _, e in batch), self.state), strict=True):
             self.state = state
@@ -424,7 +433,8 @@ class Hub:
         from a newer replica): its sockets are closed with UNKNOWN_VERSION_CLOSE once their
         outboxes are sent, so their clients resume on a replica that knows it."""
         self._handed_off(room)
-        reason = f"{UnknownVersion.code}: rules version {room.unknown.version if room.unknown else '?'} is not known here; reconnect"
+        version = room.unknown.version if room.unknown else 0
+        reason = f"{UnknownVersion.code}: " + (f"rules version {version} is not known here; reconnect" if version else "a newer release's fight; reconnect")
         for client in list(room.clients):
             client.close_after_outbox(UNKNOWN_VERSION_CLOSE, reason[:120])
         if self.rooms.get(room.id) is room:

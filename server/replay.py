@@ -75,7 +75,11 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, newe
         raise ReplayError(404, "encounter/unknown", f"there is no encounter {encounter!r}")
     if len(events) > MAX_EVENTS:
         raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
-    return fold_events([decode_event(payload) for _, payload in events], viewer, at, newest)
+    try:
+        decoded = [decode_event(payload) for _, payload in events]
+    except msgspec.ValidationError:
+        raise ReplayError(409, "rules/unknown-version", "this fight holds an event this server cannot read (a newer release's)") from None
+    return fold_events(decoded, viewer, at, newest)
 
 
 def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, newest: int = RULES_VERSION) -> Fold:

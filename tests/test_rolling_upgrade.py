@@ -149,3 +149,24 @@ async def test_an_older_fight_folds_the_same_on_both_then_moves_on(mixed, redis_
         await resumed.close()
     events = await stream(redis_url, made["id"])
     assert set(acked) <= {p for p, _ in events}  # nothing acknowledged lost
+
+
+async def test_an_event_of_a_newer_release_hands_the_fight_on(fast_server, redis_url):
+    """A newer release may store a command or field this code lacks: a replica that cannot
+    read an event folds nothing from it on and hands the fight on (4012), as for a version."""
+    import msgspec
+    import redis.asyncio as aioredis
+
+    from fray_table.server.store import events_key
+
+    made = fast_server.create(FIGHT)
+    future = msgspec.msgpack.encode({"id": "f1", "by": {"role": "gm", "name": "GM"}, "command": {"type": "from_a_newer_release"}, "at": 0})
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        await client.xadd(events_key(made["id"]), {"e": future})
+    finally:
+        await client.aclose()
+    message, code = await refused(fast_server, made["links"]["gm"])
+    assert (message["code"], code) == ("rules/unknown-version", UNKNOWN_VERSION_CLOSE)
+    assert "an event this server cannot read" in message["message"]
+    assert log_status(fast_server, made) == 409

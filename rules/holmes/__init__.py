@@ -10,7 +10,7 @@ through this record, and the other profiles build on them.
 from fray_table.rules.conditions import CANNOT_ACT
 from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, kinds, morale, oil, order, ranged, subdual, surprise, tohit, traits
 from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
-from fray_table.rules.ruleset import Module, Profile
+from fray_table.rules.ruleset import Module, Profile, Revision, revised
 
 NAME = "holmes-phases"
 
@@ -46,7 +46,7 @@ PROFILE = Profile(
         Module("fumbles", "003: a natural 1 does nothing more than miss (003 gives it no effect).", hooks={"fumble": fumbles.fumble}),
         Module("dying", "003: at 0 HP a combatant is down.", hooks={"fall": damage.falls}),
         Module("initiative", "003: 'Combat proceeds in Dexterity order'.", hooks={"order": order.in_dex_order, "declaration_order": order.declaration_order}),
-        Module(
+        ROUND := Module(
             "round",
             "003's round: its actions, strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
             hooks={"arrange": actions.arrange, "targets": actions.targets, "surprise": surprise.roll_surprise},
@@ -56,6 +56,13 @@ PROFILE = Profile(
             stops_acting=CANNOT_ACT,
             check_figures=(traits.check_traits,),  # the figures 003's oil, subdual and morale read
             round_end=(subdual.end_of_round, morale.end_of_round),
+        ),
+    ),
+    revisions=(
+        Revision(
+            8,
+            (revised(ROUND, actions=actions.AT_THE_OIL),),
+            "the torch is thrown at the oil, never randomised into a melee (docs/rulings.md, 'Rules version 8')",
         ),
     ),
 )

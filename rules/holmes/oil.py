@@ -58,7 +58,10 @@ def in_reach(ctx: Context, actor: Combatant, tid: str, what: str) -> tuple[Comba
     return target, feet
 
 
-def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
+def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil, torch=None) -> None:
+    """The flask, and its torch if declared: `torch` (version 7's `torch_into_melee`, the
+    default; version 8's `torch_at_the_oil`)."""
+    torch = torch or torch_into_melee
     reached = in_reach(ctx, actor, a.target, "a flask")
     if reached is None:
         return
@@ -77,7 +80,8 @@ def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
         torch(ctx, actor, target, band, a.cover, a.cover_kind)
 
 
-def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch) -> None:
+def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch, torch=None) -> None:
+    torch = torch or torch_into_melee
     reached = in_reach(ctx, actor, a.target, "a torch")
     if reached is None:
         return
@@ -88,9 +92,15 @@ def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch) -> None:
     torch(ctx, actor, target, a.range_band or range_band(feet, FLASK_RANGE), a.cover, a.cover_kind)
 
 
-def torch(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: str, kind: str) -> None:
-    # The torch is a missile of its own: into a melee it may fly at someone else, and light nothing.
-    target = into_melee(ctx, actor, aimed, "throws the torch", "torch")
+def torch_into_melee(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: str, kind: str) -> None:
+    """Rules version 7's torch: a missile of its own, into a melee it may fly at someone
+    else, and light nothing."""
+    torch_at_the_oil(ctx, actor, into_melee(ctx, actor, aimed, "throws the torch", "torch"), band, cover, kind)
+
+
+def torch_at_the_oil(ctx: Context, actor: Combatant, target: Combatant, band: str, cover: str, kind: str) -> None:
+    """The torch thrown at the oil on `target` (rules version 8: no die picks it out of a
+    melee, 003: 'you are targeting the splashed oil rather than the monster'; docs/rulings.md)."""
     # 003: 'always made as if against Armour Class 9, modified by range etc. as normal'
     mods = base_mods(ctx, actor) + aim_mods(cover, kind, band)
     at = f"the oil on {target.name}" if OILED in target.conditions else target.name

@@ -81,6 +81,10 @@ HOOKS = {
     "critical": "what a critical hit does to its blow, before the damage: (ctx, attacker, target, weapon, kind) -> Critical",
     "critical_effect": "a critical's effect once its damage has landed: (ctx, attacker, target, effect)",
     "fumble": "what a fumble (a natural 1 that misses) does: (ctx, attacker, target, weapon, kind)",
+    # Rules version 8: whether a natural 20 hits whatever the AC is the criticals module's, which
+    # says so (000's chart, by its option; 003's: never), asked by 003's roll and 000's (version 7's
+    # 000's roll reads its own option, whatever the criticals module).
+    "natural_20_hits": "whether a roll in the crit range hits whatever the AC: (state) -> bool (rules.holmes.criticals.never_by_itself)",
 }
 
 # The kinds of blow a critical or fumble comes on, as the hooks are told them.

@@ -40,7 +40,7 @@ PROFILE = Profile(
         Module(
             "criticals",
             "003: a natural 20 on a melee attack roll that hits adds 1-6 damage, and the weapon saves against 'crushing blow' or breaks.",
-            hooks={"critical": criticals.critical, "critical_effect": criticals.effect},
+            hooks={"critical": criticals.critical, "critical_effect": criticals.effect, "natural_20_hits": criticals.never_by_itself},
             options=("weapon_saves",),
         ),
         Module("fumbles", "003: a natural 1 does nothing more than miss (003 gives it no effect).", hooks={"fumble": fumbles.fumble}),

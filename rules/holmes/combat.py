@@ -145,15 +145,17 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     parry, penalty = parry_term(state, target, mods, melee)
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
     total = d20 + term_sum(mods)
-    hit = total >= TO_HIT
+    # A natural 20 short of 19 hits only if the criticals module says so (hook natural_20_hits:
+    # 003's never, 'not an automatic hit'; every criticals module of rules version 7 says never).
+    hit = total >= TO_HIT or d20 == 20 and ctx.rules.natural_20_hits(state)
     if ctx.narrated:  # (the line's words are most of a strike's cost: rules.context)
         ctx.log(
             "attack",
             **reckoned(
                 f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}",
-                f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}",
+                f"{terms(d20, mods)} = {total} {'≥' if total >= TO_HIT else '<'} {TO_HIT}",
                 f"d20 {d20}",
-                "hit" if hit else "miss",
+                ("hit" if total >= TO_HIT else "natural 20: hit") if hit else "miss",
                 own_terms(d20, mods[:-1], "the target's AC" + ("" if mods[-1][0] == "target AC" else " (shield ignored)")),
             ),
             mods=mods,

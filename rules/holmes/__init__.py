@@ -8,7 +8,24 @@ through this record, and the other profiles build on them.
 """
 
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, kinds, morale, oil, order, ranged, subdual, surprise, tohit, traits
+from fray_table.rules.holmes import (
+    actions,
+    combat,
+    criticals,
+    damage,
+    fighters,
+    fumbles,
+    kinds,
+    morale,
+    oil,
+    order,
+    ranged,
+    subdual,
+    surprise,
+    terms,
+    tohit,
+    traits,
+)
 from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile, Revision, revised
 
@@ -32,6 +49,8 @@ PROFILE = Profile(
                 "bare_roll": tohit.d20_against_19,
                 "combat_bonus": fighters.hit_table_bonus,
                 "armor_class": traits.armor_as_given,
+                "parry": terms.parry_term,  # 003: 'their opponent thusly suffers a -4 penalty to hit'
+                "land": tohit.lands,
             },
             prompts={kinds.RIPOSTE_PROMPT: combat.riposte},  # 003: a parrier's counter-attack at +3
             answers={kinds.RIPOSTE_PROMPT: kinds.RIPOSTE_ANSWERS},

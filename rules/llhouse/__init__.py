@@ -10,7 +10,7 @@ everyone.
 import functools
 
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.llhouse import attack, damage, dying, figures, manoeuvres, missiles, naturals
+from fray_table.rules.llhouse import attack, damage, dying, figures, improved, manoeuvres, missiles, naturals
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.options import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
 from fray_table.rules.ruleset import Added, Module, Profile, Revision, revised
@@ -108,8 +108,38 @@ PROFILE = Profile(
                     options=("special_rolls", "crit_range_ranks", "hit_location"),
                 ),
                 revised(CRITICALS_7, hooks={"natural_20_hits": figures.natural_20_hits}, options=("natural_20_hits", "special_rolls")),
+                # 000's parry (+2 AC), shield bash and shield sacrifice on the fight's own roll
+                # (003's asks hooks parry and land; 000's does them itself).
+                Module(
+                    "maneuvers",
+                    "000's maneuvers open to everyone: parry (+2 AC), shield bash, shield sacrifice, on the fight's own attack roll.",
+                    hooks={"parry": improved.parry_as_ac, "land": damage.land_on_own_roll},
+                    actions={"shield_bash": Added(manoeuvres.describe, manoeuvres.bash_on_own_roll, phase="attack")},
+                    choices=(manoeuvres.shield_choices,),
+                    prompts={damage.SACRIFICE_PROMPT: damage.sacrifice},
+                    answers={damage.SACRIFICE_PROMPT: damage.SACRIFICE_ANSWERS},
+                    stops_acting=(KNOCKED_DOWN,),  # a bash's 20: 'loses 1 round climbing back to their feet'
+                    check_declaration=(manoeuvres.check_maneuver,),
+                    round_end=(dying.round_end,),  # the knockdown's round lapses
+                    options=("maneuvers",),
+                    rolled_on=("holmes-phases", figures.PROFILE),
+                    why="000's parry and shield sacrifice come into 003's roll through its hooks parry and land, and 000's roll has its own; "
+                    "001's and 002's rolls ask neither",
+                ),
+                Module(
+                    "two_weapons",
+                    "000's two-weapon fighting: +2 and a die for the hand that struck, or main hand -2 and off hand -4.",
+                    actions={"two_weapons": Added(manoeuvres.describe, attack.two_weapons, phase="attack", weapons=lambda a: [a.weapon, a.off_hand])},
+                    choices=(manoeuvres.two_weapon_choices,),
+                    check_declaration=(manoeuvres.check_maneuver,),
+                    options=("maneuvers", "two_weapon_fighting"),
+                    needs=("to_hit",),
+                    why=f"its strikes are {TO_HIT}'s (the +2 and the die for the hand that struck, or -2 and -4), and 003 rules two "
+                    "weapons its own way ('A character wielding two weapons may choose which he will attack with each round')",
+                ),
             ),
-            "whether a natural 20 hits whatever the AC is the criticals module's (docs/rulings.md, 'Rules version 8')",
+            "whether a natural 20 hits whatever the AC is the criticals module's; 000's parry, shield bash and sacrifice "
+            "come to 003's roll, two weapons is a module of its own (docs/rulings.md, 'Rules version 8')",
         ),
     ),
 )

@@ -7,6 +7,7 @@ them all; `test_every_module_of_every_profile_is_played_under_003` fails when an
 profile has a module no scenario here takes, so a new module cannot go untested."""
 
 import pathlib
+import tomllib
 
 import pytest
 from scenes import all_forced, scenario, texts, who
@@ -16,6 +17,7 @@ from fray_table.rules.ruleset import RulesUnavailable, compose, installed
 from fray_table.rules.scenario import play
 
 ROOT = "holmes-phases"
+GOLDEN_V8 = pathlib.Path(__file__).resolve().parent / "golden" / "v8"
 
 
 def under_003(name: str, dice: list[int] | None = None, **modules: str) -> dict:
@@ -102,6 +104,8 @@ UNDER_003 = {
     "thac0-sheet-under-003": lambda: under_003("thac0-sheet-under-003"),
     "002's showcase under 003": lambda: showcase_under_003(to_hit="thac0-sheet", striking="thac0-sheet", wrestling="thac0-sheet", naval="thac0-sheet"),
     "kicks under 003": lambda: kicks_under_003(),
+    # rules version 8: 000's parry, shield bash and sacrifice on 003's own roll (its golden stream's scenario)
+    "shield under 003": lambda: tomllib.loads((GOLDEN_V8 / "shield-under-003.toml").read_text()),
 }
 
 
@@ -256,9 +260,64 @@ def test_000s_roll_extra_attack_and_shield_in_003s_round():
 
 
 @pytest.mark.parametrize("module", ["routine", "maneuvers"])
-def test_000s_routine_and_maneuvers_need_its_roll(module):
+def test_000s_routine_and_maneuvers_need_its_roll_under_version_7(module):
     with pytest.raises(RulesUnavailable, match=f"^ll-house's '{module}' cannot be combined with holmes-phases 'to_hit': "):
-        compose(ROOT, ((module, "ll-house"),))
+        compose(ROOT, ((module, "ll-house"),), 7)
+
+
+def test_000s_routine_and_two_weapons_still_need_its_roll():
+    """From rules version 8 two weapons is a module of its own, refused under 003's roll with why:
+    000's 'Two Weapon Fighting gives you a +2 to your Hit roll ... you must roll another die to
+    determine which weapon you struck with' is 000's roll, and 003 has its own: 'A character
+    wielding two weapons may choose which he will attack with each round'."""
+    with pytest.raises(RulesUnavailable, match="^ll-house's 'routine' cannot be combined with holmes-phases 'to_hit': "):
+        compose(ROOT, (("routine", "ll-house"),))
+    with pytest.raises(RulesUnavailable) as refused:
+        compose(ROOT, (("two_weapons", "ll-house"),))
+    assert str(refused.value).startswith("ll-house's 'two_weapons' cannot be combined with holmes-phases 'to_hit': its strikes are 000's own attack roll's")
+    assert "'A character wielding two weapons may choose which he will attack with each round'" in str(refused.value)
+
+
+@pytest.mark.parametrize("to_hit, whose", [("thac0-sheet", "thac0-sheet's"), ("challenges", "challenges'")])
+def test_000s_maneuvers_need_a_roll_that_asks_for_them(to_hit, whose):
+    """001's and 002's rolls ask for no parry or shield sacrifice of another module: refused, naming why."""
+    with pytest.raises(RulesUnavailable) as refused:
+        compose(ROOT, (("maneuvers", "ll-house"), ("to_hit", to_hit)))
+    assert str(refused.value) == (
+        f"ll-house's 'maneuvers' cannot be combined with {whose} 'to_hit': 000's parry and shield sacrifice come into 003's roll "
+        "through its hooks parry and land, and 000's roll has its own; 001's and 002's rolls ask neither"
+    )
+
+
+def test_000s_parry_shield_bash_and_sacrifice_on_003s_roll():
+    """Rules version 8, 003's round with 000's maneuvers: PARRY 'Add 2 to your AC for this round'
+    (2 off 003's sum, no disarm or counter); SHIELD BASH 'Make a normal attack roll' (003's 'd20 +
+    combat bonus + AC' reaching 19), 'the victim takes 1d3 damage. A roll of 20 means the victim
+    is also knocked down and loses 1 round'; SHIELD SACRIFICE 'roll 1d4, subtract that from the
+    Attacker's Damage', 'This move shatters your shield beyond use, altering your AC'."""
+    fight = played("shield under 003")
+    assert texts(fight, "attack") == [
+        "Ukk attacks Alda: d20 15 + 0 combat bonus - 2 parry + AC 5 = 18 < 19: miss.",
+        "Alda shield-bashes Ukk: d20 20 + 1 combat bonus + AC 6 = 27 ≥ 19: hit.",
+        "Alda attacks Ukk: d20 9 + 1 combat bonus + AC 6 = 16 < 19: miss.",
+        "Ukk attacks Alda: d20 16 + 0 combat bonus + AC 5 = 21 ≥ 19: hit.",
+    ]
+    assert texts(fight, "parry") == []  # 000's parry is AC alone: no disarm, no counter-attack
+    lines = texts(fight)
+    assert "Alda rolls 2 damage against Ukk (1d3 2); d20 20 knocks it down." in lines and "Ukk cannot act (knocked down)." in lines
+    assert texts(fight, "shield") == [
+        "Alda may sacrifice the shield against 5 damage.",
+        "Alda sacrifices the shield: 1d4 3; 5 - 3 = 2 damage.",
+        "Alda loses the shield (shattered beyond use): its AC 5 → 6.",
+    ]
+    alda, ukk = who(fight, "alda"), who(fight, "ukk")
+    assert (alda.hp, alda.shield, ukk.hp) == (7, False, 6)
+
+
+def test_000s_maneuvers_under_003s_roll_are_refused_under_version_7():
+    """A fight of rules version 7 keeps what its table could do: the combination is refused at creation."""
+    with pytest.raises(ValueError, match="the shield bash and two weapons are rolled on 000's own attack roll"):
+        play({**UNDER_003["shield under 003"](), "rules_version": 7})
 
 
 # --- thac0-sheet (002): striking, wrestling; to_hit, naval ---------------------------------------

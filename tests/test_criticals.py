@@ -321,3 +321,5 @@ def test_natural_20_hits_is_the_option_of_000s_criticals_from_version_8():
     options = {v: {m: {o.name for o in compose("holmes-phases", ((m, "ll-house"),), v).options} for m in ("to_hit", "criticals")} for v in (7, 8)}
     assert "natural_20_hits" in options[7]["to_hit"] and "natural_20_hits" not in options[7]["criticals"]
     assert "natural_20_hits" not in options[8]["to_hit"] and "natural_20_hits" in options[8]["criticals"]
+    house = {m["name"]: m for m in catalogue()["ll-house"]["modules"]}  # the catalogue: as a new fight takes them
+    assert house["criticals"]["options"] == ["natural_20_hits", "special_rolls"] and "natural_20_hits" not in house["to_hit"]["options"]

@@ -13,7 +13,7 @@ import pytest
 from scenes import all_forced, scenario, texts, who
 
 from fray_table.rules.profiles import catalogue
-from fray_table.rules.ruleset import RulesUnavailable, compose, installed
+from fray_table.rules.ruleset import RULES_VERSION, RulesUnavailable, compose, installed, modules_at
 from fray_table.rules.scenario import play
 
 ROOT = "holmes-phases"
@@ -88,6 +88,28 @@ def kicks_under_003() -> dict:
     }
 
 
+def two_weapons_under_003() -> dict:
+    """Rules version 8's `two_weapons` module of 000, with 000's roll it needs, in 003's round: Alda
+    (a 4th-level cleric, Attack Value +1) with sword and dagger against Ukk in chain mail (AC 15)."""
+    sword, dagger = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}, {"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}
+    return {
+        "profile": ROOT,
+        "modules": {"to_hit": "ll-house", "two_weapons": "ll-house"},
+        "dice": [5, 6, 12, 2, 5],
+        "combatants": [
+            {"id": "alda", "name": "Alda", "side": "party", "pc": True, "klass": "cleric", "level": 4, "armor": "chain mail", "hp": 9, "hp_max": 9}
+            | {"dex": 14, "x": 10, "y": 10, "weapons": [sword, dagger]},
+            {"id": "ukk", "name": "Ukk", "side": "orcs", "armor": "chain mail", "hp": 8, "hp_max": 8, "attack_bonus": 0, "dex": 9, "x": 15, "y": 10}
+            | {"weapons": [sword]},
+        ],
+        "commands": [
+            {"type": "start"},
+            {"type": "declare", "actor": "alda", "action": {"type": "two_weapons", "target": "ukk", "weapon": 0, "off_hand": 1}},
+            {"type": "advance"},
+        ],
+    }
+
+
 # Every scenario played below, by name: the modules each takes are what the coverage test reads.
 UNDER_003 = {
     "challenges-under-003": lambda: under_003("challenges-under-003"),
@@ -104,6 +126,7 @@ UNDER_003 = {
     "thac0-sheet-under-003": lambda: under_003("thac0-sheet-under-003"),
     "002's showcase under 003": lambda: showcase_under_003(to_hit="thac0-sheet", striking="thac0-sheet", wrestling="thac0-sheet", naval="thac0-sheet"),
     "kicks under 003": lambda: kicks_under_003(),
+    "two weapons under 003": lambda: two_weapons_under_003(),
     # rules version 8: 000's parry, shield bash and sacrifice on 003's own roll (its golden stream's scenario)
     "shield under 003": lambda: tomllib.loads((GOLDEN_V8 / "shield-under-003.toml").read_text()),
 }
@@ -314,6 +337,19 @@ def test_000s_parry_shield_bash_and_sacrifice_on_003s_roll():
     assert (alda.hp, alda.shield, ukk.hp) == (7, False, 6)
 
 
+def test_000s_two_weapons_with_its_roll_in_003s_round():
+    """000: 'Two Weapon Fighting gives you a +2 to your Hit roll, in addition to your normal Attack
+    Value' (12 + 1 + 2 = 15 >= AC 15); 'you must roll another die to determine which weapon you
+    struck with. If you roll an Even number then you hit with your Main Hand Weapon'; 003's 1-6."""
+    fight = played("two weapons under 003")
+    assert texts(fight, "attack", "hit") == [
+        "Alda attacks with two weapons Ukk: d20 12 + 1 attack value + 2 two weapons = 15 ≥ AC 15: hit.",
+        "Which weapon: d6 2, even: the main hand (sword).",
+        "Alda rolls 5 damage against Ukk (1d6 5).",
+    ]
+    assert who(fight, "ukk").hp == 3
+
+
 def test_000s_maneuvers_under_003s_roll_are_refused_under_version_7():
     """A fight of rules version 7 keeps what its table could do: the combination is refused at creation."""
     with pytest.raises(ValueError, match="the shield bash and two weapons are rolled on 000's own attack roll"):
@@ -390,7 +426,7 @@ def test_every_module_of_every_profile_is_played_under_003():
         data = make()
         assert data["profile"] == ROOT
         taken |= {(module, source) for module, source in data["modules"].items()}
-    wanted = {(m.name, p.name) for p in installed().values() if p.name != ROOT for m in p.modules}
+    wanted = {(m.name, p.name) for p in installed().values() if p.name != ROOT for m in (*p.modules, *modules_at(p, RULES_VERSION))}
     assert sorted(wanted - taken) == []
     source = pathlib.Path(__file__).read_text()
     assert [name for name in UNDER_003 if f'played("{name}")' not in source] == []  # each is played by a test above

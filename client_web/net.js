@@ -9,6 +9,7 @@ const SILENCE_LIMIT_MS = 45000; // no message at all for this long: the socket i
 const CONNECT_TIMEOUT_MS = 10000;
 const OUTBOX_LIMIT = 50;
 // Close codes after which retrying cannot help (bad or revoked token, no such encounter).
+// 4012 (a fight of rules this replica does not know) is not fatal: the next try, through the balancer, reaches another.
 const FATAL_CLOSE = (code) => code === 1008 || (code >= 4400 && code < 4500);
 
 export function newId() {

@@ -40,7 +40,7 @@ SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events bet
 # The close code of a socket whose fight this replica does not fold: its rules version is
 # newer than this replica knows (a rolling upgrade). The client reconnects, through the
 # balancer, to a replica that knows it (docs/protocol.md, docs/operations.md).
-UNKNOWN_VERSION_CLOSE = 4426
+UNKNOWN_VERSION_CLOSE = 4012
 
 
 class UnknownVersion(Exception):

@@ -94,7 +94,7 @@ class Collector:
         yield counter("fray_outbox_drops", "Clients dropped because their update queue filled up", counts.outbox_drops)
         yield counter(
             "fray_handed_off",
-            "Fights not folded here because their rules version is newer than this replica knows; their sockets closed with 4426",
+            "Fights not folded here because their rules version is newer than this replica knows; their sockets closed with 4012",
             counts.handed_off,
         )
         yield counter("fray_redis_errors", "Redis calls that failed: unreachable or no answer in time", counts.redis_errors)

@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import AddCombatant, EditCombatant, Fork, Restore
-from fray_table.rules.events import decode_event
+from fray_table.rules.events import Event, decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import apply
 from fray_table.rules.summary import Summary, summarize
@@ -68,19 +68,24 @@ def rounds_of(lines: list[Entry], round_: int) -> list[int]:
 
 async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, newest: int = RULES_VERSION) -> Fold:
     """Fold the stream from scratch; keep the state after event `at` (None: the last).
-    The whole stream is read (bounded) so the timeline knows its length and rounds.
-    A fight whose rules are newer than `newest` (the newest this replica folds) is refused."""
+    The whole stream is read (bounded) so the timeline knows its length and rounds."""
     events = await store.read(encounter, count=MAX_EVENTS + 1)
     if not events:
         raise ReplayError(404, "encounter/unknown", f"there is no encounter {encounter!r}")
     if len(events) > MAX_EVENTS:
         raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
-    last = len(events) - 1
-    stop = last if at is None else max(0, min(at, last))
-    decoded = [decode_event(payload) for _, payload in events]
+    return fold_events([decode_event(payload) for _, payload in events], viewer, at, newest)
+
+
+def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, newest: int = RULES_VERSION) -> Fold:
+    """The fight of `decoded` (its whole stream) as `viewer` saw it up to event `at` (None:
+    the last), folded under its own rules version. A fight whose rules are newer than
+    `newest` (the newest this replica, or this Fray, folds) is refused: ReplayError."""
     needed = max(version_needed(e.command) for e in decoded)
     if needed > newest:
-        raise ReplayError(409, "rules/unknown-version", f"this fight is played under rules version {needed}; this server knows versions up to {newest}")
+        raise ReplayError(409, "rules/unknown-version", f"this fight is played under rules version {needed}; this Fray knows versions up to {newest}")
+    last = len(decoded) - 1
+    stop = last if at is None else max(0, min(at, last))
     # A veiled fork (rules/fork.py): its GM reads its origin's events as the link it was forked from did.
     veil, veiled = -1, viewer
     forks = [e.command for e in decoded if isinstance(e.command, Fork)]
@@ -108,7 +113,7 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, newe
             kept = state  # apply() never changes a state: the moment stays as it was
     assert kept is not None and state is not None
     seen_as = veiled if stop <= veil else viewer
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended", made_in=made_in, names=names)
+    return Fold(count=len(decoded), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended", made_in=made_in, names=names)
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:

@@ -221,7 +221,7 @@ SERVE: tuple[Setting, ...] = (
         RULES_VERSION,
         rules_version,
         "the newest rules version this replica folds and creates fights with; an older one runs it as the release before "
-        "during a rolling upgrade (fights of newer rules are handed to other replicas, close code 4426)",
+        "during a rolling upgrade (fights of newer rules are handed to other replicas, close code 4012)",
     ),
     Setting("--shutdown-timeout", "FRAY_SHUTDOWN_TIMEOUT", 10.0, seconds, "on SIGTERM, seconds to drain outboxes and close sockets (1012) before giving up"),
     Setting("", "FRAY_ADMIN_KEY", "", text, "key to create encounters (Authorization: Bearer KEY); without it creation is open on loopback only", secret=True),

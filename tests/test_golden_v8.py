@@ -8,7 +8,8 @@ import json
 
 import pytest
 from golden.record import shown
-from golden.v8.record import FIGHTS, HERE, VERSION, load
+from golden.states import hashes
+from golden.v8.record import FIGHTS, HERE, VERSION, load, states
 
 from fray_table.rules.events import decode_event
 
@@ -26,10 +27,15 @@ def test_golden_stream_of_version_8_folds_as_recorded(name):
 
 
 @pytest.mark.parametrize("name", FIGHTS)
+def test_golden_stream_of_version_8_folds_to_its_frozen_state_bytes(name):
+    assert hashes(load(name)) == states(name)
+
+
+@pytest.mark.parametrize("name", FIGHTS)
 def test_golden_stream_of_version_8_is_of_version_8(name):
     assert decode_event(load(name)[0]).command.rules_version == VERSION
 
 
 def test_every_scenario_of_version_8_is_recorded():
     assert FIGHTS == ["natural-20-with-003s-criticals", "shield-under-003", "torch-at-the-oil"]
-    assert all((HERE / f"{name}.stream").exists() for name in FIGHTS)
+    assert all((HERE / f"{name}.{kind}").exists() for name in FIGHTS for kind in ("stream", "expected.json", "states"))

@@ -58,40 +58,6 @@ def in_reach(ctx: Context, actor: Combatant, tid: str, what: str) -> tuple[Comba
     return target, feet
 
 
-def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil, torch=None) -> None:
-    """The flask, and its torch if declared: `torch` (version 7's `torch_into_melee`, the
-    default; version 8's `torch_at_the_oil`)."""
-    torch = torch or torch_into_melee
-    reached = in_reach(ctx, actor, a.target, "a flask")
-    if reached is None:
-        return
-    aimed, feet = reached
-    band = a.range_band or range_band(feet, FLASK_RANGE)
-    # 003: 'Any character attacking into an ongoing melee must randomly determine which combatant will be hit'
-    target = into_melee(ctx, actor, aimed, "throws a flask", "flask")
-    # 003: 'as hitting larger creatures is easier than smaller ones', L +4, M +2, S 0.
-    mods = base_mods(ctx, actor) + [(f"size {target.size}", FLASK_SIZE[target.size])] + aim_mods(a.cover, a.cover_kind, band)
-    if not roll_to_hit(ctx, actor, f"throws a flask of oil at {target.name}", descending(target.ac), mods, target.id):
-        return
-    if OILED not in target.conditions and BURNING not in target.conditions:
-        target.conditions.append(OILED)
-    ctx.log("oil", f"Oil splashes over {target.name}.", actor=actor.id, target=target.id)
-    if a.torch:
-        torch(ctx, actor, target, band, a.cover, a.cover_kind)
-
-
-def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch, torch=None) -> None:
-    torch = torch or torch_into_melee
-    reached = in_reach(ctx, actor, a.target, "a torch")
-    if reached is None:
-        return
-    target, feet = reached
-    if OILED not in target.conditions:
-        ctx.log("oil", f"{actor.name} holds the torch: there is no unlit oil on {target.name}.", actor=actor.id, target=target.id)
-        return
-    torch(ctx, actor, target, a.range_band or range_band(feet, FLASK_RANGE), a.cover, a.cover_kind)
-
-
 def torch_into_melee(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: str, kind: str) -> None:
     """Rules version 7's torch: a missile of its own, into a melee it may fly at someone
     else, and light nothing."""
@@ -113,6 +79,38 @@ def torch_at_the_oil(ctx: Context, actor: Combatant, target: Combatant, band: st
         target.burning = 0
         ctx.log("oil", f"The oil on {target.name} catches fire.", actor=actor.id, target=target.id)
         schedule(ctx.state)
+
+
+def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil, torch=torch_into_melee) -> None:
+    """The flask, and its torch if declared: `torch` (rules version 7's `torch_into_melee`;
+    version 8's `torch_at_the_oil`: rules.holmes.actions.AT_THE_OIL)."""
+    reached = in_reach(ctx, actor, a.target, "a flask")
+    if reached is None:
+        return
+    aimed, feet = reached
+    band = a.range_band or range_band(feet, FLASK_RANGE)
+    # 003: 'Any character attacking into an ongoing melee must randomly determine which combatant will be hit'
+    target = into_melee(ctx, actor, aimed, "throws a flask", "flask")
+    # 003: 'as hitting larger creatures is easier than smaller ones', L +4, M +2, S 0.
+    mods = base_mods(ctx, actor) + [(f"size {target.size}", FLASK_SIZE[target.size])] + aim_mods(a.cover, a.cover_kind, band)
+    if not roll_to_hit(ctx, actor, f"throws a flask of oil at {target.name}", descending(target.ac), mods, target.id):
+        return
+    if OILED not in target.conditions and BURNING not in target.conditions:
+        target.conditions.append(OILED)
+    ctx.log("oil", f"Oil splashes over {target.name}.", actor=actor.id, target=target.id)
+    if a.torch:
+        torch(ctx, actor, target, band, a.cover, a.cover_kind)
+
+
+def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch, torch=torch_into_melee) -> None:
+    reached = in_reach(ctx, actor, a.target, "a torch")
+    if reached is None:
+        return
+    target, feet = reached
+    if OILED not in target.conditions:
+        ctx.log("oil", f"{actor.name} holds the torch: there is no unlit oil on {target.name}.", actor=actor.id, target=target.id)
+        return
+    torch(ctx, actor, target, a.range_band or range_band(feet, FLASK_RANGE), a.cover, a.cover_kind)
 
 
 def schedule(state: Encounter) -> None:

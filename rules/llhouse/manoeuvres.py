@@ -27,7 +27,6 @@ from fray_table.rules.llhouse.dying import BLEEDING
 from fray_table.rules.llhouse.figures import hands, maneuvers_open, may_wield, natural_20_hits, rank, shield_ready
 from fray_table.rules.llhouse.improved import parry_bonus
 from fray_table.rules.model import Combatant, Encounter, Step, Weapon
-from fray_table.rules.ruleset import rules_of
 
 BASH_REACH = 5  # a shield strikes at arm's length (a ruling)
 EXTRAS_FIRST = ("shoot", "throw_oil")  # where 003's missile and oil actions begin in a combatant's list
@@ -62,10 +61,9 @@ def bash_on_own_roll(ctx: Context, actor: Combatant, action: ShieldBash, step: S
     if target is None:
         return
     mods = modifiers(state, actor, target, SHIELD, "attack", False)
-    state_rules = rules_of(state)
-    state_rules.parry(state, target, mods, True)
+    ctx.rules.parry(state, target, mods, True)
     _, ac = mods.pop()  # 003's last term: the target's AC, descending
-    hit, d20 = state_rules.bare_roll(ctx, actor, f"shield-bashes {target.name}", ac, mods, target.id)
+    hit, d20 = ctx.rules.bare_roll(ctx, actor, f"shield-bashes {target.name}", ac, mods, target.id)
     if hit:
         bash_lands(ctx, actor, target, d20)
 

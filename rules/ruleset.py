@@ -84,6 +84,14 @@ HOOKS = {
     # The GM's undo (rules.undo): its own line, then what this hook says of the combatants it
     # changed, given them as they were before it: (ctx, before) (rules.undo.tell_changes).
     "undone": "what an undo says of the combatants it changed: (ctx, {id: combatant before}) (rules.undo)",
+    # Rules version 8: whether a natural 20 hits whatever the AC is the criticals module's, which
+    # says so (000's chart, by its option; 003's: never), asked by 003's roll and 000's (version 7's
+    # 000's roll reads its own option, whatever the criticals module).
+    "natural_20_hits": "whether a roll in the crit range hits whatever the AC: (state) -> bool (rules.holmes.criticals.never_by_itself)",
+    # Asked by 003's roll, so that a module may bring its own parry and shield to it (000's
+    # maneuvers from rules version 8; every module of version 7 leaves 003's).
+    "parry": "a parry against a melee strike: its term put before the AC in `mods` -> (the parrying weapon, if a disarm or counter may follow, and the penalty): (state, target, mods, melee) (rules.holmes.terms.parry_term)",
+    "land": "a hit's damage, rolled, coming off its target, then its critical's effect: (ctx, attacker, target, points, shown, effect, mode) (rules.holmes.tohit.lands)",
 }
 
 # The kinds of blow a critical or fumble comes on, as the hooks are told them.
@@ -127,6 +135,9 @@ class Module:
     options: tuple[str, ...] = ()  # the names of its profile's options its rules read
     needs: tuple[str, ...] = ()  # its profile's other modules it cannot work without
     decides: tuple[str, ...] = ()  # modules whose part it decides itself: none may come from elsewhere
+    # the profiles whose to_hit its actions are rolled on (their rolls ask the hooks it fills);
+    # empty: any. Another profile's to_hit is refused with `why`.
+    rolled_on: tuple[str, ...] = ()
     why: str = ""  # why, in a sentence, when `needs` or `decides` is not met
 
 
@@ -271,6 +282,9 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = (), version: int = 
         for need in m.needs:
             if modules.get(need, ("",))[0] != source:
                 raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {modules[need][0] if need in modules else 'no'} {need!r}: {m.why}")
+    for module, (source, m) in modules.items():
+        if m.rolled_on and modules["to_hit"][0] not in m.rolled_on:
+            raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {_whose(modules['to_hit'][0])} 'to_hit': {m.why}")
     for module, (source, m) in modules.items():
         # A module that decides another's part itself (001's chart, its own natural 1 and 20)
         # takes that module as its own profile has it, where it is never called.

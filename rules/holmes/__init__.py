@@ -9,7 +9,24 @@ through this record, and the other profiles build on them.
 
 from fray_table.rules import undo
 from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.holmes import actions, combat, criticals, damage, fighters, fumbles, kinds, morale, oil, order, ranged, subdual, surprise, tohit, traits
+from fray_table.rules.holmes import (
+    actions,
+    combat,
+    criticals,
+    damage,
+    fighters,
+    fumbles,
+    kinds,
+    morale,
+    oil,
+    order,
+    ranged,
+    subdual,
+    surprise,
+    terms,
+    tohit,
+    traits,
+)
 from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile, Revision, revised
 
@@ -46,6 +63,8 @@ PROFILE = Profile(
                 "bare_roll": tohit.d20_against_19,
                 "combat_bonus": fighters.hit_table_bonus,
                 "armor_class": traits.armor_as_given,
+                "parry": terms.parry_term,  # 003: 'their opponent thusly suffers a -4 penalty to hit'
+                "land": tohit.lands,
             },
             prompts={kinds.RIPOSTE_PROMPT: combat.riposte},  # 003: a parrier's counter-attack at +3
             answers={kinds.RIPOSTE_PROMPT: kinds.RIPOSTE_ANSWERS},
@@ -54,7 +73,7 @@ PROFILE = Profile(
         Module(
             "criticals",
             "003: a natural 20 on a melee attack roll that hits adds 1-6 damage, and the weapon saves against 'crushing blow' or breaks.",
-            hooks={"critical": criticals.critical, "critical_effect": criticals.effect},
+            hooks={"critical": criticals.critical, "critical_effect": criticals.effect, "natural_20_hits": criticals.never_by_itself},
             options=("weapon_saves",),
         ),
         Module("fumbles", "003: a natural 1 does nothing more than miss (003 gives it no effect).", hooks={"fumble": fumbles.fumble}),
@@ -65,8 +84,9 @@ PROFILE = Profile(
     revisions=(
         Revision(
             8,
-            (revised(ROUND, hooks={"undone": undo.tell_changes}),),
-            "issue 27: an undo says what it changed of each combatant (the events judged again may end otherwise than their lines said)",
+            (revised(ROUND, actions=actions.AT_THE_OIL, hooks={"undone": undo.tell_changes}),),
+            "the torch is thrown at the oil, never randomised into a melee (docs/rulings.md, 'Rules version 8'); "
+            "an undo says what it changed of each combatant (issue 27: the events judged again may end otherwise than their lines said)",
         ),
     ),
 )

@@ -30,8 +30,8 @@ import httpx
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
+import harness as bench  # noqa: E402
 import many  # noqa: E402
-import run as bench  # noqa: E402
 
 from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 

@@ -11,7 +11,7 @@ import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-import run as bench  # noqa: E402
+import harness as bench  # noqa: E402
 
 from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 

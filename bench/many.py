@@ -20,7 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from run import FIGHT_COMMANDS, PYTHON, cpu_seconds, free_port, rss_kb, start_fray, wait_port  # noqa: E402
+from harness import FIGHT_COMMANDS, PYTHON, cpu_seconds, free_port, rss_kb, start_fray, wait_port  # noqa: E402
 
 CLIENTS = 8  # a GM, three players, four spectators: as bench/run.py's one fight
 

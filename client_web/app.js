@@ -72,6 +72,8 @@ function addEntries(entries, reset) {
     if (e.kind === "rejected" && ours && state.sent.has(ours)) {
       draw.toast(`${state.sent.get(ours)}: ${e.text}`, e.code ?? "");
     }
+    // The GM moved the fight on to newer rules (upgrade_rules, rules/upgrade.py): a fresh welcome says which.
+    if (e.kind === "rules" && !reset && state.rules) state.rules = { ...state.rules, version: state.rules.newest };
   }
   draw.addLog(fresh, reset);
   chat?.add(fresh, reset);
@@ -85,6 +87,7 @@ function handle(msg) {
       if (!resumed) state.maxSeq = -1;
       state.position = msg.position;
       state.view = msg.view;
+      state.rules = { version: msg.rules_version ?? 0, newest: msg.rules_newest ?? 0 }; // the fight's rules version, the server's newest
       if (msg.view.you.role === "gm") {
         draw.setUndo((seq) => send({ type: "undo", seq }, `undo event ${seq}`));
         draw.setReveal((id) => send({ type: "edit_combatant", id, unseen: false }, `reveal ${draw.nameOf(state.view, id)}`));
@@ -187,7 +190,7 @@ function render() {
       notify: (m) => draw.toast(m, "", "info"),
       answer,
     });
-    gm.update(view);
+    gm.update(view, state.rules);
     mapForm ??= new MapForm(send, (m) => draw.toast(m));
     mapForm.update(view);
   }

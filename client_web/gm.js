@@ -10,6 +10,7 @@ import { Links, NewEncounter, loadProfiles } from "./gm_links.js";
 import { AddCombatant, Conditions, Morale } from "./gm_setup.js";
 import { byDieText, sendForced } from "./dice_queue.js";
 import { Deadliness } from "./gm_simulate.js";
+import { Tactics } from "./gm_tactics.js";
 import { nameOf } from "./render.js";
 
 // The figures every view shows the GM; AC is in the profile's own convention (ac_style),
@@ -50,6 +51,11 @@ export class GmConsole {
     this.advance = button("advance", "Close declarations and resolve", () => this.bar.advance(this.advance));
     this.advance.dataset.label = "Close declarations and resolve";
     this.end = button("end", "End the fight", () => this.confirmEnd());
+    // A fight keeps the rules it was created with; the GM may play on under the server's newest (upgrade_rules).
+    this.upgradeNote = h("span", { class: "hint", testid: "upgrade-note" });
+    this.upgrade = button("upgrade-rules", "Play on under today's rules", () => this.confirmUpgrade());
+    this.upgradeArmed = null;
+    this.upgradeBox = h("p", { class: "upgrade", testid: "upgrade-rules-box", hidden: true }, this.upgradeNote, " ", this.upgrade);
 
     this.forceInput = h("input", { id: "force-input", testid: "force-input", inputmode: "numeric", placeholder: "e.g. d20: 20, 17; d6: 3", autocomplete: "off" });
     this.forced = h("span", { testid: "forced-queue" }, "none");
@@ -120,11 +126,13 @@ export class GmConsole {
     this.links = new Links(link.encounter, link.token, link.notify, complain);
     this.fresh = new NewEncounter(complain);
     this.deadliness = new Deadliness(link.encounter, link.token, complain);
+    this.tactics = new Tactics(link.encounter, link.token, complain);
     const section = (testid, title, ...body) => h("details", { class: "gm-section", testid }, h("summary", {}, title), body);
     replace(
       root,
       h("h2", {}, "GM console"),
       h("div", { class: "buttons" }, this.start, this.advance, this.end),
+      this.upgradeBox,
       forceForm,
       h("p", { class: "hint" }, "Queued for any die (the next die rolled that it fits): ", this.forced, " · by die: ", this.forcedByDie, " ", this.clearForced),
       editForm,
@@ -132,11 +140,29 @@ export class GmConsole {
       section("conditions-section", "Conditions, hiding, removing", this.conditions.form),
       section("figures-section", "Figures (PC, class, level; armor, ranks, δS, ships...)", this.figures.form),
       section("add-section", "Add combatants (bestiary, armor, weapons)", this.adder.form),
+      this.tactics.el,
       this.deadliness.el,
       this.links.el,
       this.fresh.el,
     );
     root.hidden = false;
+  }
+
+  /** Two clicks, as ending: the move cannot be undone by the fight's own rules. */
+  confirmUpgrade() {
+    if (this.upgradeArmed) {
+      clearTimeout(this.upgradeArmed);
+      this.upgradeArmed = null;
+      this.upgrade.textContent = "Play on under today's rules";
+      this.send({ type: "upgrade_rules" }, "play on under today's rules");
+      this.upgradeBox.hidden = true; // the welcome after a reconnect says where the fight is
+      return;
+    }
+    this.upgrade.textContent = "Really? Click again: the log will say so";
+    this.upgradeArmed = setTimeout(() => {
+      this.upgradeArmed = null;
+      this.upgrade.textContent = "Play on under today's rules";
+    }, 4000);
   }
 
   confirmEnd() {
@@ -258,9 +284,14 @@ export class GmConsole {
     }
   }
 
-  update(view) {
+  update(view, rules = { version: 0, newest: 0 }) {
     const first = this.view === null;
     this.view = view;
+    const older = rules.version && rules.newest > rules.version && view.status !== "ended";
+    if (this.upgradeBox.hidden === Boolean(older) && !this.upgradeArmed) {
+      this.upgradeBox.hidden = !older;
+      this.upgradeNote.textContent = older ? `This fight is played under the rules of version ${rules.version}, as it was created; this server's are version ${rules.newest}.` : "";
+    }
     this.deadliness.update(view);
     const running = view.status === "running";
     this.bar.update(view);
@@ -282,6 +313,6 @@ export class GmConsole {
     }
     // Follow the figures only while the GM has not typed a value of their own.
     if (first || (this.valueBox.firstChild === this.editValue && this.editValue.value === this.prefilled)) this.prefill();
-    for (const part of [this.adder, this.conditions, this.figures, this.morale, this.links, this.fresh]) part.update(view);
+    for (const part of [this.adder, this.conditions, this.figures, this.morale, this.links, this.fresh, this.tactics]) part.update(view);
   }
 }

@@ -1,6 +1,8 @@
 // The websocket to the server: connect, resume from the last stream position,
 // reconnect with bounded exponential backoff, and resend unacknowledged
-// commands (their ids make a resend harmless: the server applies each once).
+// commands (their ids make a resend harmless: the server applies each once);
+// a command whose socket failed DROPS_LIMIT times before its answer is not sent
+// again (issue 27: one that fails the connection must not loop).
 
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 15000;
@@ -8,7 +10,9 @@ const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 45000; // no message at all for this long: the socket is dead
 const CONNECT_TIMEOUT_MS = 10000;
 const OUTBOX_LIMIT = 50;
+const DROPS_LIMIT = 3;
 // Close codes after which retrying cannot help (bad or revoked token, no such encounter).
+// 4012 (a fight of rules this replica does not know) is not fatal: the next try, through the balancer, reaches another.
 const FATAL_CLOSE = (code) => code === 1008 || (code >= 4400 && code < 4500);
 
 export function newId() {
@@ -52,6 +56,13 @@ export function applyPatch(root, ops) {
   return root;
 }
 
+function notResent(drops) {
+  return (
+    `the connection was lost ${drops} times while this command waited for its answer, so it was not sent again. ` +
+    "Check the log: if it is not there, send it again."
+  );
+}
+
 export class Connection {
   /**
    * @param {object} o
@@ -73,7 +84,7 @@ export class Connection {
     this.retryTimer = null;
     this.pingTimer = null;
     this.lastHeard = 0;
-    this.outbox = new Map(); // id -> message, until ack or error
+    this.outbox = new Map(); // id -> {message, sent: on the socket now, drops: sockets lost before its answer}, until ack or error
     this.stopped = false;
     addEventListener("online", () => this.retryNow());
   }
@@ -132,8 +143,17 @@ export class Connection {
       this.ready = true;
       this.onState({ kind: "live" });
       this.onMessage(msg);
-      // Whatever was not acknowledged before the drop goes again, same ids.
-      for (const pending of this.outbox.values()) this.ws.send(JSON.stringify(pending));
+      // Whatever was not acknowledged before the drop goes again, same ids; but not
+      // a command the connection failed on again and again: the page hears why.
+      for (const [id, pending] of [...this.outbox]) {
+        if (pending.drops >= DROPS_LIMIT) {
+          this.outbox.delete(id);
+          this.onMessage({ type: "error", id, code: "client/not-resent", message: notResent(pending.drops) });
+          continue;
+        }
+        pending.sent = true;
+        this.ws.send(JSON.stringify(pending.message));
+      }
       return;
     }
     if ((msg.type === "ack" || msg.type === "error") && msg.id) this.outbox.delete(msg.id);
@@ -145,6 +165,10 @@ export class Connection {
     this.ws = null;
     this.ready = false;
     this.stopPings();
+    for (const pending of this.outbox.values()) {
+      if (pending.sent) pending.drops += 1;
+      pending.sent = false;
+    }
     if (this.stopped) return;
     if (FATAL_CLOSE(ev.code)) {
       this.stopped = true;
@@ -201,8 +225,9 @@ export class Connection {
     if (this.outbox.size >= OUTBOX_LIMIT) {
       throw new Error("too many commands are waiting for the server; wait for the connection");
     }
-    this.outbox.set(id, message);
-    if (this.live) this.ws.send(JSON.stringify(message));
+    const pending = { message, sent: this.live, drops: 0 };
+    this.outbox.set(id, pending);
+    if (pending.sent) this.ws.send(JSON.stringify(message));
     return id;
   }
 }

@@ -77,10 +77,14 @@ class Start(CommandBase, tag="start", frozen=True):
     """Roll surprise (003) and open the first round's declarations."""
 
 
-class Declare(CommandBase, tag="declare", frozen=True):
+class Declare(CommandBase, tag="declare", frozen=True, omit_defaults=True):
+    """`tactic`: the tactic a bot declared it by (fray_table.client.bot), for the log's words;
+    left out when empty (omit_defaults), so a declaration without one is stored as before."""
+
     roles: ClassVar[frozenset[str]] = TABLE
     actor: str
     action: Action
+    tactic: str = ""
 
 
 class Advance(CommandBase, tag="advance", frozen=True):
@@ -174,7 +178,7 @@ class Restore(CommandBase, tag="restore", frozen=True):
     steps: list[Step] | UnsetType = UNSET
     awaiting: Awaiting | None | UnsetType = UNSET
     forced: list[int] | UnsetType = UNSET
-    forced_by_die: dict[int, list[int]] | UnsetType = UNSET
+    forced_by_die: dict[str, list[int]] | UnsetType = UNSET  # keyed as Encounter.forced_by_die
     entered: list[int] | UnsetType = UNSET  # dice entered for a step waiting on the table (physical_dice)
     morale_triggers: list[str] | UnsetType = UNSET
     next_id: int | UnsetType = UNSET
@@ -199,6 +203,17 @@ class Fork(CommandBase, tag="fork", frozen=True):
     veil: int = -1
     veil_role: str = ""  # "player" | "spectator" under a veil
     veil_combatants: list[str] = []
+    # The rules version the fork goes on under: 0 keeps its origin's; the server's newest
+    # makes a fork under today's rules (rules/upgrade.py, as the GM's upgrade_rules).
+    rules_version: int = 0
+
+
+class UpgradeRules(CommandBase, tag="upgrade_rules", frozen=True):
+    """Play on under newer rules: from this event on the fight folds under rules version
+    `version` (0: the server fills in its newest before appending). Everything before
+    it stays as it was played; the dice go on from the same seed (rules/upgrade.py)."""
+
+    version: int = 0
 
 
 Command = (
@@ -219,6 +234,7 @@ Command = (
     | Undo
     | Restore
     | Fork
+    | UpgradeRules
 )
 
 # Each command in words, as a log line names one it speaks of (the GM's undo: 'GM undid an
@@ -241,4 +257,5 @@ IN_WORDS = {
     "undo": "an undo",
     "restore": "an undo",
     "fork": "the fork",
+    "upgrade_rules": "the move to newer rules",
 }

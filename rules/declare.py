@@ -58,10 +58,26 @@ def check_declare(state: Encounter, by: Actor, cmd: Declare) -> Combatant:
         turn = awaited(state)
         if turn and turn[0].id != actor.id and all(d.actor != actor.id for d in state.declarations):
             raise Rejected("declare/not-your-turn", f"{turn[0].name} declares first (reversed INT order)")
+    if cmd.tactic and not tactic_named(cmd.tactic):
+        raise Rejected("declare/bad-tactic", f"a tactic's name is 1 to {TACTIC_LENGTH} letters, digits, spaces and , . % - _")
     if by.role != "gm":  # the GM knows of the unseen and declares for them
         check_unseen(state, actor, cmd)
     check_action(state, actor, cmd)
     return actor
+
+
+TACTIC_LENGTH = 40
+TACTIC_MARKS = frozenset(" ,.%-_")
+
+
+def by_tactic(name: str) -> str:
+    """How the table reads a tactic's name ('tactics: nearest'): in the log and on its link (server/handover.py)."""
+    return f"tactics: {name}"
+
+
+def tactic_named(name: str) -> bool:
+    """A tactic's name as the log shows it: plain words ('nearest, flee at 50%')."""
+    return len(name) <= TACTIC_LENGTH and all(ch.isalnum() or ch in TACTIC_MARKS for ch in name) and not name.isspace()
 
 
 def check_unseen(state: Encounter, actor: Combatant, cmd: Declare) -> None:
@@ -119,7 +135,7 @@ def declare(ctx: Context, cmd: Declare) -> None:
         sealed = state.options.get("sealed_declarations")
         ctx.log(
             "declare",
-            f"{actor.name} declares: {describe(state, cmd.action)}.",
+            f"{actor.name}{f' ({by_tactic(cmd.tactic)})' if cmd.tactic else ''} declares: {describe(state, cmd.action)}.",
             actor=actor.id,
             audience=f"side:{actor.side}" if sealed else "all",
         )

@@ -10,7 +10,7 @@ import functools
 import hashlib
 import re
 
-from fray_table.rules.model import Roll
+from fray_table.rules.model import Roll, die_key
 
 _SPAN = 1 << 64
 _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
@@ -74,7 +74,7 @@ class Dice:
         position: int,
         forced: list[int],
         entered: list[int] | None = None,
-        by_die: dict[int, list[int]] | None = None,
+        by_die: dict[str, list[int]] | None = None,
         kept: bool = True,
     ) -> None:
         self.seed = seed
@@ -94,11 +94,11 @@ class Dice:
                 self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, entered=True))
             return value
         if self.by_die:
-            queued = self.by_die.get(sides)
+            queued = self.by_die.get(key := die_key(sides))
             if queued:  # a result forced for this kind of die: used by it alone
                 value = queued.pop(0)
                 if not queued:
-                    del self.by_die[sides]
+                    del self.by_die[key]
                 if self.kept:
                     self.rolls.append(Roll(sides=sides, value=value, purpose=purpose, forced=True))
                 return value

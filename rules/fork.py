@@ -10,11 +10,12 @@ seed and may be undone like any other; the fork event itself may not.
 
 import hashlib
 
-from fray_table.rules.commands import Fork
+from fray_table.rules.commands import Fork, UpgradeRules
 from fray_table.rules.context import Context
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Encounter, Origin
 from fray_table.rules.profiles import validate_options
+from fray_table.rules.upgrade import check_upgrade, options_at
 
 
 def check_fork(state: Encounter, cmd: Fork) -> None:
@@ -28,8 +29,10 @@ def check_fork(state: Encounter, cmd: Fork) -> None:
         raise Rejected("fork/bad-veil", f"a fork's veil covers its origin's events (0 to #{cmd.at}) as a player or a spectator saw them")
     if len(cmd.seed) < 16:
         raise Rejected("create/weak-seed", "the seed must be at least 16 bytes")
+    if cmd.rules_version:
+        check_upgrade(state, UpgradeRules(version=cmd.rules_version))
     try:
-        validate_options(state.profile, {**state.options, **cmd.options}, state.modules)
+        validate_options(state.profile, {**state.options, **cmd.options}, state.modules, cmd.rules_version or state.rules_version)
     except ValueError as e:
         raise Rejected("create/bad-options", str(e)) from None
 
@@ -46,6 +49,10 @@ def fork(ctx: Context, cmd: Fork) -> None:
             c.notes = ""
         state.forced, state.forced_by_die = [], {}  # nor were the dice that GM forced and did not use
     changed = {name: value for name, value in cmd.options.items() if state.options.get(name) != value}
-    state.options = validate_options(state.profile, {**state.options, **cmd.options}, state.modules)
+    if cmd.rules_version:  # a fork under newer rules (rules/upgrade.py): its options as they have them
+        state.options = options_at(state, cmd.rules_version, cmd.options)
+        changed["rules version"] = state.rules_version = cmd.rules_version
+    else:
+        state.options = validate_options(state.profile, {**state.options, **cmd.options}, state.modules, state.rules_version)
     words = "; ".join(f"{name} now {value}" for name, value in changed.items())
     ctx.log("fork", f"A fork of encounter {origin} after its event #{cmd.at}" + (f" ({words})" if words else "") + f"; a new seed, sha256 {state.seed_hash}.")

@@ -37,6 +37,14 @@ class Mod(Struct, gc=False, frozen=True, omit_defaults=True):
     value: int
 
 
+# Log kinds the end-of-fight summary reads (rules.summary): a line of damage (its total is the
+# points, which its public text states too), a fall (its target is who fell), and a rise: a
+# fallen combatant standing again after an undo (rules.undo.tell_changes).
+DAMAGE = "damage"
+DOWN = "down"
+UP = "up"
+
+
 class Entry(Struct, gc=False, omit_defaults=True):
     """One line of the derived combat log."""
 
@@ -235,7 +243,9 @@ class Encounter(Struct, gc=False):
     steps: list[Step] = []
     awaiting: Awaiting | None = None
     forced: list[int] = []  # the GM's forced-roll queue: each value for the next die it fits, of any kind
-    forced_by_die: dict[int, list[int]] = {}  # sides -> the GM's queue for that kind of die alone (force_rolls {sides})
+    # The GM's queue for one kind of die alone (force_rolls {sides}), keyed by its sides in
+    # words ('20': die_key): a canonical encoding sorts a dict's keys, and only strings'.
+    forced_by_die: dict[str, list[int]] = {}
     entered: list[int] = []  # real dice entered for the step waiting on them (option physical_dice)
     morale_triggers: list[str] = []  # 'first_death:<side>' ...: automatic checks already made (003)
     recent: list[Entry] = []  # log entries made by the last event
@@ -251,6 +261,16 @@ class Encounter(Struct, gc=False):
 # mutable struct is copied. Written out by hand because this runs once per event
 # (a generic walk costs three times as much); tests/test_safety.py checks that every
 # container field of these types is copied, so a field added later cannot be missed.
+
+
+def die_key(sides: int) -> str:
+    """A kind of die as Encounter.forced_by_die keys it: '20' for a d20."""
+    return str(sides)
+
+
+def by_sides(queues: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The queues by die, smallest die first ('6' before '20'), each its own list: as views show them."""
+    return {sides: list(values) for sides, values in sorted(queues.items(), key=lambda kv: int(kv[0]))}
 
 
 def copied_combatant(c: Combatant) -> Combatant:

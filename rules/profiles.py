@@ -128,8 +128,10 @@ def catalogue() -> dict[str, dict]:
     reads and what it needs; where each module of its rules comes from; and the words its
     pages show (rules.words)."""
     out = {}
-    # The prompts' answers in sentences, of every installed module: a fight may take modules of several profiles.
-    answers = {kind: dict(said) for p in PROFILES.values() for m in p.modules for kind, said in m.answers.items()}
+    # The prompts' answers in sentences, of every installed module of every kept version: a fight
+    # may take modules of several profiles, and be of an earlier version.
+    every = [m for p in PROFILES.values() for m in (*p.modules, *(m for r in p.revisions for m in r.modules))]
+    answers = {kind: dict(said) for m in every for kind, said in m.answers.items()}
     for name, p in PROFILES.items():
         inherited = ruleset.compose(p.base).modules if p.base else {}
         out[name] = {
@@ -153,7 +155,7 @@ def catalogue() -> dict[str, dict]:
                     "why": m.why,
                     "actions": sorted(m.actions),
                 }
-                for m in p.modules
+                for m in ruleset.modules_at(p, ruleset.RULES_VERSION)  # as a new fight takes them
             ],
             "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},
             "words": {**words.WORDS, "answers": answers},
@@ -161,9 +163,10 @@ def catalogue() -> dict[str, dict]:
     return out
 
 
-def validate_options(profile: str, options: dict, modules: dict[str, str] | None = None) -> dict:
-    """The full option set with defaults filled in. Raises ValueError naming what is wrong."""
-    rules = ruleset.compose(profile, tuple(sorted((modules or {}).items())))
+def validate_options(profile: str, options: dict, modules: dict[str, str] | None = None, version: int = ruleset.RULES_VERSION) -> dict:
+    """The full option set with defaults filled in, as the rules of `version` have them.
+    Raises ValueError naming what is wrong."""
+    rules = ruleset.compose(profile, tuple(sorted((modules or {}).items())), ruleset.kept(version))
     known = {o.name: o for o in rules.options}
     for name, value in options.items():
         if name not in known:

@@ -13,7 +13,7 @@ from typing import Any, get_args
 
 import msgspec
 
-from fray_table.rules import battlemap, chat, fork, resolve, setup, undo
+from fray_table.rules import battlemap, chat, fork, resolve, setup, undo, upgrade
 from fray_table.rules.commands import (
     AddCombatant,
     Advance,
@@ -33,6 +33,7 @@ from fray_table.rules.commands import (
     SetMap,
     Start,
     Undo,
+    UpgradeRules,
 )
 from fray_table.rules.context import Context
 from fray_table.rules.declare import check_declare, declare
@@ -42,18 +43,11 @@ from fray_table.rules.model import Encounter, Entry, copied
 from fray_table.rules.ruleset import rules_of
 
 _canonical = msgspec.msgpack.Encoder(order="deterministic")
-_in_order = msgspec.msgpack.Encoder()  # a map's keys as they come
 
 
 def canonical(state: Encounter) -> bytes:
     """The state's canonical bytes: what determinism is tested on."""
-    if not state.forced_by_die:
-        return _canonical.encode(state)
-    # msgspec's deterministic order sorts maps with str keys only, and raised on the queues
-    # by kind of die (int keys): they go in as a map already sorted by sides. Every state
-    # without them has the bytes it always had; those with them had none (/digest's 500).
-    queues = msgspec.Raw(_in_order.encode(dict(sorted(state.forced_by_die.items()))))
-    return _canonical.encode(msgspec.structs.replace(state, forced_by_die=queues))  # type: ignore[arg-type]
+    return _canonical.encode(state)
 
 
 def check(state: Encounter, event: Event) -> Rejected | None:
@@ -106,6 +100,7 @@ _CHECKS: dict[type, Callable[[Encounter, Actor, Any], Any]] = {
     Undo: lambda state, by, cmd: undo.check_undo(state, cmd),
     Restore: lambda state, by, cmd: undo.check_restore(state, cmd),
     Fork: lambda state, by, cmd: fork.check_fork(state, cmd),
+    UpgradeRules: lambda state, by, cmd: upgrade.check_upgrade(state, cmd),
     CreateEncounter: _already_created,
 }
 
@@ -132,6 +127,7 @@ _RULES: dict[type, Callable[[Context, Any], None]] = {
     CallMorale: lambda ctx, cmd: rules_of(ctx.state).commands["call_morale"][1](ctx, cmd),
     Restore: undo.restore,
     Fork: fork.fork,
+    UpgradeRules: upgrade.upgrade,
     Undo: _never_folded,
     CreateEncounter: _never_folded,
 }

@@ -11,6 +11,14 @@ creation and fixed in the first event (`CreateEncounter.modules`).
 `rules_of(state)` gives the merged record that every seam of the round reads:
 no seam names a profile.
 
+Versions (DESIGN, 'Versions of the rules: history never changes'): a fight folds
+forever under the rules version of its first event. A profile's record lists, per
+version, the modules in force: its `modules` are those of the first kept version,
+and each `Revision` replaces some of them from its version on. A changed rule is a
+new module (most often the old one with one hook replaced: `revised`) beside the old
+one, which stays for the fights made before it. `compose` takes the version as it
+takes the modules, so no rule ever asks which version it runs under.
+
 Profiles are found through the `fray.profiles` entry-point group (the built-in
 ones are registered there like any table's own package: pyproject.toml), so a
 house rule is a package of its own. Reading the installed packages' metadata is
@@ -24,6 +32,7 @@ from collections.abc import Callable, Mapping
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from fray_table.rules import FIRST_KEPT_VERSION, RULES_VERSION
 from fray_table.rules.model import Encounter
 
 GROUP = "fray.profiles"
@@ -72,6 +81,17 @@ HOOKS = {
     "critical": "what a critical hit does to its blow, before the damage: (ctx, attacker, target, weapon, kind) -> Critical",
     "critical_effect": "a critical's effect once its damage has landed: (ctx, attacker, target, effect)",
     "fumble": "what a fumble (a natural 1 that misses) does: (ctx, attacker, target, weapon, kind)",
+    # The GM's undo (rules.undo): its own line, then what this hook says of the combatants it
+    # changed, given them as they were before it: (ctx, before) (rules.undo.tell_changes).
+    "undone": "what an undo says of the combatants it changed: (ctx, {id: combatant before}) (rules.undo)",
+    # Rules version 8: whether a natural 20 hits whatever the AC is the criticals module's, which
+    # says so (000's chart, by its option; 003's: never), asked by 003's roll and 000's (version 7's
+    # 000's roll reads its own option, whatever the criticals module).
+    "natural_20_hits": "whether a roll in the crit range hits whatever the AC: (state) -> bool (rules.holmes.criticals.never_by_itself)",
+    # Asked by 003's roll, so that a module may bring its own parry and shield to it (000's
+    # maneuvers from rules version 8; every module of version 7 leaves 003's).
+    "parry": "a parry against a melee strike: its term put before the AC in `mods` -> (the parrying weapon, if a disarm or counter may follow, and the penalty): (state, target, mods, melee) (rules.holmes.terms.parry_term)",
+    "land": "a hit's damage, rolled, coming off its target, then its critical's effect: (ctx, attacker, target, points, shown, effect, mode) (rules.holmes.tohit.lands)",
 }
 
 # The kinds of blow a critical or fumble comes on, as the hooks are told them.
@@ -115,7 +135,32 @@ class Module:
     options: tuple[str, ...] = ()  # the names of its profile's options its rules read
     needs: tuple[str, ...] = ()  # its profile's other modules it cannot work without
     decides: tuple[str, ...] = ()  # modules whose part it decides itself: none may come from elsewhere
+    # the profiles whose to_hit its actions are rolled on (their rolls ask the hooks it fills);
+    # empty: any. Another profile's to_hit is refused with `why`.
+    rolled_on: tuple[str, ...] = ()
     why: str = ""  # why, in a sentence, when `needs` or `decides` is not met
+
+
+def revised(module: Module, **changes: Any) -> Module:
+    """`module` with some of its parts replaced, hooks, actions, steps and prompts merged
+    over its own: a rule changed for new fights is a new module beside the old one.
+    `revised(m, hooks={"bare_roll": new_roll})` keeps every other hook of `m`."""
+    merged = {name: {**getattr(module, name), **value} if name in _MERGED else value for name, value in changes.items()}
+    return dataclasses.replace(module, **merged)
+
+
+_MERGED = ("hooks", "actions", "prompts", "answers", "steps", "commands", "former")
+
+
+@dataclasses.dataclass(frozen=True)
+class Revision:
+    """What changed in a profile's rules at a rules version, for fights created with it or
+    later (or moved to it by the GM's upgrade_rules): its modules replace the profile's
+    modules of the same names. The fights made before keep the modules they had."""
+
+    version: int
+    modules: tuple[Module, ...]
+    why: str  # what changed and where it is ruled (docs/rulings.md)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,6 +177,9 @@ class Profile:
     modules: tuple[Module, ...] = ()
     base: str = ""  # the profile whose modules fill what this one does not name
     version: int = 1  # raised when an outcome of its rules changes
+    # From each revision's version on, its modules replace those of the same names
+    # (`modules` are the first kept version's). In ascending order of version.
+    revisions: tuple[Revision, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -190,21 +238,43 @@ def profile(name: str) -> Profile:
     return profiles[name]
 
 
-def _chain(p: Profile) -> dict[str, tuple[str, Module]]:
+def kept(version: int) -> int:
+    """The rules version a fight of `version` folds under: its own, or for a fight made
+    by a pre-release version before any was kept, the first kept one. Raises
+    RulesUnavailable for a version this code does not know (a newer release's)."""
+    if version > RULES_VERSION:
+        raise RulesUnavailable(f"this fight's rules version is {version}; this Fray knows versions {FIRST_KEPT_VERSION} to {RULES_VERSION}")
+    return max(version, FIRST_KEPT_VERSION)
+
+
+def modules_at(p: Profile, version: int) -> tuple[Module, ...]:
+    """The profile's own modules in force at `version`: its first ones, each replaced by
+    the latest revision at or before `version` that names it."""
+    if not p.revisions:
+        return p.modules
+    modules = {m.name: m for m in p.modules}
+    for revision in p.revisions:
+        if revision.version <= version:
+            modules.update({m.name: m for m in revision.modules})
+    return tuple(modules.values())
+
+
+def _chain(p: Profile, version: int) -> dict[str, tuple[str, Module]]:
     """The profile's modules over its base's, its base's over theirs."""
-    merged = _chain(profile(p.base)) if p.base else {}
-    return {**merged, **{m.name: (p.name, m) for m in p.modules}}
+    merged = _chain(profile(p.base), version) if p.base else {}
+    return {**merged, **{m.name: (p.name, m) for m in modules_at(p, version)}}
 
 
 @functools.lru_cache(maxsize=256)
-def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
-    """The rules of profile `name` with the modules `chosen` ((module, profile) pairs)
-    from other profiles, each replacing the module of that name or added beside the
-    others. Raises RulesUnavailable with a sentence naming what is wrong."""
+def compose(name: str, chosen: tuple[tuple[str, str], ...] = (), version: int = RULES_VERSION) -> Rules:
+    """The rules of profile `name` at rules version `version` (a kept one: `kept`) with the
+    modules `chosen` ((module, profile) pairs) from other profiles, each replacing the
+    module of that name or added beside the others. Raises RulesUnavailable with a
+    sentence naming what is wrong."""
     base = profile(name)
-    modules = _chain(base)
+    modules = _chain(base, version)
     for module, source in chosen:
-        theirs = {m.name: m for m in profile(source).modules}
+        theirs = {m.name: m for m in modules_at(profile(source), version)}
         if module not in theirs:
             raise RulesUnavailable(f"profile {source!r} has no module {module!r}; its modules: {', '.join(theirs) or 'none'}")
         modules[module] = (source, theirs[module])
@@ -213,9 +283,12 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
             if modules.get(need, ("",))[0] != source:
                 raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {modules[need][0] if need in modules else 'no'} {need!r}: {m.why}")
     for module, (source, m) in modules.items():
+        if m.rolled_on and modules["to_hit"][0] not in m.rolled_on:
+            raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {_whose(modules['to_hit'][0])} 'to_hit': {m.why}")
+    for module, (source, m) in modules.items():
         # A module that decides another's part itself (001's chart, its own natural 1 and 20)
         # takes that module as its own profile has it, where it is never called.
-        native = _chain(profile(source))
+        native = _chain(profile(source), version)
         for part in m.decides:
             if modules.get(part) != native.get(part):
                 raise RulesUnavailable(f"{_whose(source)} {module!r} cannot be combined with {_whose(modules[part][0])} {part!r}: {m.why}")
@@ -225,7 +298,7 @@ def compose(name: str, chosen: tuple[tuple[str, str], ...] = ()) -> Rules:
     return Rules(
         profile=base,
         modules=modules,
-        hooks=_hooks(base, modules),
+        hooks=_hooks(base, modules, version),
         actions=(actions := {k: v for m in parts for k, v in m.actions.items()}),
         offers=tuple(a.choices for a in actions.values() if a.choices is not None),
         prompts=_with_former({k: v for m in parts for k, v in m.prompts.items()}, parts),
@@ -253,10 +326,10 @@ def _root(p: Profile) -> Profile:
     return _root(profile(p.base)) if p.base else p
 
 
-def _hooks(p: Profile, modules: Mapping[str, tuple[str, Module]]) -> dict[str, Callable]:
+def _hooks(p: Profile, modules: Mapping[str, tuple[str, Module]], version: int) -> dict[str, Callable]:
     """Each module's hooks over those of the root profile's module of its name (003's):
     a module fills the hooks it changes and leaves the rest as the round has them."""
-    root = {m.name: m.hooks for m in _root(p).modules}
+    root = {m.name: m.hooks for m in modules_at(_root(p), version)}
     hooks: dict[str, Callable] = {}
     for name, (_, m) in modules.items():
         hooks.update({**root.get(name, {}), **m.hooks})
@@ -266,17 +339,20 @@ def _hooks(p: Profile, modules: Mapping[str, tuple[str, Module]]) -> dict[str, C
     return hooks
 
 
-_PLAIN: dict[str, Rules] = {}  # a profile's own rules, by name: the common case, read without compose's cache key
+# A profile's own rules, by rules version and name: the common case, read without compose's cache key.
+_PLAIN: dict[int, dict[str, Rules]] = {}
+_NONE: dict[str, Rules] = {}
 
 
 def rules_of(state: Encounter) -> Rules:
-    """The encounter's rules, as fixed in its first event."""
+    """The encounter's rules, as fixed in its first event (and moved on only by the GM's
+    upgrade_rules): its profile, its modules and its rules version."""
     if not state.modules:
-        rules = _PLAIN.get(state.profile)
+        rules = _PLAIN.get(state.rules_version, _NONE).get(state.profile)
         if rules is None:
-            rules = _PLAIN[state.profile] = compose(state.profile)
+            rules = _PLAIN.setdefault(state.rules_version, {})[state.profile] = compose(state.profile, (), kept(state.rules_version))
         return rules
-    return compose(state.profile, tuple(sorted(state.modules.items())))
+    return compose(state.profile, tuple(sorted(state.modules.items())), kept(state.rules_version))
 
 
 @functools.cache

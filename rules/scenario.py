@@ -30,6 +30,9 @@ class Scenario(Struct, forbid_unknown_fields=True):
     combatants: list[Combatant] = []
     commands: list[dict] = []
     title: str = ""
+    # The rules version the fight is created with: today's, or an earlier kept one to play
+    # a fight as its table did (rules.ruleset.kept; DESIGN, 'Versions of the rules').
+    rules_version: int = RULES_VERSION
 
 
 class Played(Struct):
@@ -52,7 +55,7 @@ def events_of(scenario: Scenario) -> list[Event]:
     seed = hashlib.sha256(scenario.seed.encode()).digest()
     gm = Actor("gm", "gm")
     create = CreateEncounter(
-        id="scenario", profile=scenario.profile, seed=seed, rules_version=RULES_VERSION, options=scenario.options, modules=scenario.modules
+        id="scenario", profile=scenario.profile, seed=seed, rules_version=scenario.rules_version, options=scenario.options, modules=scenario.modules
     )
     try:
         check_create(create)  # a refused creation is the scenario's fault, named as the others are

@@ -12,7 +12,7 @@ from fray_table.rules.declare import check_action, declaration, describe, record
 from fray_table.rules.dice import parse
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import GRID
-from fray_table.rules.model import ACT, Combatant, Encounter, Weapon
+from fray_table.rules.model import ACT, Combatant, Encounter, Weapon, die_key
 from fray_table.rules.profiles import check_declared, naming_figures, validate_options
 from fray_table.rules.ruleset import rules_of
 
@@ -21,7 +21,7 @@ MAX_FORCED = 100
 
 
 def create(cmd: CreateEncounter) -> Encounter:
-    options = validate_options(cmd.profile, cmd.options, cmd.modules)
+    options = validate_options(cmd.profile, cmd.options, cmd.modules, cmd.rules_version)
     return Encounter(
         id=cmd.id,
         profile=cmd.profile,
@@ -35,7 +35,11 @@ def create(cmd: CreateEncounter) -> Encounter:
 
 def check_create(cmd: CreateEncounter) -> None:
     try:
-        validate_options(cmd.profile, cmd.options, cmd.modules)
+        ruleset.kept(cmd.rules_version)
+    except ruleset.RulesUnavailable as e:
+        raise Rejected("create/unknown-rules-version", str(e)) from None
+    try:
+        validate_options(cmd.profile, cmd.options, cmd.modules, cmd.rules_version)
     except ValueError as e:
         raise Rejected("create/bad-options", str(e)) from None
     if len(cmd.seed) < 16:
@@ -301,7 +305,7 @@ def check_force(state: Encounter, cmd: ForceRolls) -> None:
 def force(ctx: Context, cmd: ForceRolls) -> None:
     values = ", ".join(map(str, cmd.values))
     if cmd.sides:
-        ctx.state.forced_by_die.setdefault(cmd.sides, []).extend(cmd.values)
+        ctx.state.forced_by_die.setdefault(die_key(cmd.sides), []).extend(cmd.values)
         ctx.log("gm", f"GM forces the next d{cmd.sides} rolls: {values}.", audience="gm")
         return
     ctx.state.forced.extend(cmd.values)
@@ -312,7 +316,7 @@ def check_clear_forced(state: Encounter, cmd: ClearForced) -> None:
     if cmd.sides is None:
         empty = not waiting_forced(state)
     else:
-        empty = not (state.forced_by_die.get(cmd.sides) if cmd.sides else state.forced)
+        empty = not (state.forced_by_die.get(die_key(cmd.sides)) if cmd.sides else state.forced)
     if empty:
         raise Rejected("dice/nothing-forced", "no forced result waits" + (f" for a d{cmd.sides}" if cmd.sides else " of any kind" if cmd.sides == 0 else ""))
 
@@ -323,7 +327,7 @@ def clear_forced(ctx: Context, cmd: ClearForced) -> None:
         state.forced, state.forced_by_die = [], {}
         what = "every forced result"
     elif cmd.sides:
-        del state.forced_by_die[cmd.sides]
+        del state.forced_by_die[die_key(cmd.sides)]
         what = f"the forced d{cmd.sides} results"
     else:
         state.forced = []

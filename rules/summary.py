@@ -2,15 +2,18 @@
 damage dealt and taken, and which dice the GM forced or the table rolled.
 
 Made from the lines one viewer may read (rules.view.log_for), each with the round it
-was made in, so a summary never tells a viewer more than their log did: a hidden
-combatant's damage, whose figures they were not shown, counts only for the GM.
+was made in, so a summary never tells a viewer more than their log did, nor less: a
+damage line's points count for everyone who read it (log_for's `points`: its public
+text states them, only the HP left is hidden), a line of an undone event for nobody
+(the page strikes it through). Issue 27: the table's summaries had no damage at all
+when the foes' figures were hidden.
 """
 
 from collections.abc import Iterable
 
 from msgspec import Struct
 
-from fray_table.rules.model import Entry
+from fray_table.rules.model import DAMAGE, DOWN, UP, Entry
 
 
 class Fell(Struct):
@@ -43,15 +46,17 @@ class Summary(Struct):
     seeded: int  # dice the seed rolled
 
 
-def summarize(lines: Iterable[tuple[int, Entry]], names: dict[str, str], rounds: int) -> Summary:
-    """`lines`: (round, entry) for each line the viewer read, oldest first; `names`: id ->
-    name of every combatant the viewer was shown."""
+def summarize(lines: Iterable[tuple[int, Entry]], names: dict[str, str], rounds: int, undone: Iterable[int] = ()) -> Summary:
+    """`lines`: (round, entry) for each line the viewer read, oldest first (damage lines with
+    their points: log_for(..., points=True)); `names`: id -> name of every combatant the
+    viewer was shown; `undone`: the events undone, whose lines count for nothing."""
     tallies: dict[str, Tally] = {}
     fell: list[Fell] = []
     last_hit: dict[str, str] = {}  # target -> who damaged it last
     forced: list[Die] = []
     entered: list[Die] = []
     seeded = 0
+    struck = set(undone)
 
     def tally(cid: str) -> Tally:
         if cid not in tallies:
@@ -59,6 +64,8 @@ def summarize(lines: Iterable[tuple[int, Entry]], names: dict[str, str], rounds:
         return tallies[cid]
 
     for round_, e in lines:
+        if e.seq in struck:
+            continue
         for r in e.rolls:
             if r.forced:
                 forced.append(Die(seq=e.seq, sides=r.sides, value=r.value, purpose=r.purpose))
@@ -66,12 +73,14 @@ def summarize(lines: Iterable[tuple[int, Entry]], names: dict[str, str], rounds:
                 entered.append(Die(seq=e.seq, sides=r.sides, value=r.value, purpose=r.purpose))
             else:
                 seeded += 1
-        if e.kind == "damage" and e.target and e.total is not None:
+        if e.kind == DAMAGE and e.target and e.total is not None:
             tally(e.target).taken += e.total
             if e.actor and e.actor != e.target:
                 tally(e.actor).dealt += e.total
                 last_hit[e.target] = e.actor
-        elif e.kind == "down" and e.target and all(f.id != e.target for f in fell):
+        elif e.kind == DOWN and e.target and all(f.id != e.target for f in fell):
             by = e.actor if e.actor and e.actor != e.target else last_hit.get(e.target)
             fell.append(Fell(id=e.target, name=names.get(e.target, e.target), round=round_, by=names.get(by, by) if by else None))
+        elif e.kind == UP and e.target:  # an undo stood it up again: it has not fallen (yet)
+            fell = [f for f in fell if f.id != e.target]
     return Summary(rounds=rounds, fell=fell, damage=list(tallies.values()), forced=forced, entered=entered, seeded=seeded)

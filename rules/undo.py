@@ -14,7 +14,7 @@ from msgspec import UNSET
 from fray_table.rules.commands import IN_WORDS, Restore, Undo
 from fray_table.rules.context import Context
 from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Encounter
+from fray_table.rules.model import DOWN, UP, Combatant, Encounter, die_key
 from fray_table.rules.round import PHASES
 from fray_table.rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
 
@@ -84,7 +84,8 @@ def _check_values(state: Encounter, cmd: Restore) -> None:
             raise Rejected(BAD, f"at most {MAX_FORCED} {name} results, each 1 to 1000")
     if cmd.forced_by_die is not UNSET:
         if sum(map(len, cmd.forced_by_die.values())) > MAX_FORCED or any(
-            not 1 <= sides <= 1000 or any(not 1 <= v <= sides for v in values) for sides, values in cmd.forced_by_die.items()
+            not sides.isdecimal() or not 1 <= int(sides) <= 1000 or sides != die_key(int(sides)) or any(not 1 <= v <= int(sides) for v in values)
+            for sides, values in cmd.forced_by_die.items()
         ):
             raise Rejected(BAD, f"at most {MAX_FORCED} forced results by die, each 1 to its die's sides")
     combatants = state.combatants if cmd.combatants is UNSET else cmd.combatants
@@ -103,12 +104,47 @@ def _check_values(state: Encounter, cmd: Restore) -> None:
 
 def restore(ctx: Context, cmd: Restore) -> None:
     state = ctx.state
+    before = {c.id: c for c in state.combatants}  # the live fight's: setattr below puts copies in their place
     for name in RESTORED:
         value = getattr(cmd, name)
         if value is not UNSET:
             setattr(state, name, copy.deepcopy(value))  # the event's values stay as stored
     state.undone = list(cmd.undone)
     ctx.log("gm", undo_line(cmd))
+    if cmd.combatants is not UNSET:
+        ctx.rules.undone(ctx, before)  # rules version 8 on: what it changed (tell_changes); 7: nothing more
+
+
+def tell_nothing(ctx: Context, before: dict[str, Combatant]) -> None:
+    """Rules version 7's undo: its own line alone (hook `undone`)."""
+
+
+def tell_changes(ctx: Context, before: dict[str, Combatant]) -> None:
+    """Hook `undone` from rules version 8 on (issue 27). A line for each combatant whose HP, fall or conditions the undo changed: 'After the
+    undo, Goblin 1: 0 HP (was 3), down.' The events after the undone one were judged again
+    and may have ended otherwise than their lines said; without this, the card and the
+    log's last line about it disagree (issue 27). A hidden combatant's HP are the GM's:
+    the table reads its other changes, or no line when there are none. A newly fallen
+    combatant's line is a fall (DOWN), a risen one's a rise (UP), as rules.summary counts them."""
+    for c in ctx.state.combatants:
+        was = before.get(c.id)
+        if was is None:
+            continue  # added or taken away with the undone event: the undo's own line names it
+        figures: list[str] = [f"{c.hp} HP (was {was.hp})"] if c.hp != was.hp else []
+        shown: list[str] = []
+        if c.down != was.down:
+            shown.append("down" if c.down else "up again")
+        shown += [f"now {x}" for x in c.conditions if x not in was.conditions]
+        shown += [f"no longer {x}" for x in was.conditions if x not in c.conditions]
+        if not figures and not shown:
+            continue
+        head = f"After the undo, {c.name}: "
+        text = head + ", ".join(figures + shown) + "."
+        public = head + ", ".join(shown) + "." if shown else None
+        hides = c.hidden or c.unseen
+        audience = "gm" if hides and public is None else "all"
+        kind = "gm" if c.down == was.down else DOWN if c.down else UP
+        ctx.log(kind, text, public, target=c.id, audience=audience)
 
 
 def undo_line(cmd: Restore) -> str:

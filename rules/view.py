@@ -15,7 +15,7 @@ from msgspec import Struct
 from fray_table.rules.actions import tag
 from fray_table.rules.battlemap import MapView, map_view
 from fray_table.rules.declare import awaited, describe
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Entry, Origin, Weapon, descending
+from fray_table.rules.model import DAMAGE, Awaiting, Combatant, Encounter, Entry, Origin, Weapon, by_sides, descending
 from fray_table.rules.round import may_act
 from fray_table.rules.ruleset import Rules, rules_of
 from fray_table.rules.unseen import unnamed, unseen_ids, unseen_of
@@ -288,7 +288,7 @@ def view(
         awaiting=awaiting_for(state, gm),
         seed=state.seed.hex() if gm or state.status == "ended" else None,
         forced=list(state.forced) if gm else None,
-        forced_by_die={str(s): list(v) for s, v in sorted(state.forced_by_die.items())} if gm and state.forced_by_die else msgspec.UNSET,
+        forced_by_die=by_sides(state.forced_by_die) if gm and state.forced_by_die else msgspec.UNSET,
         undone=list(state.undone),
         modules=dict(state.modules) if state.modules else msgspec.UNSET,
         battle_map=map_view(state) or msgspec.UNSET,
@@ -296,33 +296,37 @@ def view(
     )
 
 
-def log_for(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
+def log_for(entries: list[Entry], state: Encounter, viewer: Viewer, points: bool = False) -> list[Entry]:
     """The lines this viewer sees, each as it was made to be read: a line that named a
     hidden combatant reads, for anyone but the GM, as its public text, without the
     sum's terms, total and number needed. Nothing is judged against today's state but
-    the sides the viewer plays. `public` itself goes to nobody."""
+    the sides the viewer plays. `public` itself goes to nobody.
+    `points=True` (for rules.summary): a damage line keeps its total, the points its
+    public text states ('Goblin takes 3 damage (1d6).'): only the HP left is hidden."""
     origin = state.origin
     if viewer.role == "gm" and origin is not None and origin.veil >= 0 and entries and entries[0].seq <= origin.veil:
         # A fork's GM reads its origin's events as the link it was forked from did (rules/fork.py).
         veiled = Viewer(role=origin.veil_role, combatants=origin.veil_combatants)
         before = [e for e in entries if e.seq <= origin.veil]
         after = [e for e in entries if e.seq > origin.veil]
-        return _lines(before, state, veiled) + _lines(after, state, viewer)
-    return _lines(entries, state, viewer)
+        return _lines(before, state, veiled, points) + _lines(after, state, viewer, points)
+    return _lines(entries, state, viewer, points)
 
 
-def _lines(entries: list[Entry], state: Encounter, viewer: Viewer) -> list[Entry]:
+def _lines(entries: list[Entry], state: Encounter, viewer: Viewer, points: bool = False) -> list[Entry]:
     mine = sides_of(state, viewer)
     gm = viewer.role == "gm"
-    return [line_for(e, gm) if e.public is not None else e for e in entries if sees(e, viewer, mine)]
+    return [line_for(e, gm, points) if e.public is not None else e for e in entries if sees(e, viewer, mine)]
 
 
-def line_for(entry: Entry, gm: bool) -> Entry:
+def line_for(entry: Entry, gm: bool, points: bool = False) -> Entry:
     """A line with a public text as the GM (its text) or anyone else (its public text) reads it;
-    for anyone else, without the ids of the unseen combatants it names, nor its dice's purposes."""
+    for anyone else, without the ids of the unseen combatants it names, nor its dice's purposes
+    (with `points`, a damage line keeps its total: log_for)."""
     if gm:
         return msgspec.structs.replace(entry, public=None, unseen=[])
-    shown = msgspec.structs.replace(entry, text=entry.public, public=None, mods=[], total=None, need=None, unseen=[])
+    total = entry.total if points and entry.kind == DAMAGE else None
+    shown = msgspec.structs.replace(entry, text=entry.public, public=None, mods=[], total=total, need=None, unseen=[])
     if entry.unseen:
         shown.actor = None if entry.actor in entry.unseen else entry.actor
         shown.target = None if entry.target in entry.unseen else entry.target

@@ -13,13 +13,13 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
-from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import AddCombatant, CreateEncounter
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.profiles import validate_options
 from fray_table.rules.reducer import apply, canonical, check
 from fray_table.server import demo, protocol
+from fray_table.server.hub import UnknownVersion
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import ROLES, BadToken
 
@@ -94,7 +94,8 @@ async def gm_claims(request: Request):
 
 async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
     store, access = app.state.store, app.state.access
-    validate_options(body.profile, body.options, body.modules)
+    version = app.state.rules_version  # the newest this replica knows (a rolling upgrade's older one: older)
+    validate_options(body.profile, body.options, body.modules, version)
     encounter = new_encounter_id()
     combatants = demo.combatants() if body.combatants is None else body.combatants
     system = Actor("system", "server")
@@ -103,7 +104,7 @@ async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
             "create",
             system,
             CreateEncounter(
-                id=encounter, profile=body.profile, seed=secrets.token_bytes(32), rules_version=RULES_VERSION, options=body.options, modules=body.modules
+                id=encounter, profile=body.profile, seed=secrets.token_bytes(32), rules_version=version, options=body.options, modules=body.modules
             ),
             at=int(time.time() * 1000),
         )
@@ -207,6 +208,8 @@ async def gm_room(request: Request):
         room = await request.app.state.hub.room(encounter)
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
+    except UnknownVersion as e:
+        return error(409, e.code, str(e))
     if room is None:
         return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
     return room

@@ -19,8 +19,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from fray_table import client_web
+from fray_table.rules import RULES_VERSION
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, forks, metrics, replay, simulate_api, verify
+from fray_table.server import api, connection, forks, handover, metrics, replay, simulate_api, verify
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
 from fray_table.server.collector import Collector
@@ -88,6 +89,7 @@ def create_app(
     public_url: str = "",
     allowed_hosts: list[str] | None = None,
     proxied: bool = False,
+    rules_version: int = RULES_VERSION,
 ) -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
     `cluster`: Redis Cluster or not (None: ask the Redis; server.store.RedisStore).
@@ -97,7 +99,9 @@ def create_app(
     `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
     uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs).
     `retain_ended`: seconds an ended fight is kept (None: forever), then deleted, archived
-    first to `archive_dir` if given (server/archive.py)."""
+    first to `archive_dir` if given (server/archive.py).
+    `rules_version`: the newest rules version this replica folds and creates fights with
+    (an older one, to run as the release before during a rolling upgrade: docs/operations.md)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -117,7 +121,7 @@ def create_app(
             proxied=proxied or bool(public_url),
         )
         await app.state.access.start()
-        app.state.hub = Hub(store)
+        app.state.hub = Hub(store, rules_version)
         await app.state.hub.start()
         hub = app.state.hub
         collector = Collector(lambda: hub.joined - hub.departed, lambda: hub.departed)  # no long pauses (server/collector.py)
@@ -128,6 +132,7 @@ def create_app(
             sweeper.start()
         app.state.metrics = metrics.registry(app.state.hub)
         app.state.simulator = Simulator()  # the GM's "how deadly is this fight?" (server/simulate_api.py)
+        app.state.bots = handover.Bots()  # combatants the GM handed to a tactic (server/handover.py)
         if on_ready is not None:
             await on_ready(app)
         try:
@@ -136,6 +141,7 @@ def create_app(
             if sweeper is not None:
                 await sweeper.stop()
             app.state.simulator.close()
+            await app.state.bots.close()
             await collector.stop()
             await app.state.hub.stop()
             await app.state.access.close()
@@ -158,6 +164,8 @@ def create_app(
         Route("/api/encounters/{id}/links/{token_id}/revoke", api.revoke, methods=["POST"]),
         Route("/api/encounters/{id}/fork", forks.fork_endpoint, methods=["POST"]),
         Route("/api/encounters/{id}/simulate", simulate_api.simulate_endpoint, methods=["POST"]),
+        Route("/api/encounters/{id}/tactics", handover.tactics_endpoint, methods=["GET", "POST"]),
+        Route("/api/encounters/{id}/tactics/{token_id}/release", handover.release_endpoint, methods=["POST"]),
         Route("/api/profiles", profiles),
         Route("/api/encounters/{id}/replay", replay.replay_endpoint),
         Route("/api/encounters/{id}/export", replay.export_endpoint),
@@ -175,6 +183,7 @@ def create_app(
     )
     app.state.public_url = public_url
     app.hosts = KnownHosts(app, hosts_answered("127.0.0.1", public_url) if allowed_hosts is None else allowed_hosts, SECURITY_HEADERS)
+    app.state.rules_version = rules_version
     return app
 
 

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 
 import msgspec
 
-from fray_table.rules import RULES_VERSION
+from fray_table.rules import FIRST_KEPT_VERSION, RULES_VERSION
 from fray_table.rules.commands import CreateEncounter
 from fray_table.rules.events import Event, decode_event, encode_event
 from fray_table.rules.model import Encounter
 from fray_table.rules.reducer import apply
+from fray_table.rules.upgrade import version_needed
 from fray_table.server.store import StoreUnavailable, position_key
 
 log = logging.getLogger("fray.archive")
@@ -144,8 +145,6 @@ def parse(lines: Iterable[bytes], source: str = "the file", each: Callable[[Even
                 raise ArchiveError(f"{where}: not a Fray fight export (format {header.format[:40]!r}, not {FORMAT!r})")
             if header.version != VERSION:
                 raise ArchiveError(f"{where}: export format version {header.version}; this Fray reads version {VERSION}")
-            if not 1 <= header.rules_version <= RULES_VERSION:
-                raise ArchiveError(f"{where}: rules version {header.rules_version}; this Fray plays fights of rules versions 1 to {RULES_VERSION}")
             continue
         try:
             line = _line.decode(raw)
@@ -166,6 +165,11 @@ def parse(lines: Iterable[bytes], source: str = "the file", each: Callable[[Even
                 raise ArchiveError(f"{where}: the create event (encounter {command.id!r}, rules version {command.rules_version}) does not match the header")
         elif isinstance(command, CreateEncounter):
             raise ArchiveError(f"{where}: a second create event")
+        if version_needed(command) > RULES_VERSION:  # a newer Fray's fight: never folded under other rules
+            raise ArchiveError(
+                f"{where}: this fight is played under rules version {version_needed(command)}; "
+                f"this Fray knows versions {FIRST_KEPT_VERSION} to {RULES_VERSION}: use a newer Fray"
+            )
         try:
             state = apply(state, line.event)
         except Exception as e:  # rules not installed, a stream these rules cannot play
@@ -180,6 +184,16 @@ def parse(lines: Iterable[bytes], source: str = "the file", each: Callable[[Even
     if state is None:
         raise ArchiveError(f"{source}: a header and no events")
     return Fight(header, events, state)
+
+
+def pre_release(version: int) -> str | None:
+    """The warning for a fight recorded before rules versions were kept (docs/decisions.md), or None."""
+    if version >= FIRST_KEPT_VERSION:
+        return None
+    return (
+        f"this fight was recorded with rules version {version}, from before versions were kept; "
+        f"it is folded under version {FIRST_KEPT_VERSION}'s rules, which may not show exactly what its table saw"
+    )
 
 
 def renamed(fight: Fight, new_id: str) -> Fight:

@@ -1,5 +1,5 @@
 """The `fray` command: `serve` (server/serve.py), `schema`, `run`, `export`, `import` and `fork` (server/fight_data.py), `simulate` (server/simulate_cli.py),
-`verify` (server/verify.py)."""
+`verify` (server/verify.py), `replay` (server/replay_cli.py), `bot` (client/cli.py)."""
 
 import argparse
 import importlib.metadata
@@ -10,6 +10,7 @@ import pathlib
 import sys
 import tomllib
 
+from fray_table.client.cli import add_bot
 from fray_table.server.settings import SERVE, Parser, add_settings
 
 
@@ -31,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_data_commands(sub)
     add_simulate(sub)
     add_verify(sub)
+    add_replay(sub)
+    add_bot(sub)
     return parser
 
 
@@ -122,6 +125,7 @@ def add_data_commands(sub) -> None:
             command.add_argument("id", help="the encounter to fork")
             command.add_argument("--at", type=int, required=True, help="the last of its events the fork keeps (the number its log lines show)")
             command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="an option changed from the fork on (repeatable)")
+            command.add_argument("--today", action="store_true", help="the fork goes on under this Fray's newest rules, not its origin's")
             command.add_argument("--public-url", default="http://127.0.0.1:8000/", help="the server's address, for the printed links")
         else:
             command.add_argument("file", type=pathlib.Path, help="the .jsonl file ('-': stdin)")
@@ -143,6 +147,27 @@ def add_verify(sub) -> None:
     verify.add_argument("--hash", default=None, help="the seed's sha256 as the table saw it published, to check the file against")
     verify.add_argument("--json", action="store_true", help="print the result as JSON")
     verify.set_defaults(handler=verify_command)
+
+
+def add_replay(sub) -> None:
+    replay = sub.add_parser(
+        "replay",
+        help="fold an exported fight with no server, under its own rules version, and print what one viewer saw",
+        description="Fold a fight exported by `fray export` (or archived) with no server, under the rules version it was played with, "
+        "and print what one viewer saw: each log line, the final view and the state's sha256 (the server's /digest gives the same). "
+        "Exit 2: not a fight, or rules this Fray does not know.",
+    )
+    replay.add_argument("file", type=pathlib.Path, help="the .jsonl file ('-': stdin)")
+    replay.add_argument("--as", dest="as_", default="gm", metavar="VIEWER", help="gm (default), spectator, or player:ID[,ID...]")
+    replay.add_argument("--at", type=int, default=None, help="stop after this event (the number its log lines show; default: the last)")
+    replay.add_argument("--json", action="store_true", help="print the viewer's log, final view and the state's sha256 as JSON")
+    replay.set_defaults(handler=replay_command)
+
+
+def replay_command(args) -> int:
+    from fray_table.server.replay_cli import run
+
+    return run(args)
 
 
 def verify_command(args) -> int:

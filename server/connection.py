@@ -12,13 +12,13 @@ import time
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fray_table.rules.commands import Say, Undo
+from fray_table.rules.commands import Say, Undo, UpgradeRules
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.reducer import check
 from fray_table.server import logs, metrics, protocol, undo
 from fray_table.server.api import claims_of
-from fray_table.server.hub import Client, Outgoing
+from fray_table.server.hub import UNKNOWN_VERSION_CLOSE, Client, Outgoing, UnknownVersion
 from fray_table.server.limits import RateGuard, TokenBucket
 from fray_table.server.security import EXPIRED, Access, TooManySockets
 from fray_table.server.store import StoreUnavailable, StoreUnknown, position_key
@@ -55,6 +55,9 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
         return
     except StoreUnavailable as e:
         await refuse(ws, "store/unavailable", str(e), 1013)
+        return
+    except UnknownVersion as e:  # a newer replica's fight: the client reconnects (through the balancer) to one
+        await refuse(ws, e.code, str(e), UNKNOWN_VERSION_CLOSE)
         return
     if room is None:
         await refuse(ws, "encounter/unknown", f"there is no encounter {encounter!r}", 4404)
@@ -280,6 +283,11 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
     if not isinstance(message.command, Say) and (where := protocol.unplain(message.command)) is not None:  # `say`: rules.chat's own check
         return protocol.Error(id=message.id, code=protocol.BAD_TEXT, message=protocol.bad_text(where))
     logs.command_id.set(message.id[:100])
+    if isinstance(message.command, UpgradeRules):  # to this replica's newest rules, unless it names a version
+        if message.command.version > app.state.rules_version:
+            return protocol.Error(id=message.id, code="upgrade/unknown-version", message=f"this server knows rules versions up to {app.state.rules_version}")
+        if not message.command.version:
+            message.command = UpgradeRules(version=app.state.rules_version)
     event = Event(id=f"{token_id}.{message.id}", by=by, command=message.command, at=int(time.time() * 1000))
     if (seen := room.seen.get(event.id)) is not None:
         return protocol.Ack(id=message.id, position=seen, duplicate=True)
@@ -315,6 +323,9 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
         payload = encode_event(event)
     except (OverflowError, ValueError) as e:  # JSON ints are unbounded; the stream's msgpack is 64-bit
         return protocol.Error(id=message.id, code="protocol/invalid", message=f"a number in that command is out of range: {e}")
+    except Exception:  # an event no encoder writes is a bug: it costs this command, not the connection (issue 27)
+        log.exception("encoding %s failed", message.command)
+        return protocol.Error(id=message.id, code="server/internal", message="the server could not store that command (a bug, logged)")
     return message.id, app.state.store.submit(room.id, event.id, payload)
 
 

@@ -16,7 +16,8 @@ import pathlib
 import sys
 from typing import IO
 
-from fray_table.server.archive import ArchiveError, export_lines, import_fight, parse, renamed
+from fray_table.rules import RULES_VERSION
+from fray_table.server.archive import ArchiveError, export_lines, import_fight, parse, pre_release, renamed
 from fray_table.server.forks import ForkRefused, fork_stream
 from fray_table.server.store import RedisStore, StoreUnavailable
 
@@ -28,7 +29,7 @@ def run(args) -> int:
             if args.command == "export":
                 return asyncio.run(export(url, args.id, sys.stdout.buffer, sys.stderr))
             if args.command == "fork":
-                return asyncio.run(fork(url, args.id, args.at, option_values(args.option), args.public_url))
+                return asyncio.run(fork(url, args.id, args.at, option_values(args.option), args.public_url, args.today))
             return asyncio.run(import_file(url, args.file, args.new_id, args.public_url))
     except ArchiveError as e:
         print(f"{name}: {e}", file=sys.stderr)
@@ -136,14 +137,14 @@ async def links_for(url: str, encounter: str, roles: list[tuple[str, tuple[str, 
         await access.close()
 
 
-async def fork(url: str, origin: str, at: int, options: dict, public_url: str) -> int:
+async def fork(url: str, origin: str, at: int, options: dict, public_url: str, today: bool = False) -> int:
     from fray_table.server.api import new_encounter_id, player_links
 
     store = RedisStore(url)
     await store.start()
     try:
         encounter = new_encounter_id()
-        state = await fork_stream(store, origin, at, encounter, options)
+        state = await fork_stream(store, origin, at, encounter, options, rules_version=RULES_VERSION if today else 0)
     finally:
         await store.close()
     players = player_links(state, None)
@@ -158,6 +159,8 @@ async def fork(url: str, origin: str, at: int, options: dict, public_url: str) -
 
 async def import_file(url: str, path: pathlib.Path, new_id: str | None, public_url: str) -> int:
     fight = parse(read_lines(path), str(path))  # the whole file is checked before anything is written
+    if (warning := pre_release(fight.header.rules_version)) is not None:
+        print(f"fray import: warning: {warning} (docs/decisions.md)", file=sys.stderr)
     if new_id is not None:
         fight = renamed(fight, new_id)
     store = RedisStore(url)

@@ -18,12 +18,15 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import End, Fork
 from fray_table.rules.events import Actor, Event, decode_event, encode_event
 from fray_table.rules.model import Encounter
 from fray_table.rules.reducer import apply, check, fold
+from fray_table.rules.upgrade import version_needed
 from fray_table.rules.view import Viewer
 from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, issue_links, json_body, new_encounter_id, player_links
+from fray_table.server.hub import UnknownVersion
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
 
@@ -37,14 +40,27 @@ class ForkRefused(Exception):
 
 
 def fork_events(
-    origin: Sequence[Event], at: int, encounter: str, seed: bytes, options: dict | None = None, now_ms: int = 0, seen_as: Viewer | None = None
+    origin: Sequence[Event],
+    at: int,
+    encounter: str,
+    seed: bytes,
+    options: dict | None = None,
+    now_ms: int = 0,
+    seen_as: Viewer | None = None,
+    rules_version: int = 0,
+    newest: int = RULES_VERSION,
 ) -> tuple[list[Event], Encounter]:
     """The fork's events (origin's 0..at, then the fork event) and its state after them;
     ForkRefused naming what is wrong (no such event, an event that ended the fight,
     options these rules refuse). `seen_as`: the link it is forked from, when not the
-    GM's: the fork's GM then reads events 0..at as that link did (a veil)."""
+    GM's: the fork's GM then reads events 0..at as that link did (a veil).
+    `rules_version`: the fork goes on under that version (today's rules), 0: its origin's.
+    `newest`: the newest rules version folded here; an origin of newer rules is refused."""
     if not 0 <= at < len(origin):
         raise ForkRefused(400, "fork/unknown-event", f"there is no event #{at} to fork after (the last is #{len(origin) - 1})")
+    needed = max(version_needed(e.command) for e in origin[: at + 1])
+    if needed > newest:
+        raise ForkRefused(409, "rules/unknown-version", f"this fight is played under rules version {needed}; this server knows versions up to {newest}")
     state = fold(origin[: at + 1])  # one copy of the state for the whole prefix
     assert state is not None
     if state.status == "ended":
@@ -55,22 +71,41 @@ def fork_events(
         veil, role, combatants = at, seen_as.role, list(seen_as.combatants)
     elif state.origin is not None and state.origin.veil >= 0:  # the GM of a veiled fork: the veil stays
         veil, role, combatants = state.origin.veil, state.origin.veil_role, list(state.origin.veil_combatants)
-    command = Fork(id=encounter, seed=seed, origin=state.id, at=at, options=options or {}, veil=veil, veil_role=role, veil_combatants=combatants)
+    command = Fork(
+        id=encounter,
+        seed=seed,
+        origin=state.id,
+        at=at,
+        options=options or {},
+        veil=veil,
+        veil_role=role,
+        veil_combatants=combatants,
+        rules_version=rules_version,
+    )
     fork = Event(f"fork-{encounter}", Actor("system", "server"), command, at=now_ms)
     if (refused := check(state, fork)) is not None:
         raise ForkRefused(400, refused.code, refused.message)
     return [*origin[: at + 1], fork], apply(state, fork)
 
 
-async def fork_stream(store, origin_id: str, at: int, encounter: str, options: dict | None = None, seen_as: Viewer | None = None) -> Encounter:
-    """Make the fork, encounter `encounter`, on `store`; its state."""
+async def fork_stream(
+    store,
+    origin_id: str,
+    at: int,
+    encounter: str,
+    options: dict | None = None,
+    seen_as: Viewer | None = None,
+    rules_version: int = 0,
+    newest: int = RULES_VERSION,
+) -> Encounter:
+    """Make the fork, encounter `encounter`, on `store`; its state (fork_events says the rest)."""
     if at >= MAX_EVENTS:
         raise ForkRefused(413, "fork/too-long", f"a fork keeps at most {MAX_EVENTS} events of its origin")
     raw = await store.read(origin_id, count=at + 1)
     if not raw:
         raise ForkRefused(404, "encounter/unknown", f"there is no encounter {origin_id!r}")
     origin = [decode_event(payload) for _, payload in raw]
-    events, state = fork_events(origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as)
+    events, state = fork_events(origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as, rules_version, newest)
     for event in events:
         await store.append(encounter, event.id, encode_event(event))
     await store.set_meta(encounter, {"created": str(int(time.time())), "profile": state.profile, "forked_from": origin_id})
@@ -83,11 +118,12 @@ async def fork_stream(store, origin_id: str, at: int, encounter: str, options: d
 class ForkBody(msgspec.Struct, forbid_unknown_fields=True):
     at: int  # the last event of the origin the fork keeps (the `seq` of its log lines)
     options: dict[str, int | bool | str] = {}  # options changed from the fork on
+    today: bool = False  # the fork goes on under this server's newest rules, not its origin's
 
 
 async def fork_endpoint(request: Request) -> Response:
-    """POST {"at": seq, "options": {...}}: a fork of this fight after event `at` (201, as a new
-    encounter's answer, with `origin`). The GM may fork a running or ended fight; another link's
+    """POST {"at": seq, "options": {...}, "today": false}: a fork of this fight after event `at`
+    (201, as a new encounter's answer, with `origin`); with `today`, under this server's newest rules. The GM may fork a running or ended fight; another link's
     holder, an ended one only."""
     origin = request.path_params["id"]
     token = request.query_params.get("token")
@@ -102,13 +138,17 @@ async def fork_endpoint(request: Request) -> Response:
         return body
     try:
         if claims.r != "gm":
-            room = await request.app.state.hub.room(origin)
+            try:
+                room = await request.app.state.hub.room(origin)
+            except UnknownVersion as e:
+                return error(409, e.code, str(e))
             if room is None:
                 return error(404, "encounter/unknown", f"there is no encounter {origin!r}")
             if room.state.status != "ended":
                 return error(403, "fork/running", "only the GM may fork a fight that is still running; anyone with a link may once it has ended")
         encounter = new_encounter_id()
-        state = await fork_stream(request.app.state.store, origin, body.at, encounter, body.options, claims.viewer())
+        newest = request.app.state.rules_version
+        state = await fork_stream(request.app.state.store, origin, body.at, encounter, body.options, claims.viewer(), newest if body.today else 0, newest)
         made = await issue_links(request.app.state.access, encounter, state, player_links(state, None), base_url(request))
     except ForkRefused as e:
         return error(e.status, e.code, e.message)

@@ -21,6 +21,8 @@ from fray_table.rules import RULES_VERSION
 from fray_table.rules.events import decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import BUG, canonical, folding
+from fray_table.rules.ruleset import kept
+from fray_table.rules.upgrade import version_needed
 from fray_table.rules.view import View, Viewer, log_for
 from fray_table.server import metrics, protocol
 from fray_table.server.store import position_key
@@ -35,6 +37,24 @@ _snapshot_decoder = msgspec.msgpack.Decoder(Encounter)
 WELCOME_LOG = 200  # at most this many log entries in a welcome; the log endpoint has all
 SEEN = 1_000  # recent command ids a room remembers, to acknowledge retries without a round trip (older: the store checks)
 SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events between snapshots
+# The close code of a socket whose fight this replica does not fold: its rules version is
+# newer than this replica knows (a rolling upgrade). The client reconnects, through the
+# balancer, to a replica that knows it (docs/protocol.md, docs/operations.md).
+UNKNOWN_VERSION_CLOSE = 4012
+
+
+class UnknownVersion(Exception):
+    """A fight whose rules version this replica does not know: it is not folded here."""
+
+    code = "rules/unknown-version"
+
+    def __init__(self, encounter: str, version: int, newest: int) -> None:
+        if version:
+            said = f"encounter {encounter} is played under rules version {version}; this server knows versions up to {newest}: reconnect to another"
+        else:  # an event of a newer release's shape (a command or field this code lacks)
+            said = f"encounter {encounter} holds an event this server cannot read (a newer release's): reconnect to another"
+        super().__init__(said)
+        self.version = version
 
 
 class Outgoing:
@@ -175,8 +195,10 @@ class Client:
 
 
 class Room:
-    def __init__(self, encounter: str) -> None:
+    def __init__(self, encounter: str, newest: int = RULES_VERSION) -> None:
         self.id = encounter
+        self.newest = newest  # the newest rules version this replica folds
+        self.unknown: UnknownVersion | None = None  # set by an event this replica must not fold; nothing after it is
         self.state: Encounter | None = None
         self.position = "0-0"
         self.clients: set[Client] = set()
@@ -206,7 +228,17 @@ class Room:
 
     def fold(self, events: Iterable[tuple[str, bytes]]) -> list[Entry]:
         new: list[Entry] = []
-        batch = [(position, decode_event(payload)) for position, payload in events]
+        batch = []
+        for position, payload in events:  # DESIGN: a replica never folds a fight under rules it does not know
+            try:
+                event = decode_event(payload)
+            except msgspec.ValidationError:  # a newer release's event: fold nothing from it on
+                self.unknown = UnknownVersion(self.id, 0, self.newest)
+                break
+            if (version := version_needed(event.command)) > self.newest:
+                self.unknown = UnknownVersion(self.id, version, self.newest)
+                break
+            batch.append((position, event))
         # One copy of the state for the whole batch (rules.reducer.folding).
         for (position, event), state in zip(batch, folding((e for _, e in batch), self.state), strict=True):
             self.state = state
@@ -239,6 +271,8 @@ class Room:
                 # would be; a Struct does not check the types of its fields.
                 view=cast(View, shown),
                 log=senders(log_for(entries, self.state, viewer), link if viewer.role == "player" else ""),
+                rules_version=kept(self.state.rules_version),
+                rules_newest=self.newest,
             )
         )
         return Outgoing(data)
@@ -283,8 +317,9 @@ def _report_snapshot(task: asyncio.Future[None]) -> None:
 
 
 class Hub:
-    def __init__(self, store) -> None:
+    def __init__(self, store, newest: int = RULES_VERSION) -> None:
         self.store = store
+        self.newest = newest  # the newest rules version folded here (setting --rules-version)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.tail = store.tail(self._on_events)
@@ -318,7 +353,8 @@ class Hub:
                 await client.stop()
 
     async def room(self, encounter: str) -> Room | None:
-        """The live room, loaded (folded from the stream) on first use; None if no such encounter."""
+        """The live room, loaded (folded from the stream) on first use; None if no such encounter.
+        Raises UnknownVersion for a fight of rules newer than this replica knows."""
         room = self.rooms.get(encounter)
         if room is not None:
             return room
@@ -327,9 +363,12 @@ class Hub:
             room = self.rooms.get(encounter)
             if room is not None:
                 return room
-            room = Room(encounter)
+            room = Room(encounter, self.newest)
             await self._restore(room)
             room.fold(await self.store.read(encounter, after=room.position))
+            if room.unknown is not None:
+                self._handed_off(room)
+                raise room.unknown
             if room.state is None:
                 return None
             self.rooms[encounter] = room
@@ -346,7 +385,10 @@ class Hub:
         if hashlib.sha256(data).hexdigest().encode() != snapshot["sha256"]:
             log.warning("snapshot of %s does not match its hash; folding from the start", room.id)
             return
-        room.state = _snapshot_decoder.decode(data)
+        state = _snapshot_decoder.decode(data)
+        if state.rules_version > self.newest:
+            return  # folded from the stream, to meet the event that needs the newer rules
+        room.state = state
         room.position = snapshot["position"].decode()
         room.snapshot_seq = room.state.seq
 
@@ -354,7 +396,11 @@ class Hub:
         """Snapshots are caches: written in the background, and a failed one costs nothing."""
         assert room.state is not None
         room.snapshot_seq = room.state.seq
-        data = canonical(room.state)
+        try:
+            data = canonical(room.state)
+        except Exception:  # a state no encoder writes is a bug, logged; the fold and the table go on (issue 27)
+            log.exception("snapshot of %s not made: its state did not encode", room.id)
+            return
         fields = {
             "position": room.position.encode(),
             "seq": str(room.state.seq).encode(),
@@ -386,6 +432,25 @@ class Hub:
             self.tail.unwatch(room.id)
         await client.stop()
 
+    def _handed_off(self, room: Room) -> None:
+        assert room.unknown is not None
+        metrics.counts.handed_off += 1
+        log.warning("not folding %s: %s", room.id, room.unknown)
+
+    def _hand_off(self, room: Room) -> None:
+        """The fight moved on to rules this replica does not know (the GM's upgrade_rules
+        from a newer replica): its sockets are closed with UNKNOWN_VERSION_CLOSE once their
+        outboxes are sent, so their clients resume on a replica that knows it."""
+        self._handed_off(room)
+        version = room.unknown.version if room.unknown else 0
+        reason = f"{UnknownVersion.code}: " + (f"rules version {version} is not known here; reconnect" if version else "a newer release's fight; reconnect")
+        for client in list(room.clients):
+            client.close_after_outbox(UNKNOWN_VERSION_CLOSE, reason[:120])
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+            self._loading.pop(room.id, None)
+            self.tail.unwatch(room.id)
+
     def _on_events(self, encounter: str, events: list[tuple[str, bytes]]) -> None:
         room = self.rooms.get(encounter)
         if room is None:
@@ -397,6 +462,9 @@ class Hub:
         started = time.perf_counter()
         new = room.fold(events)
         room.fan_out(new)
+        if room.unknown is not None:
+            self._hand_off(room)
+            return
         metrics.counts.fold.observe(time.perf_counter() - started)
         metrics.delivered(room.position)
         assert room.state is not None  # it has just folded at least one event

@@ -48,6 +48,7 @@ class Counts:
         self.accepted = 0
         self.rejected: Counter[str] = Counter()
         self.outbox_drops = 0
+        self.handed_off = 0  # fights of a rules version this replica does not know, handed to another (server/hub.py)
         self.redis_errors = 0
         self.append = Histogram()
         self.fold = Histogram()
@@ -91,6 +92,11 @@ class Collector:
             rejected.add_metric([code], n)
         yield rejected
         yield counter("fray_outbox_drops", "Clients dropped because their update queue filled up", counts.outbox_drops)
+        yield counter(
+            "fray_handed_off",
+            "Fights not folded here because their rules version is newer than this replica knows; their sockets closed with 4012",
+            counts.handed_off,
+        )
         yield counter("fray_redis_errors", "Redis calls that failed: unreachable or no answer in time", counts.redis_errors)
         yield counts.append.family("fray_append_seconds", "From a command's submission to Redis' answer to its append")
         yield counts.fold.family("fray_fold_fanout_seconds", "Folding a batch of new events and fanning the changes out")

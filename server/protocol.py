@@ -69,6 +69,10 @@ class Welcome(Message, tag="welcome"):
     view: View
     log: list[Entry]  # entries this viewer may see (after the `after` it asked for)
     protocol: int = PROTOCOL_VERSION
+    # The rules version the fight is played under, and the newest this server knows: the GM's
+    # console offers 'Play on under today's rules' (upgrade_rules) when the first is older.
+    rules_version: int = 0
+    rules_newest: int = 0
 
 
 class Update(Message, tag="update"):

@@ -13,11 +13,13 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import AddCombatant, EditCombatant, Fork, Restore
-from fray_table.rules.events import decode_event
+from fray_table.rules.events import Event, decode_event
 from fray_table.rules.model import Encounter, Entry
 from fray_table.rules.reducer import apply
 from fray_table.rules.summary import Summary, summarize
+from fray_table.rules.upgrade import version_needed
 from fray_table.rules.view import Viewer, log_for, view
 from fray_table.server.api import claims_of, error, export_stream
 from fray_table.server.store import StoreUnavailable
@@ -39,10 +41,11 @@ class Fold(msgspec.Struct):
     ended: bool  # the whole stream: has the fight ended (so anyone may fork it: server/forks.py)
     made_in: list[int] = []  # the round each line of `log` was made in
     names: dict[str, str] = {}  # id -> name of every combatant the viewer was shown, up to `seq`
+    counted: list[Entry] = []  # `log` as rules.summary counts it: damage lines with the points their text states
 
     def summary(self) -> Summary:
         """The fight up to `seq` in numbers, as this viewer saw it (rules.summary)."""
-        return summarize(zip(self.made_in, self.log, strict=True), self.names, self.state.round)
+        return summarize(zip(self.made_in, self.counted, strict=True), self.names, self.state.round, self.state.undone)
 
 
 class ReplayError(Exception):
@@ -65,18 +68,31 @@ def rounds_of(lines: list[Entry], round_: int) -> list[int]:
     return made
 
 
-async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, link: str = "") -> Fold:
+async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, newest: int = RULES_VERSION, link: str = "") -> Fold:
     """Fold the stream from scratch; keep the state after event `at` (None: the last).
-    The whole stream is read (bounded) so the timeline knows its length and rounds.
-    `link`: the viewer's token id (a player's lines for a sender alone: server.views.senders)."""
+    The whole stream is read (bounded) so the timeline knows its length and rounds."""
     events = await store.read(encounter, count=MAX_EVENTS + 1)
     if not events:
         raise ReplayError(404, "encounter/unknown", f"there is no encounter {encounter!r}")
     if len(events) > MAX_EVENTS:
         raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
-    last = len(events) - 1
+    try:
+        decoded = [decode_event(payload) for _, payload in events]
+    except msgspec.ValidationError:
+        raise ReplayError(409, "rules/unknown-version", "this fight holds an event this server cannot read (a newer release's)") from None
+    return fold_events(decoded, viewer, at, newest, link)
+
+
+def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, newest: int = RULES_VERSION, link: str = "") -> Fold:
+    """The fight of `decoded` (its whole stream) as `viewer` saw it up to event `at` (None:
+    the last), folded under its own rules version. A fight whose rules are newer than
+    `newest` (the newest this replica, or this Fray, folds) is refused: ReplayError.
+    `link`: the viewer's token id (a player's lines for a sender alone: server.views.senders)."""
+    needed = max(version_needed(e.command) for e in decoded)
+    if needed > newest:
+        raise ReplayError(409, "rules/unknown-version", f"this fight is played under rules version {needed}; this Fray knows versions up to {newest}")
+    last = len(decoded) - 1
     stop = last if at is None else max(0, min(at, last))
-    decoded = [decode_event(payload) for _, payload in events]
     # A veiled fork (rules/fork.py): its GM reads its origin's events as the link it was forked from did.
     veil, veiled = -1, viewer
     forks = [e.command for e in decoded if isinstance(e.command, Fork)]
@@ -85,6 +101,7 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, link
     state: Encounter | None = None
     kept: Encounter | None = None
     lines: list[Entry] = []
+    counted: list[Entry] = []
     made_in: list[int] = []
     names: dict[str, str] = {}
     rounds: list[dict] = []
@@ -95,8 +112,10 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, link
             rounds.append({"seq": seq, "round": state.round})
         if seq <= stop:
             seen = veiled if seq <= veil else viewer
-            shown = senders(log_for(state.recent, state, seen), link if seen is viewer and viewer.role == "player" else "")
+            own = link if seen is viewer and viewer.role == "player" else ""
+            shown = senders(log_for(state.recent, state, seen), own)
             lines.extend(shown)
+            counted.extend(senders(log_for(state.recent, state, seen, points=True), own) if seen.role != "gm" else shown)
             made_in.extend(rounds_of(shown, before))
             if seq == stop or isinstance(event.command, NAMING):  # who the viewer was shown, by name
                 names.update((c.id, c.name) for c in state.combatants if seen.role == "gm" or not c.unseen)
@@ -104,14 +123,25 @@ async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, link
             kept = state  # apply() never changes a state: the moment stays as it was
     assert kept is not None and state is not None
     seen_as = veiled if stop <= veil else viewer
-    return Fold(count=len(events), seq=stop, state=kept, log=lines, rounds=rounds, viewer=seen_as, ended=state.status == "ended", made_in=made_in, names=names)
+    return Fold(
+        count=len(decoded),
+        seq=stop,
+        state=kept,
+        log=lines,
+        rounds=rounds,
+        viewer=seen_as,
+        ended=state.status == "ended",
+        made_in=made_in,
+        names=names,
+        counted=counted,
+    )
 
 
 async def _fold(request: Request, at: int | None) -> Fold | Response:
     """The fight up to `at` as the token's viewer saw it, or the response refusing it."""
     try:
         claims = await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))
-        return await fold_until(request.app.state.store, request.path_params["id"], claims.viewer(), at, claims.i)
+        return await fold_until(request.app.state.store, request.path_params["id"], claims.viewer(), at, request.app.state.rules_version, claims.i)
     except BadToken as e:
         return error(403, "auth/bad-token", str(e))
     except StoreUnavailable as e:

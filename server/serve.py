@@ -139,6 +139,7 @@ def serve_command(args) -> int:
         archive_dir=args.archive_dir,
         allowed_hosts=hosts_answered(args.host, args.public_url, args.allowed_hosts),
         proxied=bool(trusted),
+        rules_version=args.rules_version,
     )
     config = uvicorn.Config(
         ForwardedHeaders(app, trusted) if trusted else app,

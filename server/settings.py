@@ -17,6 +17,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any, NamedTuple, NoReturn
 
+from fray_table.rules import FIRST_KEPT_VERSION, RULES_VERSION
 from fray_table.server.limits import Limits
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
@@ -181,6 +182,13 @@ def networks(value: str) -> str:
     return value
 
 
+def rules_version(value: str) -> int:
+    version = integer(value)
+    if not FIRST_KEPT_VERSION <= version <= RULES_VERSION:
+        raise ValueError(f"this Fray knows rules versions {FIRST_KEPT_VERSION} to {RULES_VERSION}")
+    return version
+
+
 def secret(value: str) -> str:
     if value and len(value.encode()) < 16:
         raise ValueError("must be at least 16 bytes")
@@ -241,6 +249,14 @@ SERVE: tuple[Setting, ...] = (
     Setting("--log-level", "FRAY_LOG_LEVEL", "info", choice(*LOG_LEVELS), "debug, info, warning, error or critical"),
     Setting("--log-format", "FRAY_LOG_FORMAT", "text", choice(*LOG_FORMATS), "text, or json: one JSON object a line"),
     Setting("--access-log", "FRAY_ACCESS_LOG", False, flag, "log every HTTP request and websocket opened"),
+    Setting(
+        "--rules-version",
+        "FRAY_RULES_VERSION",
+        RULES_VERSION,
+        rules_version,
+        "the newest rules version this replica folds and creates fights with; an older one runs it as the release before "
+        "during a rolling upgrade (fights of newer rules are handed to other replicas, close code 4012)",
+    ),
     Setting("--shutdown-timeout", "FRAY_SHUTDOWN_TIMEOUT", 10.0, seconds, "on SIGTERM, seconds to drain outboxes and close sockets (1012) before giving up"),
     Setting("", "FRAY_ADMIN_KEY", "", text, "key to create encounters (Authorization: Bearer KEY); without it creation is open on loopback only", secret=True),
     Setting(

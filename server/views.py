@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from fray_table.rules.battlemap import map_view
-from fray_table.rules.model import Encounter, Entry
+from fray_table.rules.model import Encounter, Entry, by_sides
 from fray_table.rules.view import (
     Choice,
     Viewer,
@@ -165,7 +165,7 @@ class Views:
                 gm, ended = variant
                 secrets: dict[str, Any] = {"seed": state.seed.hex() if gm or ended else None, "forced": list(state.forced) if gm else None}
                 if gm and state.forced_by_die:  # as rules.view.View: left out when none wait
-                    secrets["forced_by_die"] = {str(s): list(v) for s, v in sorted(state.forced_by_die.items())}
+                    secrets["forced_by_die"] = by_sides(state.forced_by_die)
                 return secrets
             case "you":
                 return {"you": _plain(variant)}
@@ -256,7 +256,15 @@ class Views:
         """Every audience has this change's patch: let go of the values before it, and
         of its ops. `now` holds every part some audience holds, which is what the next
         change diffs from; a part only `before` had (no audience held it) is built anew
-        when one asks. An idle encounter holds its views once, not twice."""
+        when one asks. An idle encounter holds its views once, not twice.
+        A part held but not asked for this change (it did not change) is still in
+        `before` alone: it moves to `now`, else the next change that removes one of
+        its keys (the last forced die used) would find nothing to diff from, and set
+        the keys it has without deleting the one gone (issue 27)."""
+        for held in self.held.values():
+            for key in held.values():
+                if key not in self.now and (value := self.before.get(key)) is not None:
+                    self.now[key] = value
         self.before, self.ops, self.diffs = {}, {}, {}
 
     def forget(self, keep: Callable[[Viewer], bool]) -> None:

@@ -47,10 +47,12 @@ def orc(cid: str = "orc", **figures) -> dict:
     }
 
 
-def fight(*commands, dice=(), options=None, combatants=None, rounds=1, profile="ll-house", answers=()):
+def fight(*commands, dice=(), options=None, combatants=None, rounds=1, profile="ll-house", answers=(), version=None):
     """Start (nobody surprised), the commands, then `rounds` advances (0: none), then
-    each of `answers` given (by the GM) to whatever is awaited at that point."""
+    each of `answers` given (by the GM) to whatever is awaited at that point; under rules
+    `version` if given (else today's)."""
     scenario = {
+        **({"rules_version": version} if version is not None else {}),
         "profile": profile,
         "seed": "ll-house",
         "options": options or {},

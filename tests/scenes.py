@@ -27,11 +27,12 @@ def scenario(name: str) -> dict:
     return tomllib.loads((SCENARIOS / f"{name}.toml").read_text())
 
 
-def started(combatants, *commands: dict, dice=(), options=None, profile: str = "holmes-phases", surprise=NO_SURPRISE):
+def started(combatants, *commands: dict, dice=(), options=None, profile: str = "holmes-phases", surprise=NO_SURPRISE, version: int | None = None):
     """A fight started (nobody surprised, unless `surprise` gives other d6s), `dice`
-    forced after the surprise d6s."""
+    forced after the surprise d6s; under rules `version` if given (else today's)."""
     return play(
         {
+            **({"rules_version": version} if version is not None else {}),
             "profile": profile,
             "options": options or {},
             "dice": [*surprise, *dice],

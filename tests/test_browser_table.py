@@ -31,7 +31,7 @@ ROUND_1 = [
     1,  # Grul's gawper d6: 1 ('drop anything held in-hand on a 2 or less'): the axe falls
     1,  # Cora's flask into the melee around Snag (003: 'attacking into an ongoing melee must randomly determine'): d3 1, Snag
     8,  # Cora's flask at Snag: d20 8 + 2 surprise + 2 size M + AC 7 = 19: hit
-    1,  # Cora's torch into the same melee: d3 1, Snag
+    # Cora's torch goes at the oil on Snag: no die (rules version 8, 'targeting the splashed oil')
     8,  # Cora's torch: d20 8 + 2 surprise + AC 9 ('always ... against Armour Class 9') = 19: lit
     5,  # Snag burns, round 1: d6 5, 5 damage (9 -> 4 HP), keeps burning on 4-6
 ]

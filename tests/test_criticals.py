@@ -13,10 +13,13 @@ from fray_table.rules.scenario import play
 ATTACK = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}
 
 
-def fight(profile: str, modules: dict, dice: list[int], *commands, combatants=None, rounds: int = 1):
-    """Alda attacks Gob (40 HP, 5 ft away) in round 1, then `commands` and the next rounds."""
+def fight(profile: str, modules: dict, dice: list[int], *commands, combatants=None, rounds: int = 1, version: int | None = None, options=None):
+    """Alda attacks Gob (40 HP, 5 ft away) in round 1, then `commands` and the next rounds;
+    under rules `version` if given (else today's)."""
     played = play(
         {
+            **({"rules_version": version} if version is not None else {}),
+            "options": options or {},
             "profile": profile,
             "modules": modules,
             "dice": [*NO_SURPRISE, *dice],
@@ -97,10 +100,15 @@ def test_000s_chart_with_special_rolls_for_pcs_only_leaves_a_monsters_natural_20
     assert texts(played, "critical") == [] and texts(played, "damage") == ["Gob takes 4 damage (1d6), 6 HP left."]
 
 
-def test_003s_natural_20_is_still_not_an_automatic_hit_with_000s_chart():
-    """003: 'a natural 20 is not an automatic hit!': 20 + 0 + AC -11 = 9 < 19 misses; no chart."""
+def test_003s_natural_20_is_still_not_an_automatic_hit_with_000s_chart_under_version_7():
+    """003: 'a natural 20 is not an automatic hit!': 20 + 0 + AC -11 = 9 < 19 misses; no chart.
+    (Rules version 7: 003's roll never asks the criticals module.)"""
     played = fight(
-        "holmes-phases", {"criticals": "ll-house"}, [20], combatants=[fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10, ac=30)]
+        "holmes-phases",
+        {"criticals": "ll-house"},
+        [20],
+        combatants=[fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10, ac=30)],
+        version=7,
     )
     assert texts(played, "attack") == ["Alda attacks Gob: d20 20 + 0 combat bonus + AC -11 = 9 < 19: miss."]
     assert texts(played, "critical") == []
@@ -267,3 +275,51 @@ def test_the_catalogue_lists_the_new_modules_and_what_001_decides():
     assert {m["name"]: m["decides"] for m in listed["challenges"]["modules"]}["to_hit"] == ["criticals", "fumbles"]
     assert listed["ll-house"]["uses"]["criticals"] == "ll-house" and listed["challenges"]["uses"]["criticals"] == "holmes-phases"
     assert "special_rolls" in {o.name for o in compose("holmes-phases", (("criticals", "ll-house"),)).options}
+
+
+# --- rules version 8: whether a natural 20 always hits is the criticals module's ----------------
+
+HIGH_AC = [fighter("alda", "party", x=10, y=10, klass="cleric", level=4, attack_bonus=0), fighter("gob", "goblins", x=15, y=10, ac=21, hp=40, hp_max=40)]
+
+
+def test_000s_roll_with_003s_criticals_a_natural_20_is_not_an_automatic_hit():
+    """003: 'Please note that a "natural 20" is not an automatic hit! It is sometimes impossible
+    to hit an opponent.': 000's roll d20 20 + 0 = 20 < AC 21 misses with 003's natural 20; no
+    extra d6, no weapon save, Gob unhurt."""
+    played = fight("ll-house", {"criticals": "holmes-phases"}, [20], combatants=HIGH_AC)
+    assert texts(played, "attack") == ["Alda attacks Gob: d20 20 + 0 attack value = 20 < AC 21: miss."]
+    assert texts(played, "hit", "weapon") == [] and who(played, "gob").hp == 40
+
+
+def test_000s_roll_with_003s_criticals_hits_on_any_natural_20_under_version_7():
+    """Rules version 7 keeps what its tables saw: 000's roll read its own natural_20_hits, so the
+    20 hit AC 21 and was 003's critical: 1d6 5 + 1d6 3, then the save d20 15 >= 6 (steel)."""
+    played = fight("ll-house", {"criticals": "holmes-phases"}, [20, 5, 3, 15], combatants=HIGH_AC, version=7)
+    assert texts(played, "attack") == ["Alda attacks Gob: d20 20 + 0 attack value = 20 < AC 21: natural 20: a critical hit."]
+    assert texts(played, "hit") == ["Alda rolls 8 damage against Gob (1d6 + 1d6 8)."]
+
+
+def test_003s_roll_with_000s_chart_a_natural_20_hits_as_000s_chart_says():
+    """Under rules version 8 003's roll asks the natural-20 module: 000's ('Any roll of Natural 20
+    yields special effects', option natural_20_hits on) hits AC -11 (20 + 0 - 11 = 9 < 19) and
+    rolls the chart: d20 10, 'Double Damage (Dam +Bonus, then X2)' on 003's 1-6 (d6 4) = 8.
+    With natural_20_hits off it is 003's 'not an automatic hit' again."""
+    plated = [fighter("alda", "party", x=10, y=10), fighter("gob", "goblins", x=15, y=10, ac=30, hp=40, hp_max=40)]
+    played = fight("holmes-phases", {"criticals": "ll-house"}, [20, 10, 4], combatants=plated)
+    assert texts(played, "attack", "critical", "damage") == [
+        "Alda attacks Gob: d20 20 + 0 combat bonus + AC -11 = 9 < 19: natural 20: hit.",
+        "Critical hit chart d20 10: Double Damage (Dam + Bonus, then X2).",
+        "Gob takes 8 damage ((1d6 = 4) x 2), 32 HP left.",
+    ]
+    off = fight("holmes-phases", {"criticals": "ll-house"}, [20], combatants=plated, options={"natural_20_hits": False})
+    assert texts(off, "attack") == ["Alda attacks Gob: d20 20 + 0 combat bonus + AC -11 = 9 < 19: miss."]
+
+
+def test_natural_20_hits_is_the_option_of_000s_criticals_from_version_8():
+    """The option goes with the module that reads it: 000's to_hit alone no longer brings it, 000's
+    chart does; under version 7 it was the roll's."""
+    options = {v: {m: {o.name for o in compose("holmes-phases", ((m, "ll-house"),), v).options} for m in ("to_hit", "criticals")} for v in (7, 8)}
+    assert "natural_20_hits" in options[7]["to_hit"] and "natural_20_hits" not in options[7]["criticals"]
+    assert "natural_20_hits" not in options[8]["to_hit"] and "natural_20_hits" in options[8]["criticals"]
+    house = {m["name"]: m for m in catalogue()["ll-house"]["modules"]}  # the catalogue: as a new fight takes them
+    assert house["criticals"]["options"] == ["natural_20_hits", "special_rolls"] and "natural_20_hits" not in house["to_hit"]["options"]

@@ -273,7 +273,7 @@ async def test_import_refuses_what_the_server_would_never_have_stored_and_writes
     gm_only = next(i for i, line in enumerate(lines[1:]) if json.loads(line)["event"]["command"]["type"] == "force_rolls")
     cases = [
         (edited(lines, header={"encounter": "../../outside"}), "the encounter id '../../outside' is not 1 to 64 letters"),
-        (edited(lines, header={"rules_version": 99}), "rules version 99; this Fray plays fights of rules versions 1 to"),
+        (edited(lines, header={"rules_version": 99}), "this fight is played under rules version 99"),
         (
             edited(lines, event=(gm_only, {"by": {"role": "player", "name": "Ann", "combatants": ["alda"]}})),
             "a 'player' may not send 'force_rolls': a forged sender",

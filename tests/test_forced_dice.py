@@ -61,7 +61,7 @@ def test_a_value_forced_for_a_kind_of_die_feeds_the_next_roll_of_that_kind_only(
     assert [(r.sides, r.value, r.forced) for r in attacks[1].rolls] == [(20, 2, True)]
     damage = [r for e in played.log if e.kind == "damage" for r in e.rolls]
     assert damage and all(r.sides == 6 and not r.forced for r in damage)
-    assert played.state.forced_by_die == {8: [4]}  # no d8 was rolled: it waits
+    assert played.state.forced_by_die == {"8": [4]}  # no d8 was rolled: it waits
     gm = view(played.state, Viewer("gm"))
     assert gm.forced_by_die == {"8": [4]} and gm.forced == []
     assert view(played.state, Viewer("player", ("alda",))).forced_by_die is msgspec.UNSET
@@ -85,7 +85,7 @@ def test_the_untyped_queue_still_feeds_whatever_die_rolls_next_and_both_queues_c
             ],
         }
     )
-    assert played.state.forced_by_die == {6: [6]} and played.state.forced == [5, 6, 7]
+    assert played.state.forced_by_die == {"6": [6]} and played.state.forced == [5, 6, 7]
     assert [(e.code, e.text) for e in played.log if e.kind == "rejected"] == [("dice/nothing-forced", "Rejected: no forced result waits for a d20.")]
     played = play({**FIGHT, "dice": [5], "commands": [{"type": "force_rolls", "values": [6], "sides": 6}, {"type": "clear_forced"}]})
     assert played.state.forced_by_die == {} and played.state.forced == []
@@ -123,7 +123,7 @@ def test_undoing_a_force_by_die_empties_that_queue_and_a_redo_refills_it():
     played = play({**FIGHT, "commands": [{"type": "force_rolls", "values": [20, 17], "sides": 20}, {"type": "undo", "seq": 3}]})
     assert played.state.forced_by_die == {}
     played = play({**FIGHT, "commands": [{"type": "force_rolls", "values": [20, 17], "sides": 20}, {"type": "undo", "seq": 3}, {"type": "undo", "seq": 4}]})
-    assert played.state.forced_by_die == {20: [20, 17]}
+    assert played.state.forced_by_die == {"20": [20, 17]}
 
 
 @pytest.mark.redis
@@ -153,7 +153,7 @@ def test_a_veiled_fork_does_not_hand_the_origin_gms_forced_dice_to_its_new_gm():
     from fray_table.rules.reducer import apply
 
     played = play({**FIGHT, "dice": [5], "commands": [{"type": "force_rolls", "values": [20], "sides": 20}]})
-    assert played.state.forced == [5] and played.state.forced_by_die == {20: [20]}
+    assert played.state.forced == [5] and played.state.forced_by_die == {"20": [20]}
     at = played.state.seq - 1
     fork = Fork(id="f1", seed=bytes(32), origin=played.state.id, at=at, veil=at, veil_role="player", veil_combatants=["alda"])
     forked = apply(played.state, Event("fork-1", Actor("system", "server"), fork))

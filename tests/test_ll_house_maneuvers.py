@@ -57,6 +57,30 @@ def test_shield_bash_natural_20_knocks_down():
     assert not texts(played, "critical")  # the bash's 20 is its own rule, not the crit chart
 
 
+def test_shield_bash_is_a_normal_attack_roll_its_20_no_automatic_hit():
+    """Rules version 8: 'Make a normal attack roll': the fight's own (000's d20 + Attack Value
+    against AC); the shield is no weapon, so its 20 is no critical and must reach the AC: 20 + 1 =
+    21 < AC 22 misses. Version 7 hit on any natural 20 (option natural_20_hits)."""
+    plated = orc(armor="", ac=22)
+    bash = act("alda", type="shield_bash", target="orc")
+    played = fight(bash, dice=[20], combatants=[alda(shield=True, ac=16), plated])
+    assert texts(played, "attack") == ["Alda shield-bashes Orc: d20 20 + 1 attack value = 21 < AC 22: miss."]
+    assert who(played, "orc").hp == 8
+    was = fight(bash, dice=[20, 2], combatants=[alda(shield=True, ac=16), plated], version=7)
+    assert texts(was, "attack") == ["Alda shield-bashes Orc: d20 20 + 1 attack value = 21 < AC 22: hit."]
+    assert who(was, "orc").hp == 6 and "knocked down" in who(was, "orc").conditions
+
+
+def test_shield_bash_against_a_parrier_takes_the_parry_off_the_roll():
+    """Rules version 8: 000's PARRY 'Add 2 to your AC' reaches the bash through the fight's parry:
+    shown as a term of the roll (d20 15 + 1 - 2 parry = 14 < AC 15); version 7 showed it on the AC."""
+    bash, parry = act("alda", type="shield_bash", target="orc"), act("orc", type="parry")
+    played = fight(bash, parry, dice=[15], combatants=[alda(shield=True, ac=16), orc()])
+    assert texts(played, "attack") == ["Alda shield-bashes Orc: d20 15 + 1 attack value - 2 parry = 14 < AC 15: miss."]
+    was = fight(bash, parry, dice=[15], combatants=[alda(shield=True, ac=16), orc()], version=7)
+    assert texts(was, "attack") == ["Alda shield-bashes Orc: d20 15 + 1 attack value = 16 < AC 17 (15 + 2 parry): miss."]
+
+
 @pytest.mark.parametrize(("ranks", "d20", "times", "knocks"), [(1, 19, 2, True), (1, 18, 2, False), (2, 18, 3, True), (3, 17, 4, True)])
 def test_improved_shield_bash(ranks, d20, times, knocks):
     # 'One Rank= Dam 1d3x2, KO if you roll a 19-20. Two Ranks= Dam 1d3x3, KO if you roll a 18-20.

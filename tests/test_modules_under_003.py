@@ -7,15 +7,17 @@ them all; `test_every_module_of_every_profile_is_played_under_003` fails when an
 profile has a module no scenario here takes, so a new module cannot go untested."""
 
 import pathlib
+import tomllib
 
 import pytest
 from scenes import all_forced, scenario, texts, who
 
 from fray_table.rules.profiles import catalogue
-from fray_table.rules.ruleset import RulesUnavailable, compose, installed
+from fray_table.rules.ruleset import RULES_VERSION, RulesUnavailable, compose, installed, modules_at
 from fray_table.rules.scenario import play
 
 ROOT = "holmes-phases"
+GOLDEN_V8 = pathlib.Path(__file__).resolve().parent / "golden" / "v8"
 
 
 def under_003(name: str, dice: list[int] | None = None, **modules: str) -> dict:
@@ -86,6 +88,28 @@ def kicks_under_003() -> dict:
     }
 
 
+def two_weapons_under_003() -> dict:
+    """Rules version 8's `two_weapons` module of 000, with 000's roll it needs, in 003's round: Alda
+    (a 4th-level cleric, Attack Value +1) with sword and dagger against Ukk in chain mail (AC 15)."""
+    sword, dagger = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}, {"name": "dagger", "damage": "1d4", "length": 1, "weight": 1}
+    return {
+        "profile": ROOT,
+        "modules": {"to_hit": "ll-house", "two_weapons": "ll-house"},
+        "dice": [5, 6, 12, 2, 5],
+        "combatants": [
+            {"id": "alda", "name": "Alda", "side": "party", "pc": True, "klass": "cleric", "level": 4, "armor": "chain mail", "hp": 9, "hp_max": 9}
+            | {"dex": 14, "x": 10, "y": 10, "weapons": [sword, dagger]},
+            {"id": "ukk", "name": "Ukk", "side": "orcs", "armor": "chain mail", "hp": 8, "hp_max": 8, "attack_bonus": 0, "dex": 9, "x": 15, "y": 10}
+            | {"weapons": [sword]},
+        ],
+        "commands": [
+            {"type": "start"},
+            {"type": "declare", "actor": "alda", "action": {"type": "two_weapons", "target": "ukk", "weapon": 0, "off_hand": 1}},
+            {"type": "advance"},
+        ],
+    }
+
+
 # Every scenario played below, by name: the modules each takes are what the coverage test reads.
 UNDER_003 = {
     "challenges-under-003": lambda: under_003("challenges-under-003"),
@@ -102,6 +126,9 @@ UNDER_003 = {
     "thac0-sheet-under-003": lambda: under_003("thac0-sheet-under-003"),
     "002's showcase under 003": lambda: showcase_under_003(to_hit="thac0-sheet", striking="thac0-sheet", wrestling="thac0-sheet", naval="thac0-sheet"),
     "kicks under 003": lambda: kicks_under_003(),
+    "two weapons under 003": lambda: two_weapons_under_003(),
+    # rules version 8: 000's parry, shield bash and sacrifice on 003's own roll (its golden stream's scenario)
+    "shield under 003": lambda: tomllib.loads((GOLDEN_V8 / "shield-under-003.toml").read_text()),
 }
 
 
@@ -256,9 +283,77 @@ def test_000s_roll_extra_attack_and_shield_in_003s_round():
 
 
 @pytest.mark.parametrize("module", ["routine", "maneuvers"])
-def test_000s_routine_and_maneuvers_need_its_roll(module):
+def test_000s_routine_and_maneuvers_need_its_roll_under_version_7(module):
     with pytest.raises(RulesUnavailable, match=f"^ll-house's '{module}' cannot be combined with holmes-phases 'to_hit': "):
-        compose(ROOT, ((module, "ll-house"),))
+        compose(ROOT, ((module, "ll-house"),), 7)
+
+
+def test_000s_routine_and_two_weapons_still_need_its_roll():
+    """From rules version 8 two weapons is a module of its own, refused under 003's roll with why:
+    000's 'Two Weapon Fighting gives you a +2 to your Hit roll ... you must roll another die to
+    determine which weapon you struck with' is 000's roll, and 003 has its own: 'A character
+    wielding two weapons may choose which he will attack with each round'."""
+    with pytest.raises(RulesUnavailable, match="^ll-house's 'routine' cannot be combined with holmes-phases 'to_hit': "):
+        compose(ROOT, (("routine", "ll-house"),))
+    with pytest.raises(RulesUnavailable) as refused:
+        compose(ROOT, (("two_weapons", "ll-house"),))
+    assert str(refused.value).startswith("ll-house's 'two_weapons' cannot be combined with holmes-phases 'to_hit': its strikes are 000's own attack roll's")
+    assert "'A character wielding two weapons may choose which he will attack with each round'" in str(refused.value)
+
+
+@pytest.mark.parametrize("to_hit, whose", [("thac0-sheet", "thac0-sheet's"), ("challenges", "challenges'")])
+def test_000s_maneuvers_need_a_roll_that_asks_for_them(to_hit, whose):
+    """001's and 002's rolls ask for no parry or shield sacrifice of another module: refused, naming why."""
+    with pytest.raises(RulesUnavailable) as refused:
+        compose(ROOT, (("maneuvers", "ll-house"), ("to_hit", to_hit)))
+    assert str(refused.value) == (
+        f"ll-house's 'maneuvers' cannot be combined with {whose} 'to_hit': 000's parry and shield sacrifice come into 003's roll "
+        "through its hooks parry and land, and 000's roll has its own; 001's and 002's rolls ask neither"
+    )
+
+
+def test_000s_parry_shield_bash_and_sacrifice_on_003s_roll():
+    """Rules version 8, 003's round with 000's maneuvers: PARRY 'Add 2 to your AC for this round'
+    (2 off 003's sum, no disarm or counter); SHIELD BASH 'Make a normal attack roll' (003's 'd20 +
+    combat bonus + AC' reaching 19), 'the victim takes 1d3 damage. A roll of 20 means the victim
+    is also knocked down and loses 1 round'; SHIELD SACRIFICE 'roll 1d4, subtract that from the
+    Attacker's Damage', 'This move shatters your shield beyond use, altering your AC'."""
+    fight = played("shield under 003")
+    assert texts(fight, "attack") == [
+        "Ukk attacks Alda: d20 15 + 0 combat bonus - 2 parry + AC 5 = 18 < 19: miss.",
+        "Alda shield-bashes Ukk: d20 20 + 1 combat bonus + AC 6 = 27 ≥ 19: hit.",
+        "Alda attacks Ukk: d20 9 + 1 combat bonus + AC 6 = 16 < 19: miss.",
+        "Ukk attacks Alda: d20 16 + 0 combat bonus + AC 5 = 21 ≥ 19: hit.",
+    ]
+    assert texts(fight, "parry") == []  # 000's parry is AC alone: no disarm, no counter-attack
+    lines = texts(fight)
+    assert "Alda rolls 2 damage against Ukk (1d3 2); d20 20 knocks it down." in lines and "Ukk cannot act (knocked down)." in lines
+    assert texts(fight, "shield") == [
+        "Alda may sacrifice the shield against 5 damage.",
+        "Alda sacrifices the shield: 1d4 3; 5 - 3 = 2 damage.",
+        "Alda loses the shield (shattered beyond use): its AC 5 → 6.",
+    ]
+    alda, ukk = who(fight, "alda"), who(fight, "ukk")
+    assert (alda.hp, alda.shield, ukk.hp) == (7, False, 6)
+
+
+def test_000s_two_weapons_with_its_roll_in_003s_round():
+    """000: 'Two Weapon Fighting gives you a +2 to your Hit roll, in addition to your normal Attack
+    Value' (12 + 1 + 2 = 15 >= AC 15); 'you must roll another die to determine which weapon you
+    struck with. If you roll an Even number then you hit with your Main Hand Weapon'; 003's 1-6."""
+    fight = played("two weapons under 003")
+    assert texts(fight, "attack", "hit") == [
+        "Alda attacks with two weapons Ukk: d20 12 + 1 attack value + 2 two weapons = 15 ≥ AC 15: hit.",
+        "Which weapon: d6 2, even: the main hand (sword).",
+        "Alda rolls 5 damage against Ukk (1d6 5).",
+    ]
+    assert who(fight, "ukk").hp == 3
+
+
+def test_000s_maneuvers_under_003s_roll_are_refused_under_version_7():
+    """A fight of rules version 7 keeps what its table could do: the combination is refused at creation."""
+    with pytest.raises(ValueError, match="the shield bash and two weapons are rolled on 000's own attack roll"):
+        play({**UNDER_003["shield under 003"](), "rules_version": 7})
 
 
 # --- thac0-sheet (002): striking, wrestling; to_hit, naval ---------------------------------------
@@ -331,7 +426,7 @@ def test_every_module_of_every_profile_is_played_under_003():
         data = make()
         assert data["profile"] == ROOT
         taken |= {(module, source) for module, source in data["modules"].items()}
-    wanted = {(m.name, p.name) for p in installed().values() if p.name != ROOT for m in p.modules}
+    wanted = {(m.name, p.name) for p in installed().values() if p.name != ROOT for m in (*p.modules, *modules_at(p, RULES_VERSION))}
     assert sorted(wanted - taken) == []
     source = pathlib.Path(__file__).read_text()
     assert [name for name in UNDER_003 if f'played("{name}")' not in source] == []  # each is played by a test above

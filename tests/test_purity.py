@@ -63,6 +63,7 @@ ENGINE = {
     "setup",
     "summary",  # the end of a fight in numbers, from a viewer's lines (issue 13)
     "undo",
+    "upgrade",  # moving a fight on to newer rules, and the version an event needs (issue 21)
     "unseen",  # combatants in nobody's view but the GM's until revealed (issue 13)
     "view",
     "words",  # the game's words the pages read (morale results, the conditions a GM sets)

@@ -7,8 +7,8 @@ ALDA = fighter("alda", "party", dex=14, x=0, y=0)
 ORC = fighter("orc", "orcs", ac=10, x=20, y=0)  # AC 9 descending; 20 ft: a flask's medium range
 
 
-def run(*commands, dice=(), combatants=(ALDA, ORC), options=None):
-    return started(combatants, *commands, dice=dice, options=options)
+def run(*commands, dice=(), combatants=(ALDA, ORC), options=None, version=None):
+    return started(combatants, *commands, dice=dice, options=options, version=version)
 
 
 OIL = declare("alda", {"type": "throw_oil", "target": "orc"})
@@ -114,8 +114,8 @@ def test_oil_burns_in_the_magic_phase_before_anything_else_there():
         declare("quick", {"type": "attack", "target": "orc", "delay": "magic"}),
         declare("orc", {"type": "cast", "spell": "sleep", "target": "alda"}),
         ADVANCE,
-        dice=[1, 8, 1, 10, 1, 2],
-        combatants=(ALDA, quick, shaman),  # Quick stands by the orc: a d2 picks the orc for flask and torch
+        dice=[1, 8, 10, 1, 2],
+        combatants=(ALDA, quick, shaman),  # Quick stands by the orc: a d2 picks the orc for the flask (the torch goes at the oil)
     )
     magic = [e for e in played.log if e.kind in ("phase", "oil", "attack", "spell", "damage")]
     at = next(i for i, e in enumerate(magic) if e.text == "Magic phase.")
@@ -196,13 +196,13 @@ def test_oil_fight_folds_to_the_same_bytes_twice():
 BRAN = fighter("bran", "party", ac=10, x=25, y=0)  # beside the orc: an ongoing melee
 
 
-def test_oil_into_a_melee_picks_who_the_flask_and_the_torch_fly_at():
+def test_oil_into_a_melee_picks_who_the_flask_and_the_torch_fly_at_under_version_7():
     # 003: 'Burning oil is a subset of ranged combat' and 'Any character attacking into an ongoing
     # melee must randomly determine which combatant will be hit, and then roll to attack that
     # character as normal': the orc and Bran beside it; d2 2 picks Bran, and the flask hits him
-    # (d20 15 + 2 size M + AC 9 = 26). The torch is a missile too: d2 2 flies at the orc, who has no
-    # oil on him: it hits (d20 12 + AC 9 = 21) and lights nothing.
-    played = run(OIL, ADVANCE, dice=[2, 15, 2, 12], combatants=(ALDA, ORC, BRAN))
+    # (d20 15 + 2 size M + AC 9 = 26). Under rules version 7 the torch is a missile too: d2 2 flies
+    # at the orc, who has no oil on him: it hits (d20 12 + AC 9 = 21) and lights nothing.
+    played = run(OIL, ADVANCE, dice=[2, 15, 2, 12], combatants=(ALDA, ORC, BRAN), version=7)
     assert texts(played, "attack", "oil") == [
         "Alda throws a flask into the melee around Orc (1 Orc, 2 Bran): d2 2, at Bran.",
         "Alda throws a flask of oil at Bran: d20 15 + 0 combat bonus + 2 size M + 0 medium range + AC 9 = 26 ≥ 19: hit.",
@@ -216,7 +216,7 @@ def test_oil_into_a_melee_picks_who_the_flask_and_the_torch_fly_at():
     assert played.state.forced == []
 
 
-def test_oil_a_torch_thrown_into_a_melee_is_randomised_too():
+def test_oil_a_torch_thrown_into_a_melee_is_randomised_too_under_version_7():
     # The orc, oiled earlier, fights Cole; Bran's torch (d2 1) flies at the orc and lights it.
     cole = fighter("cole", "party", x=25, y=0)
     played = run(
@@ -224,9 +224,47 @@ def test_oil_a_torch_thrown_into_a_melee_is_randomised_too():
         ADVANCE,
         dice=[1, 12, 5],
         combatants=(ALDA, {**ORC, "conditions": ["oiled"]}, {**BRAN, "x": 0, "y": 5}, cole),
+        version=7,
     )
     assert texts(played, "attack", "oil")[:3] == [
         "Bran throws the torch into the melee around Orc (1 Orc, 2 Cole): d2 1, at Orc.",
         "Bran throws a lit torch at the oil on Orc: d20 12 + 0 combat bonus + 0 medium range + AC 9 = 21 ≥ 19: hit.",
         "The oil on Orc catches fire.",
     ]
+
+
+# --- rules version 8: the torch is thrown at the oil (docs/rulings.md, 'Rules version 8') ---
+
+
+def test_oil_the_torch_after_a_flask_in_a_melee_is_thrown_at_the_oil():
+    # 003: 'The torch attack is always made as if against Armour Class 9, modified by range etc. as
+    # normal, as you are targeting the splashed oil rather than the monster': the flask flies into
+    # the melee (d2 2, at Bran) and hits him (d20 15 + 2 size M + AC 9 = 26); the torch goes where
+    # the oil is, with no die for it: d20 12 + AC 9 = 21, and the oil on Bran catches fire.
+    played = run(OIL, ADVANCE, dice=[2, 15, 12, 5], combatants=(ALDA, ORC, BRAN))
+    assert texts(played, "attack", "oil")[:5] == [
+        "Alda throws a flask into the melee around Orc (1 Orc, 2 Bran): d2 2, at Bran.",
+        "Alda throws a flask of oil at Bran: d20 15 + 0 combat bonus + 2 size M + 0 medium range + AC 9 = 26 ≥ 19: hit.",
+        "Oil splashes over Bran.",
+        "Alda throws a lit torch at the oil on Bran: d20 12 + 0 combat bonus + 0 medium range + AC 9 = 21 ≥ 19: hit.",
+        "The oil on Bran catches fire.",
+    ]
+    assert "burning" in next(c for c in played.state.combatants if c.id == "bran").conditions
+    assert played.state.forced == []
+
+
+def test_oil_a_torch_thrown_at_oil_in_a_melee_is_not_randomised():
+    # 003: 'you are targeting the splashed oil rather than the monster': the orc, oiled earlier,
+    # fights Cole; Bran's torch needs no die to find the oil: d20 12 + AC 9 = 21 lights it.
+    cole = fighter("cole", "party", x=25, y=0)
+    played = run(
+        declare("bran", {"type": "throw_torch", "target": "orc"}),
+        ADVANCE,
+        dice=[12, 5],
+        combatants=(ALDA, {**ORC, "conditions": ["oiled"]}, {**BRAN, "x": 0, "y": 5}, cole),
+    )
+    assert texts(played, "attack", "oil")[:2] == [
+        "Bran throws a lit torch at the oil on Orc: d20 12 + 0 combat bonus + 0 medium range + AC 9 = 21 ≥ 19: hit.",
+        "The oil on Orc catches fire.",
+    ]
+    assert played.state.forced == []

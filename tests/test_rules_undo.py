@@ -54,7 +54,10 @@ def test_undo_a_damaging_round_restores_hp_exactly():
     assert after.state.forced == [15, 3]  # the forced results the round used are queued again
     assert game(after.state) == game(before.state)
     assert after.state.seq == 8 and after.state.undone == [6]  # the position keeps counting
-    assert after.log[-1].kind == "gm" and after.log[-1].text == "GM undid “Round 1: declarations close.” (event #6)."
+    assert [(e.kind, e.text) for e in after.log[-2:]] == [
+        ("gm", "GM undid “Round 1: declarations close.” (event #6)."),
+        ("gm", "After the undo, Goblin: 4 HP (was 1)."),  # what the undo changed of each combatant (issue 27)
+    ]
 
 
 def test_restore_carries_only_changed_fields_and_nothing_pinned():
@@ -70,7 +73,7 @@ def test_undo_a_gm_hp_edit():
     out = played({"type": "edit_combatant", "id": "gob", "hp": 0}, {"type": "undo", "seq": 4})
     gob = next(c for c in out.state.combatants if c.id == "gob")
     assert (gob.hp, gob.down) == (4, False)
-    assert out.log[-1].text == "GM undid “GM edits Goblin: hp 0.” (event #4)."
+    assert [e.text for e in out.log[-2:]] == ["GM undid “GM edits Goblin: hp 0.” (event #4).", "After the undo, Goblin: 4 HP (was 0), up again."]
 
 
 def test_an_undo_names_the_event_in_words():
@@ -130,7 +133,8 @@ def test_rewind_goes_back_to_just_before_the_event():
     before = played(ROUND[0])  # the fight just before #5
     assert game(out.state) == game(before.state)
     assert out.state.undone == [5, 6, 7]
-    assert out.log[-1].text.startswith("GM rewound the fight to before ") and out.log[-1].text.endswith(" (event #5).")
+    assert out.log[-2].text.startswith("GM rewound the fight to before ") and out.log[-2].text.endswith(" (event #5).")
+    assert out.log[-1].text == "After the undo, Goblin: 4 HP (was 1)."
 
 
 def test_undoing_one_event_judges_the_later_ones_again():

@@ -1,6 +1,6 @@
 """The end-of-fight summary (issue 13, Deliver 8), in the replay body of each viewer:
 rounds, who fell and to whom, damage dealt and taken, forced and table-rolled dice;
-a hidden combatant's damage is the GM's to count."""
+a hidden combatant's damage counts for all who read its line (tests/test_summary_log.py)."""
 
 import httpx
 import pytest
@@ -53,8 +53,9 @@ async def test_the_summary_counts_rounds_falls_damage_and_dice_as_each_viewer_sa
         {"id": "alda", "name": "Alda", "dealt": 10, "taken": 0},
         {"id": "gob", "name": "Goblin", "dealt": 0, "taken": 6},
     ]
-    # the hidden ogre's 4 HP lost are the GM's figure: the player's summary counts what the player's log showed
-    assert player_summary["damage"] == [{"id": "gob", "name": "Goblin", "dealt": 0, "taken": 6}, {"id": "alda", "name": "Alda", "dealt": 6, "taken": 0}]
+    # The player's log read 'Ogre takes 4 damage (1d6).' (the hidden ogre's HP left is the GM's alone):
+    # the player's summary counts what the player's log showed, the 4 too (issue 27: it used to leave them out).
+    assert player_summary["damage"] == gm_summary["damage"]
     forced = [(d["sides"], d["value"], d["purpose"]) for d in gm_summary["forced"]]
     assert forced == [
         (6, 5, "surprise for party"),

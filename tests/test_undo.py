@@ -72,7 +72,7 @@ async def test_undo_a_gm_hp_edit(fray_server, redis_url, join):
     assert ack["type"] == "ack", ack
     await gm.until(ack["position"])
     assert (gob(gm)["hp"], gob(gm)["down"]) == (4, False)
-    assert gm.log[-1]["text"] == "GM undid “GM edits Goblin: hp 0.” (event #3)."
+    assert [e["text"] for e in gm.log[-2:]] == ["GM undid “GM edits Goblin: hp 0.” (event #3).", "After the undo, Goblin: 4 HP (was 0), up again."]
     entries = await stream(redis_url, made["id"])
     assert len(entries) == 5
     assert hashlib.sha256(canonical(fold(e for _, e in entries))).hexdigest() == digest(fray_server, made)["sha256"]

@@ -44,11 +44,31 @@ def unseen(sealed: bool) -> dict:
     }
 
 
-FIGHTS = ["showcase", "unseen", "unseen-sealed"]
+def forced() -> dict:
+    """A d20 forced, then declarations that change nothing of the GM's secrets, then the
+    advance that uses it: the GM's `forced_by_die` goes away a change later than the
+    secrets last changed (issue 27: the patch set the keys left, deleted none)."""
+    declare = lambda actor, target: {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target}}  # noqa: E731
+    return {
+        **unseen(False),
+        "dice": [5, 6],
+        "commands": [
+            {"type": "start"},
+            {"type": "force_rolls", "values": [12], "sides": 20},
+            declare("gob", "alda"),
+            declare("shade", "alda"),
+            declare("alda", "gob"),
+            {"type": "advance"},
+        ],
+    }
+
+
+FIGHTS = ["showcase", "unseen", "unseen-sealed", "forced"]
 
 
 def fight(name: str = "showcase") -> tuple[list[Event], list[Viewer]]:
-    played = play(scenario("holmes-showcase") if name == "showcase" else unseen(name == "unseen-sealed"))
+    made = {"showcase": lambda: scenario("holmes-showcase"), "forced": forced}.get(name, lambda: unseen(name == "unseen-sealed"))
+    played = play(made())
     events = played.events + [Event("end", Actor("gm", "gm"), End())]  # the end reveals the seed
     players = [Viewer("player", (c.id,)) for c in played.state.combatants]
     return events, [Viewer("gm"), Viewer("spectator"), *players]

@@ -325,6 +325,16 @@ ACTIONS = {
 }
 
 
+# Rules version 8: the torch, after a flask or on its own, is thrown at the oil, never
+# randomised into a melee (003: 'you are targeting the splashed oil rather than the monster').
+AT_THE_OIL = {
+    "throw_oil": ActionRules(describe_oil, steps(functools.partial(oil.throw_oil, torch=oil.torch_at_the_oil)), check_throw, offer_oil, PHASE_OF["throw_oil"]),
+    "throw_torch": ActionRules(
+        describe_torch, steps(functools.partial(oil.throw_torch, torch=oil.torch_at_the_oil)), check_throw, offer_torch, PHASE_OF["throw_torch"]
+    ),
+}
+
+
 def arrange(state: Encounter) -> None:
     """Hook `arrange`: 003's longer weapon strikes first in mutual melee; burning oil burns at the head of the magic phase."""
     state.steps = melee.by_length(state, state.steps)

@@ -16,10 +16,10 @@ from fray_table.rules.conditions import DISARMED
 from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned, said
 from fray_table.rules.grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
 from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
-from fray_table.rules.holmes.damage import NO_CRITICAL, after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
+from fray_table.rules.holmes.damage import NO_CRITICAL, after_critical, critical, damage_dice, extra_dice, fumble, gawper_struck, roll_damage
 from fray_table.rules.holmes.fighters import able, gone, usable, wielded
 from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
-from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parry_term, parrying, term_sum, terms
+from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parrying, term_sum, terms
 from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE
 
@@ -142,18 +142,20 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
     mods = modifiers(state, attacker, target, weapon, step.mode, behind)
     called = call_shots(ctx, attacker, target, mods, wanted)
     melee = in_melee(attacker, target, weapon)
-    parry, penalty = parry_term(state, target, mods, melee)
+    parry, penalty = ctx.rules.parry(state, target, mods, melee)
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
     total = d20 + term_sum(mods)
-    hit = total >= TO_HIT
+    # A natural 20 short of 19 hits only if the criticals module says so (hook natural_20_hits:
+    # 003's never, 'not an automatic hit'; every criticals module of rules version 7 says never).
+    hit = total >= TO_HIT or d20 == 20 and ctx.rules.natural_20_hits(state)
     if ctx.narrated:  # (the line's words are most of a strike's cost: rules.context)
         ctx.log(
             "attack",
             **reckoned(
                 f"{attacker.name} {LABEL.get(step.mode, 'attacks')} {target.name}",
-                f"{terms(d20, mods)} = {total} {'≥' if hit else '<'} {TO_HIT}",
+                f"{terms(d20, mods)} = {total} {'≥' if total >= TO_HIT else '<'} {TO_HIT}",
                 f"d20 {d20}",
-                "hit" if hit else "miss",
+                ("hit" if total >= TO_HIT else "natural 20: hit") if hit else "miss",
                 own_terms(d20, mods[:-1], "the target's AC" + ("" if mods[-1][0] == "target AC" else " (shield ignored)")),
             ),
             mods=mods,
@@ -172,11 +174,11 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         dice = damage_dice(ctx, weapon, step.mode)
         if subdue:
             subdual.strike(ctx, attacker, target, dice, extra)  # 003: subdual damage is tracked apart; no multiple
+            if crit.effect:
+                after_critical(ctx, attacker, target, crit)
+            gawper_struck(ctx, target, step.mode)
         else:
-            damage(ctx, attacker, target, dice, extra, crit.times)
-        if crit.effect:
-            after_critical(ctx, attacker, target, crit)
-        gawper_struck(ctx, target, step.mode)
+            ctx.rules.land(ctx, attacker, target, *roll_damage(ctx, target, dice, extra, times=crit.times), crit.effect, step.mode)
         return
     if d20 == 1:
         fumble(ctx, d20, attacker, target, step.weapon, kind)  # a natural 1: the fumbles module's (003's does nothing)

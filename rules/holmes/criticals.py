@@ -23,6 +23,12 @@ def critical(ctx: Context, attacker: Combatant, target: Combatant, index: int, k
     return Critical(extra=(("natural 20", 1),), effect=f"{SAVE} {index}")
 
 
+def never_by_itself(state) -> bool:
+    """Hook `natural_20_hits`: 003, 'Please note that a "natural 20" is not an automatic hit! It
+    is sometimes impossible to hit an opponent.'"""
+    return False
+
+
 def effect(ctx: Context, attacker: Combatant, target: Combatant, what: str) -> None:
     """Hook `critical_effect`: the weapon's save named by `critical`."""
     if what.startswith(SAVE):

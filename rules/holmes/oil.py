@@ -58,7 +58,32 @@ def in_reach(ctx: Context, actor: Combatant, tid: str, what: str) -> tuple[Comba
     return target, feet
 
 
-def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
+def torch_into_melee(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: str, kind: str) -> None:
+    """Rules version 7's torch: a missile of its own, into a melee it may fly at someone
+    else, and light nothing."""
+    torch_at_the_oil(ctx, actor, into_melee(ctx, actor, aimed, "throws the torch", "torch"), band, cover, kind)
+
+
+def torch_at_the_oil(ctx: Context, actor: Combatant, target: Combatant, band: str, cover: str, kind: str) -> None:
+    """The torch thrown at the oil on `target` (rules version 8: no die picks it out of a
+    melee, 003: 'you are targeting the splashed oil rather than the monster'; docs/rulings.md)."""
+    # 003: 'always made as if against Armour Class 9, modified by range etc. as normal'
+    mods = base_mods(ctx, actor) + aim_mods(cover, kind, band)
+    at = f"the oil on {target.name}" if OILED in target.conditions else target.name
+    if roll_to_hit(ctx, actor, f"throws a lit torch at {at}", TORCH_AC, mods, target.id):
+        if OILED not in target.conditions:
+            ctx.log("oil", f"The torch strikes {target.name}, but there is no unlit oil on {target.name} to catch.", actor=actor.id, target=target.id)
+            return
+        target.conditions.remove(OILED)
+        target.conditions.append(BURNING)
+        target.burning = 0
+        ctx.log("oil", f"The oil on {target.name} catches fire.", actor=actor.id, target=target.id)
+        schedule(ctx.state)
+
+
+def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil, torch=torch_into_melee) -> None:
+    """The flask, and its torch if declared: `torch` (rules version 7's `torch_into_melee`;
+    version 8's `torch_at_the_oil`: rules.holmes.actions.AT_THE_OIL)."""
     reached = in_reach(ctx, actor, a.target, "a flask")
     if reached is None:
         return
@@ -77,7 +102,7 @@ def throw_oil(ctx: Context, actor: Combatant, a: ThrowOil) -> None:
         torch(ctx, actor, target, band, a.cover, a.cover_kind)
 
 
-def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch) -> None:
+def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch, torch=torch_into_melee) -> None:
     reached = in_reach(ctx, actor, a.target, "a torch")
     if reached is None:
         return
@@ -86,23 +111,6 @@ def throw_torch(ctx: Context, actor: Combatant, a: ThrowTorch) -> None:
         ctx.log("oil", f"{actor.name} holds the torch: there is no unlit oil on {target.name}.", actor=actor.id, target=target.id)
         return
     torch(ctx, actor, target, a.range_band or range_band(feet, FLASK_RANGE), a.cover, a.cover_kind)
-
-
-def torch(ctx: Context, actor: Combatant, aimed: Combatant, band: str, cover: str, kind: str) -> None:
-    # The torch is a missile of its own: into a melee it may fly at someone else, and light nothing.
-    target = into_melee(ctx, actor, aimed, "throws the torch", "torch")
-    # 003: 'always made as if against Armour Class 9, modified by range etc. as normal'
-    mods = base_mods(ctx, actor) + aim_mods(cover, kind, band)
-    at = f"the oil on {target.name}" if OILED in target.conditions else target.name
-    if roll_to_hit(ctx, actor, f"throws a lit torch at {at}", TORCH_AC, mods, target.id):
-        if OILED not in target.conditions:
-            ctx.log("oil", f"The torch strikes {target.name}, but there is no unlit oil on {target.name} to catch.", actor=actor.id, target=target.id)
-            return
-        target.conditions.remove(OILED)
-        target.conditions.append(BURNING)
-        target.burning = 0
-        ctx.log("oil", f"The oil on {target.name} catches fire.", actor=actor.id, target=target.id)
-        schedule(ctx.state)
 
 
 def schedule(state: Encounter) -> None:

@@ -14,10 +14,10 @@ from fray_table.rules.conditions import fighting
 from fray_table.rules.context import Context, lookup, said
 from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
-from fray_table.rules.holmes.damage import BASE_DAMAGE, NO_CRITICAL, after_critical, critical, extra_dice, fumble, gawper_struck, roll_damage
+from fray_table.rules.holmes.damage import BASE_DAMAGE, NO_CRITICAL, critical, extra_dice, fumble, roll_damage
 from fray_table.rules.holmes.fighters import check_not_gone, gone, multi_attack_bonus, usable
 from fray_table.rules.holmes.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
-from fray_table.rules.holmes.tohit import base_mods, hurt, roll_d20
+from fray_table.rules.holmes.tohit import base_mods, roll_d20
 from fray_table.rules.model import Combatant, Encounter, Weapon
 from fray_table.rules.ruleset import MISSILE, Critical, rules_of
 
@@ -164,9 +164,7 @@ def call_shots(ctx: Context, actor: Combatant, target: Combatant, mods: list[tup
 def strike(ctx: Context, actor: Combatant, target: Combatant, weapon: Weapon, called: int = 0, crit: Critical = NO_CRITICAL) -> None:
     dice = weapon.damage if ctx.option("weapon_damage") else BASE_DAMAGE
     points, shown = roll_damage(ctx, target, dice, extra_dice(called, "shot", crit), times=crit.times)  # 003: +1d6 a called shot
-    hurt(ctx, target, points, shown, actor=actor.id)
-    after_critical(ctx, actor, target, crit)
-    gawper_struck(ctx, target, "shot")
+    ctx.rules.land(ctx, actor, target, points, shown, crit.effect, "shot")
 
 
 def into_melee(ctx: Context, shooter: Combatant, aimed: Combatant, verb: str = "fires", what: str = "missile") -> Combatant:

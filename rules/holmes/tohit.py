@@ -7,7 +7,7 @@ equal to 19 or higher.' (003) Melee, with its own options, is rules.holmes.comba
 """
 
 from fray_table.rules.context import Context, own_terms, reckoned
-from fray_table.rules.holmes.damage import lose_hp
+from fray_table.rules.holmes.damage import MISSILE_MODES, gawper_struck, lose_hp
 from fray_table.rules.holmes.fighters import combat_bonus
 from fray_table.rules.holmes.terms import SURPRISE_BONUS, TO_HIT
 from fray_table.rules.model import Combatant
@@ -60,3 +60,15 @@ def hurt(ctx: Context, target: Combatant, points: int, why: str, actor: str | No
     """Take `points` of killing damage (already rolled) and fall at 0 HP."""
     owed = ctx.owed.pop(target.id, 0)
     lose_hp(ctx, target, points + owed, why, actor, f" + {owed} for the negative H" if owed else "")
+
+
+def lands(ctx: Context, attacker: Combatant, target: Combatant, points: int, shown: str, effect: str, mode: str) -> None:
+    """Hook `land`, 003's: a hit's damage comes off HP (a missile's with what 002's striking
+    still owes, as `hurt`), then its critical's effect, then a surprised target's drop."""
+    if mode in MISSILE_MODES:
+        hurt(ctx, target, points, shown, attacker.id)
+    else:
+        lose_hp(ctx, target, points, shown, attacker.id)
+    if effect:
+        ctx.rules.critical_effect(ctx, attacker, target, effect)
+    gawper_struck(ctx, target, mode)

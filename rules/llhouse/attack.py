@@ -20,7 +20,7 @@ from fray_table.rules.holmes.kinds import STRIKE
 from fray_table.rules.holmes.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import damage_roll, land
-from fray_table.rules.llhouse.figures import may_wield, rank, special_rolls, widening
+from fray_table.rules.llhouse.figures import may_wield, natural_20_hits, rank, special_rolls, widening
 from fray_table.rules.llhouse.improved import parry_bonus
 from fray_table.rules.model import Combatant, Encounter, Step, Weapon
 from fray_table.rules.ruleset import MELEE, MISSILE, rules_of
@@ -98,7 +98,9 @@ def extra_strike(ctx: Context, step: Step) -> None:
 # --- the roll (hook `melee_roll` of 000's to_hit) -------------------------------------
 
 
-def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon) -> None:
+def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapon: Weapon, natural_20=natural_20_hits) -> None:
+    """000's blow; `natural_20` says whether a roll in the crit range hits whatever the AC
+    (rules version 7: 000's own option; 8: the criticals module's, `criticals_say`)."""
     state = ctx.state
     who = LineFields(actor=attacker.id, target=target.id)
     if KNOCKED_DOWN in attacker.conditions:
@@ -124,13 +126,19 @@ def roll(ctx: Context, step: Step, attacker: Combatant, target: Combatant, weapo
         mods.append(HAND_MODS[mode])
     parry, parry_text = parry_bonus(state, target) if in_melee(attacker, target, weapon) else (0, "")
     d20 = ctx.dice.roll(20, f"{attacker.name} attacks {target.name}")
-    hit, crit, fumbled = outcome(ctx, attacker, d20, d20 + sum(v for _, v in mods), ac + parry)
+    hit, crit, fumbled = outcome(ctx, attacker, d20, d20 + sum(v for _, v in mods), ac + parry, natural_20)
     log_roll(ctx, attacker, target, LABEL.get(mode, "attacks"), d20, mods, ac, parry_text, parry, hit, crit, fumbled)
     if hit:
         subdue = bool(getattr(action, "subdue", False))
         blow(ctx, step, attacker, target, mode, crit and not subdue, called, subdue)
     elif fumbled:
         rules_of(state).fumble(ctx, attacker, target, step.weapon, MELEE)
+
+
+def criticals_say(state: Encounter) -> bool:
+    """Rules version 8's 000's roll: whether a roll in the crit range hits whatever the AC is the
+    criticals module's (hook `natural_20_hits`: 000's chart by its option, 003's never)."""
+    return rules_of(state).natural_20_hits(state)
 
 
 def terms_of(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, mode: str, behind: bool) -> tuple[list[tuple[str, int]], int]:
@@ -143,10 +151,10 @@ def terms_of(state: Encounter, attacker: Combatant, target: Combatant, weapon: W
     return mods, 19 - descending
 
 
-def outcome(ctx: Context, attacker: Combatant, d20: int, total: int, need: int) -> tuple[bool, bool, bool]:
+def outcome(ctx: Context, attacker: Combatant, d20: int, total: int, need: int, natural_20=natural_20_hits) -> tuple[bool, bool, bool]:
     """(hit, critical, fumble). The crit range is 20 (19-20, 18-20 ... with IMPROVED CRIT RANGE),
-    the fumble range 1 ('your Fumble range increases at the same rate'). Option
-    `natural_20_hits`: a roll in the crit range hits whatever the AC."""
+    the fumble range 1 ('your Fumble range increases at the same rate'). A roll in the crit
+    range hits whatever the AC if `natural_20(state)` says so (option `natural_20_hits`)."""
     state = ctx.state
     if not special_rolls(state, attacker):
         return total >= need, False, False
@@ -154,7 +162,7 @@ def outcome(ctx: Context, attacker: Combatant, d20: int, total: int, need: int) 
     crit, fumbled = d20 >= 20 - wide, d20 <= 1 + wide
     if fumbled:
         return False, False, True
-    hit = total >= need or (crit and bool(state.options.get("natural_20_hits", True)))
+    hit = total >= need or (crit and natural_20(state))
     return hit, crit and hit, False
 
 

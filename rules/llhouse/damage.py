@@ -6,6 +6,7 @@ from fray_table.rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
 from fray_table.rules.context import Context, hp_left, lookup, said
 from fray_table.rules.dice import parse
 from fray_table.rules.holmes.damage import damage_dice, drop_check, fall
+from fray_table.rules.holmes.tohit import lands
 from fray_table.rules.llhouse import criticals
 from fray_table.rules.llhouse.dying import DEAD
 from fray_table.rules.llhouse.figures import expertise, maneuvers_open, shield_ready
@@ -59,10 +60,23 @@ def sacrifice_open(state: Encounter, target: Combatant, points: int) -> bool:
 def land(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
     """000, SHIELD SACRIFICE: 'you are hit. Your attacker rolls for damage. You declare that
     you want to sacrifice your shield.' The defender is asked (awaiting 'shield_sacrifice')."""
-    state = ctx.state
-    if not sacrifice_open(state, target, points):
+    if not sacrifice_open(ctx.state, target, points):
         apply(ctx, attacker, target, points, effect)
         return
+    ask_sacrifice(ctx, attacker, target, points, effect)
+
+
+def land_on_own_roll(ctx: Context, attacker: Combatant, target: Combatant, points: int, shown: str, effect: str, mode: str) -> None:
+    """Hook `land` of 000's maneuvers (rules version 8): a hit of the fight's own roll (003's)
+    asks the SHIELD SACRIFICE of 000 before its damage lands as that roll lands it."""
+    if sacrifice_open(ctx.state, target, points):
+        ask_sacrifice(ctx, attacker, target, points, effect)
+    else:
+        lands(ctx, attacker, target, points, shown, effect, mode)
+
+
+def ask_sacrifice(ctx: Context, attacker: Combatant, target: Combatant, points: int, effect: str) -> None:
+    state = ctx.state
     state.awaiting = Awaiting(
         id=f"{state.seq}:sacrifice:{attacker.id}:{target.id}:{points}:{effect}",
         who=target.id,

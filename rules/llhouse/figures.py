@@ -97,6 +97,13 @@ def special_rolls(state: Encounter, c: Combatant) -> bool:
     return state.options.get("special_rolls", "all") == "all" or c.pc
 
 
+def natural_20_hits(state: Encounter) -> bool:
+    """Option `natural_20_hits`: 'Any roll of Natural 20 yields special effects' (000) hits whatever
+    the AC. Read by 000's roll itself under rules version 7; from version 8 it is 000's criticals
+    module's (hook `natural_20_hits`), which every to_hit asks."""
+    return bool(state.options.get("natural_20_hits", True))
+
+
 def widening(state: Encounter, c: Combatant) -> int:
     """How far IMPROVED CRIT RANGE widens the crit (and fumble) range: option `crit_range_ranks`."""
     n = rank(c, "improved_crit_range")

@@ -11,19 +11,34 @@ from fray_table.rules.llhouse.figures import expertise, rank
 from fray_table.rules.model import Combatant, Encounter
 
 
-def parry_bonus(state: Encounter, defender: Combatant) -> tuple[int, str]:
+def parry_parts(state: Encounter, defender: Combatant) -> list[tuple[str, int]]:
     """000: PARRY 'Add 2 to your AC for this round'; IMPROVED PARRY +2 a rank; WEAPON
-    EXPERTISE +2 a rank 'to Parry' with that weapon. (0, '') when not parrying."""
+    EXPERTISE +2 a rank 'to Parry' with that weapon. None when not parrying."""
     index = parrying(state, defender)
     if index is None:
-        return 0, ""
+        return []
     parts = [("parry", PARRY)]
     if rank(defender, "improved_parry"):
         parts.append(("improved parry", IMPROVED_PARRY * rank(defender, "improved_parry")))
     skill = expertise(defender, defender.weapons[index])
     if skill:
         parts.append((f"{defender.weapons[index].name} expertise", EXPERTISE * skill))
+    return parts
+
+
+def parry_bonus(state: Encounter, defender: Combatant) -> tuple[int, str]:
+    """The AC 000's parry adds, and how the log names it: (0, '') when not parrying."""
+    parts = parry_parts(state, defender)
     return sum(v for _, v in parts), " + ".join(f"{v} {name}" for name, v in parts)
+
+
+def parry_as_ac(state: Encounter, target: Combatant, mods: list[tuple[str, int]], melee: bool) -> tuple[int | None, int]:
+    """Hook `parry` of 000's maneuvers (rules version 8), on another roll's sum: the AC 000's
+    parry adds is that much off the sum (003's terms are the die, the bonuses and the
+    descending AC). 000's parry only adds to AC: no disarm or counter-attack follows it."""
+    if melee:
+        mods[-1:-1] = [(name, -v) for name, v in parry_parts(state, target)]
+    return None, 0
 
 
 def cleave(ctx: Context, attacker: Combatant, fallen: Combatant, leftover: int) -> None:

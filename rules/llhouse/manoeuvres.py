@@ -19,11 +19,12 @@ from fray_table.rules.errors import Rejected
 from fray_table.rules.grid import distance
 from fray_table.rules.holmes.actions import delay_choices
 from fray_table.rules.holmes.fighters import able, usable
+from fray_table.rules.holmes.terms import modifiers
 from fray_table.rules.llhouse.attack import log_roll, terms_of
 from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
 from fray_table.rules.llhouse.damage import land
 from fray_table.rules.llhouse.dying import BLEEDING
-from fray_table.rules.llhouse.figures import hands, maneuvers_open, may_wield, rank, shield_ready
+from fray_table.rules.llhouse.figures import hands, maneuvers_open, may_wield, natural_20_hits, rank, shield_ready
 from fray_table.rules.llhouse.improved import parry_bonus
 from fray_table.rules.model import Combatant, Encounter, Step, Weapon
 
@@ -37,25 +38,55 @@ def bash(ctx: Context, actor: Combatant, action: ShieldBash, step: Step) -> None
     20 means the victim is also knocked down'; IMPROVED SHIELD BASH: 'One Rank= Dam 1d3x2, KO
     if you roll a 19-20. Two Ranks= Dam 1d3x3, KO if you roll a 18-20 ... Etc.'"""
     state = ctx.state
-    target = lookup(state, action.target)
-    who = LineFields(actor=actor.id, target=action.target)
-    if target is None or target.down:
-        ctx.log("attack", f"{actor.name}'s shield bash has no target.", **who)
-        return
-    if KNOCKED_DOWN in actor.conditions or not able(actor) or not shield_ready(actor):
-        ctx.log("attack", f"{actor.name} cannot shield-bash ({'no shield to bash with' if not shield_ready(actor) else 'not on its feet'}).", **who)
-        return
-    if distance(actor, target) > BASH_REACH:
-        ctx.log("attack", **said(f"{actor.name} cannot reach {target.name} with the shield", (f" ({distance(actor, target)} ft away)", ""), "."), **who)
+    target = bashed(ctx, actor, action)
+    if target is None:
         return
     mods, ac = terms_of(state, actor, target, SHIELD, "attack", False)
     parry, parry_text = parry_bonus(state, target)
     d20 = ctx.dice.roll(20, f"{actor.name} shield-bashes {target.name}")
     total = d20 + sum(v for _, v in mods)
-    hit = total >= ac + parry or (d20 == 20 and bool(state.options.get("natural_20_hits", True)))
+    hit = total >= ac + parry or (d20 == 20 and natural_20_hits(state))
     log_roll(ctx, actor, target, "shield-bashes", d20, mods, ac, parry_text, parry, hit, False, False)
-    if not hit:
+    if hit:
+        bash_lands(ctx, actor, target, d20)
+
+
+def bash_on_own_roll(ctx: Context, actor: Combatant, action: ShieldBash, step: Step) -> None:
+    """Rules version 8: 000's 'normal attack roll' is the fight's own (hook `bare_roll`: 003's
+    'd20 + combat bonus + AC' against 19, or 000's d20 + Attack Value against AC), with the terms
+    of a blow (surprise, prone...) and the fight's parry (hook `parry`). The shield is no
+    weapon: its 20 is no critical and hits only if the roll reaches the AC (docs/rulings.md)."""
+    state = ctx.state
+    target = bashed(ctx, actor, action)
+    if target is None:
         return
+    mods = modifiers(state, actor, target, SHIELD, "attack", False)
+    ctx.rules.parry(state, target, mods, True)
+    _, ac = mods.pop()  # 003's last term: the target's AC, descending
+    hit, d20 = ctx.rules.bare_roll(ctx, actor, f"shield-bashes {target.name}", ac, mods, target.id)
+    if hit:
+        bash_lands(ctx, actor, target, d20)
+
+
+def bashed(ctx: Context, actor: Combatant, action: ShieldBash) -> Combatant | None:
+    """The shield bash's target, if the basher can bash it now (else None, logged)."""
+    target = lookup(ctx.state, action.target)
+    who = LineFields(actor=actor.id, target=action.target)
+    if target is None or target.down:
+        ctx.log("attack", f"{actor.name}'s shield bash has no target.", **who)
+        return None
+    if KNOCKED_DOWN in actor.conditions or not able(actor) or not shield_ready(actor):
+        ctx.log("attack", f"{actor.name} cannot shield-bash ({'no shield to bash with' if not shield_ready(actor) else 'not on its feet'}).", **who)
+        return None
+    if distance(actor, target) > BASH_REACH:
+        ctx.log("attack", **said(f"{actor.name} cannot reach {target.name} with the shield", (f" ({distance(actor, target)} ft away)", ""), "."), **who)
+        return None
+    return target
+
+
+def bash_lands(ctx: Context, actor: Combatant, target: Combatant, d20: int) -> None:
+    """'success means the victim takes 1d3 damage. A roll of 20 means the victim is also knocked down'."""
+    who = LineFields(actor=actor.id, target=target.id)
     ranks = rank(actor, "improved_shield_bash")
     rolled = ctx.dice.roll_dice(SHIELD_BASH, f"shield bash damage to {target.name}")
     points = rolled * (1 + ranks)
@@ -82,6 +113,12 @@ def check(state: Encounter, actor: Combatant, action) -> None:
             raise Rejected(
                 "ll-house/limb", f"{actor.name} cannot wield the {actor.weapons[weapon].name} ({', '.join(hurt) or 'too few hands'}: 000's limb table)"
             )
+    check_maneuver(state, actor, action)
+
+
+def check_maneuver(state: Encounter, actor: Combatant, action) -> None:
+    """A shield bash's, two weapons' or staunching's declaration (check_declaration of 000's
+    maneuvers from rules version 8, whatever the roll); raises Rejected, changes nothing."""
     match action:
         case ShieldBash() | TwoWeapons() | Staunch():
             target = lookup(state, action.target)
@@ -138,8 +175,8 @@ def describe(state: Encounter, action) -> str:
     return {"shield_bash": f"shield bash {name}", "two_weapons": f"fight {name} with two weapons", "staunch": f"staunch {name}'s wound"}[tag(action)]
 
 
-def choices(state: Encounter, c: Combatant, listed: list) -> list:
-    """000's maneuvers' choices: 003's list with the 000 declarations open to `c` now,
+def choices(state: Encounter, c: Combatant, listed: list, kinds: tuple[str, ...] = ("shield_bash", "two_weapons", "staunch")) -> list:
+    """000's maneuvers' choices: 003's list with the 000 declarations of `kinds` open to `c` now,
     each with its `delay`, after 003's melee and footing ones (before its missiles and oil)."""
     from fray_table.rules.view import (
         Choice,  # rules.view imports the round's modules: import at use
@@ -147,13 +184,13 @@ def choices(state: Encounter, c: Combatant, listed: list) -> list:
 
     foes = [t.id for t in state.combatants if t.id != c.id and not t.down and t.side != c.side]
     out: list[dict] = []
-    if foes and shield_ready(c) and maneuvers_open(state, c):
+    if "shield_bash" in kinds and foes and shield_ready(c) and maneuvers_open(state, c):
         out.append(dict(type="shield_bash", targets=foes))
     one_handed = [i for i, w in enumerate(c.weapons) if usable(w) and w.hands == 1 and w.range == 0]
-    if foes and len(one_handed) >= 2 and hands(c) >= 2 and maneuvers_open(state, c):
+    if "two_weapons" in kinds and foes and len(one_handed) >= 2 and hands(c) >= 2 and maneuvers_open(state, c):
         out.append(dict(type="two_weapons", targets=foes, options={"weapon": one_handed, "off_hand": one_handed}))
     bleeding = [t.id for t in state.combatants if t.id != c.id and BLEEDING in t.conditions]
-    if bleeding:
+    if "staunch" in kinds and bleeding:
         out.append(dict(type="staunch", targets=bleeding))
     for fields in out:
         later = delay_choices(fields["type"])
@@ -161,3 +198,13 @@ def choices(state: Encounter, c: Combatant, listed: list) -> list:
             fields["options"] = {**fields.get("options", {}), "delay": later}
     at = next((i for i, ch in enumerate(listed) if ch.type in EXTRAS_FIRST), len(listed))
     return listed[:at] + [Choice(**fields) for fields in out] + listed[at:]
+
+
+def shield_choices(state: Encounter, c: Combatant, listed: list) -> list:
+    """Rules version 8's maneuvers module: the shield bash (and staunching, as before)."""
+    return choices(state, c, listed, ("shield_bash", "staunch"))
+
+
+def two_weapon_choices(state: Encounter, c: Combatant, listed: list) -> list:
+    """Rules version 8's two_weapons module."""
+    return choices(state, c, listed, ("two_weapons",))

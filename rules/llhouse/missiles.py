@@ -9,6 +9,7 @@ from fray_table.rules.charts.ll_house import CONCUSSION
 from fray_table.rules.context import Context, own_terms, reckoned
 from fray_table.rules.holmes.terms import called_in
 from fray_table.rules.llhouse.attack import blow, log_roll, outcome
+from fray_table.rules.llhouse.figures import natural_20_hits
 from fray_table.rules.model import Combatant, Step
 from fray_table.rules.ruleset import MISSILE, rules_of
 
@@ -43,12 +44,13 @@ def to_hit(ctx: Context, attacker: Combatant, what: str, descending: int, mods: 
     return hit, d20
 
 
-def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]]) -> None:
-    """Hook `shot` of 000's to_hit: a missile at `target` (already picked out of a melee)."""
+def shot(ctx: Context, attacker: Combatant, target: Combatant, index: int, mods: list[tuple[str, int]], natural_20=natural_20_hits) -> None:
+    """Hook `shot` of 000's to_hit: a missile at `target` (already picked out of a melee);
+    `natural_20` as for a blow (rules.llhouse.attack.roll)."""
     weapon = attacker.weapons[index]
     mods = terms(attacker, mods)
     d20 = ctx.dice.roll(20, f"{attacker.name} shoots at {target.name}")
-    hit, crit, fumbled = outcome(ctx, attacker, d20, d20 + sum(v for _, v in mods), target.ac)
+    hit, crit, fumbled = outcome(ctx, attacker, d20, d20 + sum(v for _, v in mods), target.ac, natural_20)
     log_roll(ctx, attacker, target, f"shoots the {weapon.name} at", d20, mods, target.ac, "", 0, hit, crit, fumbled)
     step = Step(phase=ctx.state.phase, actor=attacker.id, kind=SHOOT, target=target.id, weapon=index, mode="shoot")
     if hit:

@@ -1,0 +1,121 @@
+"""What the benchmarks share: starting `fray serve` and the load generator
+(bench/load.py), reading a process's CPU time and memory, the demo fight and its
+commands. bench/run.py, many.py, curve.py, slow.py and ab_rooms.py import it; it
+imports none of them.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+import httpx
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support import free_port  # noqa: E402
+
+PYTHON = sys.executable
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def rss_kb(pid: int) -> int:
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def wait_port(port: int, proc: subprocess.Popen) -> None:
+    import socket
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited during start")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listening on {port}")
+
+
+def load(mode: str, urls: list[str], commands: list[dict], **opts) -> dict:
+    args = [PYTHON, str(ROOT / "bench" / "load.py"), "--mode", mode]
+    for name, value in opts.items():
+        args += [f"--{name}", str(value)]
+    out = subprocess.run(args + urls, input=json.dumps(commands), capture_output=True, text=True, timeout=180)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    return json.loads(out.stdout)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+def measure(proc: subprocess.Popen, urls: list[str], commands: list[dict], count: int) -> dict:
+    load("latency", urls, commands, count=50)  # warm up
+    before = cpu_seconds(proc.pid)
+    peak = load("throughput", urls, commands, count=count, window=32, seconds=30)
+    cpu = cpu_seconds(proc.pid) - before
+    # One command in flight: each update carries one command, nothing is batched.
+    before = cpu_seconds(proc.pid)
+    single = load("throughput", urls, commands, count=count // 3, window=1, seconds=30)
+    cpu_single = cpu_seconds(proc.pid) - before
+    low = load("latency", urls, commands, count=max(200, count // 10), seconds=30)
+    half = load("paced", urls, commands, count=count // 2, rate=peak["per_s"] / 2, seconds=30)
+    return {
+        "per_s": peak["per_s"],
+        "cpu_us": cpu / peak["commands"] * 1e6,
+        "single_per_s": single["per_s"],
+        "single_cpu_us": cpu_single / single["commands"] * 1e6,
+        "p50": percentile(low["latencies_ms"], 50),
+        "p99": percentile(low["latencies_ms"], 99),
+        "half_p99": percentile(half["latencies_ms"], 99),
+        # One attack's update: measured one command at a time (under load, one
+        # update may carry several commands' changes).
+        "bytes": max(low["bytes_per_update"]),
+        "bytes_min": min(low["bytes_per_update"]),
+        "errors": peak["errors"] + low["errors"] + half["errors"],
+        "updates_per_command": peak["updates_per_command"],
+    }
+
+
+def start_fray(redis_url: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "fray_table.server.cli", "serve", "--port", str(port), "--redis-url", redis_url, "--no-demo"],
+        cwd=ROOT,
+        env={**os.environ, "FRAY_SECRET": "bench-secret-0123456789abcdef", "FRAY_RATE": "100000", "FRAY_BURST": "100000"},
+    )
+    wait_port(port, proc)
+    return proc, f"127.0.0.1:{port}"
+
+
+def demo_fight(host: str) -> tuple[str, list[str]]:
+    """A started demo fight (nobody surprised) and 8 client URLs: GM first, 3 players, 4 spectators."""
+    made = httpx.post(f"http://{host}/api/encounters", json={}, timeout=10).json()
+    links = [made["links"]["gm"], *made["links"]["players"].values()] + [made["links"]["spectator"]] * 4
+    urls = [link.replace("http://", "ws://").replace("/e/", "/ws/encounters/") for link in links]
+    setup = [{"type": "force_rolls", "values": [5, 5]}, {"type": "start"}]
+    load("latency", urls[:1], setup, count=2)
+    return made["id"], urls
+
+
+# Attack commands of a real holmes-phases fight: each declares (or re-declares) an attack.
+FIGHT_COMMANDS = [
+    {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target}}
+    for actor, target in [("alda", "gob1"), ("gob1", "alda"), ("bran", "gob2"), ("gob2", "bran"), ("cora", "gob3"), ("gob3", "cora"), ("gob4", "alda")]
+]

@@ -145,7 +145,7 @@ def revised(module: Module, **changes: Any) -> Module:
     """`module` with some of its parts replaced, hooks, actions, steps and prompts merged
     over its own: a rule changed for new fights is a new module beside the old one.
     `revised(m, hooks={"bare_roll": new_roll})` keeps every other hook of `m`."""
-    merged = {name: {**getattr(module, name), **value} if name in _MERGED else value for name, value in changes.items()}
+    merged: dict[str, Any] = {name: {**getattr(module, name), **value} if name in _MERGED else value for name, value in changes.items()}
     return dataclasses.replace(module, **merged)
 
 

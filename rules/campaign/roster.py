@@ -94,3 +94,14 @@ def start_fight(state: Campaign, cmd: StartFight, say) -> None:
         raise Rejected("campaign/dead", f"{', '.join(dead)} cannot fight: dead")
     state.fights = [*state.fights, FightRecord(cmd.fight, tuple(cmd.characters), state.day)]
     say(f"Fight {cmd.fight} begins on day {state.day} with {', '.join(c.sheet.name for c in names)}.")
+
+
+def fight_sheets(state: Campaign, ids: list[str]) -> list:
+    """Copies of the characters' sheets as a fight takes them at its start: each a player
+    character, its lasting conditions on its card (000's concussion, 001's wounds: the fight's rules read them)."""
+    out = []
+    for id in ids:
+        c = character(state, id)
+        conditions = [*c.sheet.conditions, *(x.name for x in c.lasting if x.name not in c.sheet.conditions)]
+        out.append(msgspec.structs.replace(c.sheet, id=c.id, pc=True, conditions=conditions))
+    return out

@@ -24,7 +24,7 @@ from fray_table.server.store import StoreUnavailable
 
 SYSTEM = Actor("system", "server")
 PAGE = 1000
-PARTY_Y, MONSTERS_Y, SPACING = 10, 40, 10  # feet: where a fight's combatants stand when the GM places none
+PARTY_Y, MONSTERS_Y, SPACING = 10, 15, 10  # feet: where a fight's combatants stand when the GM places none: face to face
 
 
 class FightBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -1,0 +1,92 @@
+// The GM's desk on the campaign page: what the fights did, for review (accept or set
+// aside each finding); time passing ('a week of rest'); a new character; a fight started
+// from the campaign with copies of the characters chosen and a monster; the report of an
+// ended fight; player links.
+
+import { $, h, replace } from "./dom.js";
+import { api, run } from "./campaign.js";
+
+const made = new Map(); // fight id -> its links, for the fights started from this page
+
+function describe(f, names) {
+  const who = names[f.character] || f.character;
+  const what = {
+    hp: `HP ${f.value ?? 0}`,
+    condition: `${f.name}${f.days ? ` for ${f.days} days` : ""}`,
+    armor_damage: `armor damage ${f.value ?? 0}`,
+    shield_lost: "shield shattered",
+    weapon_broken: `${f.name} broken`,
+    spent: `${f.value} ${f.name} spent`,
+    died: "dead",
+  }[f.kind];
+  return `${who}: ${what} (fight ${f.fight}, event ${f.event})`;
+}
+
+function findings(data, names) {
+  const review = (f, accept) => api.send({ type: "review", finding: f.id, accept });
+  const items = data.findings.map((f) =>
+    h("li", { testid: `finding-${f.id}` }, describe(f, names), " ",
+      h("button", { type: "button", testid: `accept-${f.id}`, on: { click: () => review(f, true) } }, "Accept"), " ",
+      h("button", { type: "button", class: "danger", testid: `reject-${f.id}`, on: { click: () => review(f, false) } }, "Set aside")));
+  return h("div", { class: "findings" }, h("h3", {}, "What the fights did (for your review)"),
+    items.length ? h("ul", {}, items) : h("p", { class: "muted" }, "Nothing waiting."));
+}
+
+function passTime() {
+  const days = h("input", { type: "number", min: 1, value: "7", testid: "days" });
+  const rest = h("input", { type: "checkbox", checked: true, testid: "rest" });
+  return h("div", { class: "row" }, h("label", {}, "Days", days), h("label", { class: "inline" }, rest, "of rest"),
+    h("button", { type: "button", testid: "pass-time", on: { click: () => api.send({ type: "pass_time", days: Number(days.value), rest: rest.checked }) } }, "Pass time"));
+}
+
+function addCharacter() {
+  const field = (label, props) => { const input = h("input", props); return [h("label", {}, label, input), input]; };
+  const [nameL, name] = field("Name", { testid: "new-name" });
+  const [ownerL, owner] = field("Player", { testid: "new-owner" });
+  const [hpL, hp] = field("HP", { type: "number", min: 1, value: "8", testid: "new-hp" });
+  const [armorL, armor] = field("Armor", { testid: "new-armor", placeholder: "chain mail" });
+  const add = () => api.send({ type: "add_character", character: { owner: owner.value, sheet: { name: name.value, side: "party", klass: "fighter", hp: Number(hp.value), hp_max: Number(hp.value), armor: armor.value } } });
+  return h("div", {}, h("h3", {}, "A new character"), h("div", { class: "row" }, nameL, ownerL, hpL, armorL,
+    h("button", { type: "button", testid: "add-character", on: { click: add } }, "Add")));
+}
+
+function startFight(data) {
+  const living = data.characters.filter((c) => !c.dead);
+  const boxes = living.map((c) => [c.id, h("input", { type: "checkbox", checked: true, testid: `fight-with-${c.id}` })]);
+  const monster = h("input", { testid: "monster-name", value: "Goblin" });
+  const count = h("input", { type: "number", min: 0, max: 20, value: "2", testid: "monster-count" });
+  const start = () => run(async () => {
+    const monsters = Array.from({ length: Number(count.value) }, (_, i) => ({ name: `${monster.value} ${i + 1}`, side: "monsters", ac: 13, hp: 4, hp_max: 4, hidden: true }));
+    const fight = await api.call("/fights", { characters: boxes.filter(([, b]) => b.checked).map(([id]) => id), monsters });
+    made.set(fight.fight, fight.links);
+  });
+  return h("div", {}, h("h3", {}, "Start a fight from the campaign"),
+    h("div", { class: "row" }, boxes.map(([id, box]) => h("label", { class: "inline" }, box, living.find((c) => c.id === id).sheet.name)),
+      h("label", {}, "Monster", monster), h("label", {}, "How many", count),
+      h("button", { type: "button", testid: "start-fight", on: { click: start } }, "Start the fight")));
+}
+
+function fights(data) {
+  const items = data.fights.map((f) => {
+    const links = made.get(f.fight);
+    return h("li", { testid: `fight-${f.fight}` }, `Fight ${f.fight} (day ${f.day}): ${f.characters.join(", ")}`, " ",
+      links ? h("a", { href: links.gm, target: "_blank", rel: "noopener", testid: `open-${f.fight}` }, "open as GM") : null, " ",
+      f.reported ? h("span", { class: "muted" }, "reported") : h("button", { type: "button", testid: `report-${f.fight}`, on: { click: () => run(() => api.call(`/fights/${f.fight}/report`)) } }, "Bring back what it did"));
+  });
+  return h("div", {}, h("h3", {}, "Fights"), items.length ? h("ul", { class: "links" }, items) : h("p", { class: "muted" }, "None yet."));
+}
+
+function playerLinks() {
+  const list = h("ul", { class: "links", testid: "player-links" });
+  const show = () => run(async () => {
+    const got = await api.call("/links", undefined, "GET");
+    replace(list, got.links.filter((l) => l.role === "player").map((l) => h("li", {}, `${l.name}: `, h("a", { href: l.link }, l.link))));
+  });
+  return h("div", {}, h("h3", {}, "Player links"), h("button", { type: "button", testid: "show-links", on: { click: show } }, "Show"), list);
+}
+
+export function gmDesk(data) {
+  const names = Object.fromEntries(data.characters.map((c) => [c.id, c.sheet.name]));
+  replace($("[data-testid=findings]"), findings(data, names));
+  replace($("[data-testid=gm-forms]"), passTime(), fights(data), startFight(data), addCharacter(), playerLinks());
+}

@@ -1,0 +1,88 @@
+"""The campaign page in real Chromium: the GM starts a fight from the campaign, the fight
+is played (a real websocket), the GM brings back what it did and accepts it, and the
+player's phone shows the scar with the fight it came from; axe finds nothing grave."""
+
+import json
+import urllib.parse
+
+import httpx
+import pytest
+from conftest import Pages, overflowing, screenshot
+from playwright.sync_api import expect
+from test_browser_a11y import violations
+from websockets.sync.client import connect
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+ALDA = {
+    "id": "alda",
+    "owner": "Ann",
+    "sheet": {"name": "Alda", "side": "party", "klass": "fighter", "level": 3, "hp": 3, "hp_max": 12, "dex": 13, "armor": "chain mail"},
+    "gear": {"oil": 2, "coin": 50, "armor_cost": 70},
+}
+BORS = {"id": "bors", "owner": "Ben", "sheet": {"name": "Bors", "side": "party", "klass": "cleric", "hp": 7, "hp_max": 7}}
+# surprise 6, 6; the goblin's d20 20 (a critical), crit chart 19, d6 2 x 3; death and dying 15 (broken collarbone); 2d4 3, 1; 1d4+6 weeks: 1
+DICE = [6, 6, 20, 19, 2, 15, 3, 1, 1]
+
+
+def play_fight(port: int, gm_link: str) -> None:
+    """The fight, by the GM over its websocket: the goblin strikes Alda down."""
+    parts = urllib.parse.urlparse(gm_link)
+    fight, token = parts.path.rsplit("/", 1)[-1], urllib.parse.parse_qs(parts.query)["token"][0]
+    with connect(f"ws://127.0.0.1:{port}/ws/encounters/{fight}?token={token}", open_timeout=10) as ws:
+        welcome = json.loads(ws.recv(timeout=10))
+        goblin = next(c["id"] for c in welcome["view"]["combatants"] if c["side"] == "monsters")
+        commands = [
+            {"type": "force_rolls", "values": DICE},
+            {"type": "start"},
+            {"type": "declare", "actor": goblin, "action": {"type": "attack", "target": "alda"}},
+            {"type": "advance"},
+            {"type": "end"},
+        ]
+        for i, command in enumerate(commands):
+            ws.send(json.dumps({"type": "command", "id": f"b{i}", "command": command}))
+            for _ in range(50):
+                message = json.loads(ws.recv(timeout=10))
+                if message.get("id") == f"b{i}" and message["type"] in ("ack", "error"):
+                    assert message["type"] == "ack", message
+                    break
+            else:
+                raise AssertionError(f"no answer to {command}")
+
+
+def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) -> None:
+    made = httpx.post(f"{fray_server.url}/api/campaigns", json={"name": "The Keep", "characters": [ALDA, BORS]}, timeout=10).json()
+    gm = table.open(made["links"]["gm"], "gm", live=False)
+    expect(gm.get_by_test_id("campaign-name")).to_have_text("The Keep")
+    expect(gm.get_by_test_id("ac-alda")).to_have_text("15")  # 000: Chain Mail 15
+    gm.get_by_test_id("fight-with-bors").uncheck()
+    gm.get_by_test_id("monster-count").fill("1")
+    gm.get_by_test_id("start-fight").click()
+    opened = gm.locator("[data-testid^=open-]")
+    expect(opened).to_have_count(1)
+    fight = opened.get_attribute("data-testid").removeprefix("open-")
+    play_fight(fray_server.port, opened.get_attribute("href"))
+
+    gm.get_by_test_id(f"report-{fight}").click()
+    expect(gm.get_by_test_id("error")).to_be_hidden()
+    expect(gm.locator("[data-testid^=finding-]")).to_have_count(3)  # HP, armor damage, the broken collarbone
+    expect(gm.get_by_test_id("findings")).to_contain_text("broken collarbone for 49 days")
+    for _ in range(3):
+        gm.locator("[data-testid^=accept-]").first.click()
+        gm.wait_for_timeout(50)
+    expect(gm.locator("[data-testid^=finding-]")).to_have_count(0)
+    expect(gm.get_by_test_id("lasting-alda-broken-collarbone")).to_contain_text(f"49 days left (fight {fight}, event")
+    expect(gm.get_by_test_id("ac-alda")).to_have_text("14")  # 'victim's AC lowers by 1'
+    screenshot(gm, "campaign-gm.png")
+
+    phone = table.open(made["links"]["players"]["Ann"], "phone", width=390, live=False)
+    expect(phone.get_by_test_id("lasting-alda-broken-collarbone")).to_contain_text(f"fight {fight}")
+    expect(phone.get_by_test_id("gm-panel")).to_be_hidden()
+    expect(phone.get_by_test_id("character-bors")).to_have_count(0)
+    phone.get_by_test_id("repair-alda").click()  # 50 gp: 1/2 of 70 is 35
+    expect(phone.get_by_test_id("armor-alda")).to_have_text("chain mail")
+    expect(phone.get_by_test_id("gear-alda")).to_contain_text("15 gp")
+    screenshot(phone, "campaign-phone.png")
+    assert overflowing(phone) == []
+    assert {"gm": violations(gm), "phone": violations(phone)} == {"gm": [], "phone": []}
+    table.check()

@@ -56,7 +56,9 @@ async def export(request: Request) -> Response:
 
 def parse(data: bytes, new_id: str = "") -> list[CampaignEvent]:
     """The file's events, checked whole; under `new_id` if given. ArchiveError names the first fault."""
-    header, events, last, state = None, [], (0, -1), None
+    header: Header | None = None
+    events: list[CampaignEvent] = []
+    last, state = (0, -1), None
     for number, raw in enumerate(data.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -113,8 +115,8 @@ async def import_campaign(request: Request) -> Response:
     try:
         if await store.read(campaign):
             return error(409, "campaign/exists", f"a campaign {campaign!r} already exists here; import it under another id with ?as=")
-        for e in events:
-            await store.append(campaign, e.id, encode_event(e))
+        for event in events:
+            await store.append(campaign, event.id, encode_event(event))
         gm = await access.issue(campaign, "gm", name="GM")
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))

@@ -63,3 +63,28 @@ def test_a_fight_copies_lasting_conditions_onto_its_sheets():
     campaign = begin({**ALDA, "lasting": [{"name": "concussion", "days": 7}]})
     (sheet,) = fight_sheets(campaign, ["alda"])
     assert sheet.id == "alda" and sheet.pc and sheet.conditions == ["concussion"]
+
+
+def test_an_undone_round_leaves_nothing_to_find():
+    campaign = begin({**ALDA, "sheet": {**ALDA["sheet"], "hp": 3, "shield": False}})
+    sheets = fight_sheets(campaign, ["alda"])
+    combatants = [{**msgspec.to_builtins(s), "x": 10, "y": 10, "dex": 18} for s in sheets] + [GOBLIN]
+    played = fight(campaign)
+    advance = next(e.seq for e in played.log if e.kind == "critical")  # the round's resolution: the flask, the torch, the blow
+    undone = play(
+        {
+            "seed": "campaign",
+            "profile": "ll-house",
+            "combatants": combatants,
+            "dice": DICE,
+            "commands": [
+                {"type": "start"},
+                {"type": "declare", "actor": "alda", "action": {"type": "throw_oil", "target": "gob"}},
+                {"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}},
+                {"type": "advance"},
+                {"type": "undo", "seq": advance},
+            ],
+        }
+    )
+    assert undone.state.undone == [advance]
+    assert findings("f1", undone.events, ["alda"]) == []

@@ -48,7 +48,11 @@ function showError(text) {
   box.hidden = !text;
 }
 
-const from = (item) => (item.fight ? ` (fight ${item.fight}, event ${item.event})` : "");
+// Where a scar came from: the fight and its event, a link to that moment of its replay.
+const from = (item) =>
+  item.fight
+    ? [" (", h("a", { href: api.url(`/fights/${item.fight}/replay`) + `&at=${item.event}`, target: "_blank", rel: "noopener" }, `fight ${item.fight}, event ${item.event}`), ")"]
+    : "";
 
 function sheetCard(c, role) {
   const s = c.sheet;
@@ -66,9 +70,9 @@ function sheetCard(c, role) {
     h("dt", {}, "Gear"), h("dd", { testid: `gear-${c.id}` }, `${gear.oil || 0} oil, ${gear.torches || 0} torches, ${gear.arrows || 0} arrows, ${gear.coin || 0} gp`),
   );
   const lasting = (c.lasting || []).map((x) =>
-    h("li", { testid: `lasting-${c.id}-${x.name.replace(/ /g, "-")}` }, `${x.name}${x.days ? `: ${x.days} days left` : ""}${from(x)}`,
+    h("li", { testid: `lasting-${c.id}-${x.name.replace(/ /g, "-")}` }, `${x.name}${x.days ? `: ${x.days} days left` : ""}`, from(x),
       role === "gm" && !c.dead ? h("button", { type: "button", on: { click: () => api.send({ type: "heal", id: c.id, condition: x.name }) } }, `Heal ${x.name}`) : null));
-  const story = (c.story || []).map((x) => h("li", {}, `Day ${x.day}: ${x.text}${from(x)}`));
+  const story = (c.story || []).map((x) => h("li", {}, `Day ${x.day}: ${x.text}`, from(x)));
   return h("article", { class: `sheet${c.dead ? " dead" : ""}`, testid: `character-${c.id}`, "aria-label": s.name },
     h("h3", {}, `${s.name}${c.dead ? " (dead)" : ""}${c.owner ? ` · ${c.owner}` : ""}`),
     dl,

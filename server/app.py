@@ -163,8 +163,10 @@ def create_app(
         Route("/api/campaigns/{id}", campaigns.read),
         Route("/api/campaigns/{id}/commands", campaigns.command, methods=["POST"]),
         Route("/api/campaigns/{id}/links", campaigns.links, methods=["GET", "POST"]),
+        Route("/api/campaigns/{id}/links/{token_id}/revoke", campaigns.revoke, methods=["POST"]),
         Route("/api/campaigns/{id}/fights", campaign_fights.start, methods=["POST"]),
         Route("/api/campaigns/{id}/fights/{fight}/report", campaign_fights.report, methods=["POST"]),
+        Route("/api/campaigns/{id}/fights/{fight}/replay", campaign_fights.replay),
         Route("/api/campaigns/{id}/export", campaign_archive.export),
         Route("/c/{id}", campaign_page),
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__

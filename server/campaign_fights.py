@@ -5,9 +5,11 @@ reads the fight's stream, works out what it did to each character
 (rules.campaign.findings) and appends them to the campaign for the GM's review. The
 fight's stream never reads the campaign's: it holds its own copies from its start."""
 
+import urllib.parse
+
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from fray_table.rules.campaign.commands import ReportFight, StartFight
 from fray_table.rules.campaign.events import CampaignEvent, encode_event
@@ -113,3 +115,32 @@ async def _events(store, fight: str) -> list:
         if len(page) < PAGE:
             return out
         after = page[-1][0]
+
+
+REPLAY_LINK = "campaign"  # the name of the spectator link a campaign's readers replay a fight through
+
+
+async def replay(request: Request) -> Response:
+    """A scar's moment in its fight's replay: 303 to the fight's replay page at event `at`,
+    through the fight's spectator link named 'campaign' (made once). The GM's for any fight
+    of the campaign; a player's for an ended fight one of their characters was in."""
+    if isinstance(got := await seat(request), Response):
+        return got
+    claims, loaded = got
+    fight, at = request.path_params["fight"], request.query_params.get("at", "")
+    record = next((f for f in loaded.state.fights if f.fight == fight), None)
+    if record is None or (claims.r == "player" and not set(record.characters) & set(claims.c)):
+        return error(404, "campaign/unknown-fight", f"fight {fight!r} is not one of yours in this campaign")
+    access = request.app.state.access
+    try:
+        state = fold(await _events(request.app.state.store, fight))
+        if state is None:
+            return error(404, "campaign/unknown-fight", f"fight {fight!r} is no longer stored")
+        if claims.r != "gm" and state.status != "ended":
+            return error(409, "campaign/fight-running", "a fight is replayed from the campaign once it has ended")
+        kept = [x for x in await access.links(fight) if x["role"] == "spectator" and x["name"] == REPLAY_LINK and not x["revoked"]]
+        token = kept[0]["token"] if kept else await access.issue(fight, "spectator", name=REPLAY_LINK)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    query = {"token": token, "replay": "1", **({"at": at} if at.isdigit() else {})}
+    return RedirectResponse(f"{api.base_url(request)}e/{fight}?{urllib.parse.urlencode(query)}", status_code=303, headers=SECURITY_HEADERS)

@@ -182,3 +182,20 @@ async def links(request: Request) -> Response:
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
     return JSONResponse({"name": body.name, "characters": body.characters, "link": link(request, campaign, token)}, status_code=201, headers=SECURITY_HEADERS)
+
+
+async def revoke(request: Request) -> Response:
+    """GM only: revoke a player's link to the campaign (the GM's own cannot be)."""
+    if isinstance(got := await seat(request, gm=True), Response):
+        return got
+    campaign, token_id, access = request.path_params["id"], request.path_params["token_id"], request.app.state.access
+    try:
+        listed = {item["token_id"]: item for item in await access.links(campaign)}
+        if token_id not in listed:
+            return error(404, "link/unknown", f"this campaign has no link {token_id[:40]!r}")
+        if listed[token_id]["role"] == "gm":
+            return error(400, "link/is-gm", "the GM's own link cannot be revoked")
+        await access.revoke(campaign, token_id)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    return JSONResponse({"token_id": token_id, "revoked": True}, headers=SECURITY_HEADERS)

@@ -91,6 +91,22 @@ async def test_a_fight_from_the_campaign_brings_its_scar_back_on_review(fray_ser
     assert {(s["fight"], s["event"]) for s in scarred["story"]} == {(fight_id, waiting[0]["event"])}
     assert after["findings"] == []
 
+    # A scar's moment in the fight's replay, for Ann (her character was there), not for Ben.
+    event = scarred["story"][0]["event"]
+    moment = httpx.get(f"{fray_server.url}{base}/fights/{fight_id}/replay", params={"token": token_of(ann), "at": event}, timeout=TIMEOUT)
+    assert moment.status_code == 303 and f"/e/{fight_id}?token=" in moment.headers["location"] and f"&at={event}" in moment.headers["location"]
+    seen_then = httpx.get(
+        f"{fray_server.url}/api/encounters/{fight_id}/replay", params={"token": token_of(moment.headers["location"]), "at": event}, timeout=TIMEOUT
+    )
+    assert seen_then.status_code == 200 and next(c for c in seen_then.json()["view"]["combatants"] if c["id"] == "alda")["hp"] == -3
+    ben = api(fray_server, f"{base}/links", gm, {"name": "Ben", "characters": ["bors"]}).json()["link"]
+    assert httpx.get(f"{fray_server.url}{base}/fights/{fight_id}/replay", params={"token": token_of(ben)}, timeout=TIMEOUT).status_code == 404
+    listed = api(fray_server, f"{base}/links", gm, method="GET").json()["links"]
+    bens = next(x["token_id"] for x in listed if x["name"] == "Ben")
+    assert api(fray_server, f"{base}/links/{bens}/revoke", gm).json() == {"token_id": bens, "revoked": True}
+    gone = api(fray_server, base, ben, method="GET")
+    assert gone.status_code == 403 and "revoked" in gone.json()["message"]
+
     # The fight never reads the campaign: a week of rest changes nothing it folds to.
     api(fray_server, f"{base}/commands", gm, {"id": "rest", "command": {"type": "pass_time", "days": 7}})
     again = httpx.get(f"{fray_server.url}/api/encounters/{fight_id}/digest", params={"token": token_of(links["gm"])}, timeout=TIMEOUT).json()

@@ -1,7 +1,7 @@
 // The GM's desk on the campaign page: what the fights did, for review (accept or set
 // aside each finding); time passing ('a week of rest'); a new character; a fight started
-// from the campaign with copies of the characters chosen and a monster; the report of an
-// ended fight; player links.
+// from the campaign with copies of the characters chosen and monsters of its bestiary;
+// the report of an ended fight; the bestiary (imported from a file); player links.
 
 import { $, h, replace } from "./dom.js";
 import { api, run } from "./campaign.js";
@@ -53,17 +53,33 @@ function addCharacter() {
 function startFight(data) {
   const living = data.characters.filter((c) => !c.dead);
   const boxes = living.map((c) => [c.id, h("input", { type: "checkbox", checked: true, testid: `fight-with-${c.id}` })]);
-  const monster = h("input", { testid: "monster-name", value: "Goblin" });
-  const count = h("input", { type: "number", min: 0, max: 20, value: "2", testid: "monster-count" });
+  const counts = data.bestiary.map((m) => [m.name, h("input", { type: "number", min: 0, max: 50, value: "0", testid: `count-${m.name}` })]);
   const start = () => run(async () => {
-    const monsters = Array.from({ length: Number(count.value) }, (_, i) => ({ name: `${monster.value} ${i + 1}`, side: "monsters", ac: 13, hp: 4, hp_max: 4, hidden: true }));
-    const fight = await api.call("/fights", { characters: boxes.filter(([, b]) => b.checked).map(([id]) => id), monsters });
+    const bestiary = Object.fromEntries(counts.filter(([, input]) => Number(input.value) > 0).map(([name, input]) => [name, Number(input.value)]));
+    const fight = await api.call("/fights", { characters: boxes.filter(([, b]) => b.checked).map(([id]) => id), bestiary });
     made.set(fight.fight, fight.links);
   });
   return h("div", {}, h("h3", {}, "Start a fight from the campaign"),
-    h("div", { class: "row" }, boxes.map(([id, box]) => h("label", { class: "inline" }, box, living.find((c) => c.id === id).sheet.name)),
-      h("label", {}, "Monster", monster), h("label", {}, "How many", count),
+    h("div", { class: "row" }, boxes.map(([id, box]) => h("label", { class: "inline" }, box, living.find((c) => c.id === id).sheet.name))),
+    h("div", { class: "row" }, counts.map(([name, input]) => h("label", {}, `${name} (how many)`, input)),
       h("button", { type: "button", testid: "start-fight", on: { click: start } }, "Start the fight")));
+}
+
+function bestiary(data) {
+  const rows = data.bestiary.map((m) =>
+    h("li", { testid: `monster-${m.name}` },
+      `${m.name}: HD ${m.hd ?? 1}${m.hd_plus ? `+${m.hd_plus}` : ""}, AC ${m.ac ?? 10}, ${m.hp ?? 4} HP, ${(m.weapons || []).map((w) => `${w.name} ${w.damage}`).join(", ") || "sword 1d6"}, size ${m.size ?? "M"} `,
+      h("button", { type: "button", class: "danger", on: { click: () => api.send({ type: "remove_monster", name: m.name }) } }, `Remove ${m.name}`)));
+  // A file of monsters: one combatant or a list of them, in the fight's shape (docs/campaign.md).
+  const file = h("input", { type: "file", accept: "application/json,.json", testid: "bestiary-file" });
+  file.addEventListener("change", async () => {
+    const text = await file.files[0].text();
+    let parsed;
+    try { parsed = JSON.parse(text); } catch (e) { return run(() => { throw new Error(`the file is not JSON: ${e.message}`); }); }
+    for (const monster of [parsed].flat()) await api.send({ type: "set_monster", monster: { side: "monsters", ...monster } });
+  });
+  return h("div", {}, h("h3", {}, "Bestiary"), h("ul", { class: "links" }, rows),
+    h("div", { class: "row" }, h("label", {}, "Import monsters (a JSON file)", file)));
 }
 
 function fights(data) {
@@ -88,5 +104,5 @@ function playerLinks() {
 export function gmDesk(data) {
   const names = Object.fromEntries(data.characters.map((c) => [c.id, c.sheet.name]));
   replace($("[data-testid=findings]"), findings(data, names));
-  replace($("[data-testid=gm-forms]"), passTime(), fights(data), startFight(data), addCharacter(), playerLinks());
+  replace($("[data-testid=gm-forms]"), passTime(), fights(data), startFight(data), bestiary(data), addCharacter(), playerLinks());
 }

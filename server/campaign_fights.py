@@ -11,6 +11,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from fray_table.rules.campaign.bestiary import monsters
 from fray_table.rules.campaign.commands import ReportFight, StartFight
 from fray_table.rules.campaign.events import CampaignEvent, encode_event
 from fray_table.rules.campaign.findings import findings
@@ -32,6 +33,7 @@ PARTY_Y, MONSTERS_Y, SPACING = 10, 15, 10  # feet: where a fight's combatants st
 class FightBody(msgspec.Struct, forbid_unknown_fields=True):
     characters: list[str]
     monsters: list[Combatant] = []
+    bestiary: dict[str, int] = {}  # a bestiary monster's name -> how many (rules.campaign.bestiary)
     profile: str = ""  # '': the campaign's
     options: dict[str, int | bool | str] = {}
     modules: dict[str, str] = {}
@@ -61,11 +63,15 @@ async def start(request: Request) -> Response:
     if check.recent[0].kind == "rejected":
         return error(409, check.recent[0].code or "campaign/rejected", check.recent[0].text)
     sheets = fight_sheets(state, body.characters)
+    try:
+        drawn = [*body.monsters, *monsters(state, body.bestiary)]
+    except ValueError as e:
+        return error(400, "request/invalid", str(e))
     owners: dict[str, list[str]] = {}
     for c in state.characters:
         if c.id in body.characters:
             owners.setdefault(c.owner or c.sheet.name, []).append(c.id)
-    create = api.CreateBody(body.profile or state.profile, body.options, body.modules, placed(sheets, body.monsters, body.places), owners)
+    create = api.CreateBody(body.profile or state.profile, body.options, body.modules, placed(sheets, drawn, body.places), owners)
     try:
         made = await api.create_encounter(request.app, create, api.base_url(request))
         event = CampaignEvent(f"fight-{made['id']}", SYSTEM, StartFight(made["id"], body.characters))

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from fray_table.rules import RULES_VERSION
-from fray_table.rules.campaign.commands import AddCharacter, Command, CreateCampaign
+from fray_table.rules.campaign.commands import AddCharacter, Command, CreateCampaign, SetMonster
 from fray_table.rules.campaign.events import CampaignEvent, decode_event, encode_event
 from fray_table.rules.campaign.reducer import apply, canonical, folded_log
 from fray_table.rules.campaign.sheet import Character
@@ -20,7 +20,9 @@ from fray_table.rules.campaign.state import Campaign
 from fray_table.rules.campaign.view import log_for, view
 from fray_table.rules.commands import SYSTEM
 from fray_table.rules.events import Actor
+from fray_table.rules.model import Combatant
 from fray_table.rules.ruleset import installed
+from fray_table.server import demo
 from fray_table.server.api import SECURITY_HEADERS, base_url, error, json_body
 from fray_table.server.campaign_store import is_campaign_id, new_campaign_id
 from fray_table.server.store import StoreUnavailable
@@ -31,6 +33,17 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     name: str = "A campaign"
     profile: str = "ll-house"  # 000's lasting harm is what a campaign carries
     characters: list[Character] = []
+    bestiary: list[Combatant] | None = None  # None: the demo fight's goblin (server/demo.py)
+
+
+def seeded() -> list[Combatant]:
+    """The bestiary a campaign starts with: the monsters of the demo fight, once each by name."""
+    out: dict[str, Combatant] = {}
+    for c in demo.combatants():
+        if c.side != demo.combatants()[0].side:
+            name = c.name.rstrip("0123456789 ")
+            out.setdefault(name, msgspec.structs.replace(c, name=name, hidden=False))
+    return list(out.values())
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -105,6 +118,8 @@ async def create(request: Request) -> Response:
     campaign, now = new_campaign_id(), int(time.time() * 1000)
     events = [CampaignEvent("create", Actor("system", "server"), CreateCampaign(campaign, body.name, body.profile, RULES_VERSION), at=now)]
     events += [CampaignEvent(f"add-{i}", Actor("gm", "setup"), AddCharacter(c), at=now) for i, c in enumerate(body.characters)]
+    monsters = seeded() if body.bestiary is None else body.bestiary
+    events += [CampaignEvent(f"monster-{i}", Actor("gm", "setup"), SetMonster(m), at=now) for i, m in enumerate(monsters)]
     state = None
     for e in events:  # folded here first: nothing is stored unless all of it is taken
         state = apply(state, e)

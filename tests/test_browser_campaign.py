@@ -23,6 +23,7 @@ ALDA = {
 BORS = {"id": "bors", "owner": "Ben", "sheet": {"name": "Bors", "side": "party", "klass": "cleric", "hp": 7, "hp_max": 7}}
 # surprise 6, 6; the goblin's d20 20 (a critical), crit chart 19, d6 2 x 3; death and dying 15 (broken collarbone); 2d4 3, 1; 1d4+6 weeks: 1
 DICE = [6, 6, 20, 19, 2, 15, 3, 1, 1]
+GNOLL = json.dumps([{"name": "Gnoll", "hd": 2, "ac": 14, "hp": 10, "hp_max": 10, "size": "L", "weapons": [{"name": "battle axe", "damage": "1d8"}]}]).encode()
 
 
 def play_fight(port: int, gm_link: str) -> None:
@@ -56,7 +57,10 @@ def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) 
     expect(gm.get_by_test_id("campaign-name")).to_have_text("The Keep")
     expect(gm.get_by_test_id("ac-alda")).to_have_text("15")  # 000: Chain Mail 15
     gm.get_by_test_id("fight-with-bors").uncheck()
-    gm.get_by_test_id("monster-count").fill("1")
+    expect(gm.get_by_test_id("monster-Goblin")).to_contain_text("HD 1, AC 13, 4 HP")  # the demo's goblin
+    gm.get_by_test_id("bestiary-file").set_input_files(files=[{"name": "gnoll.json", "mimeType": "application/json", "buffer": GNOLL}])
+    expect(gm.get_by_test_id("monster-Gnoll")).to_contain_text("HD 2, AC 14, 10 HP, battle axe 1d8, size L")
+    gm.get_by_test_id("count-Goblin").fill("1")
     gm.get_by_test_id("start-fight").click()
     opened = gm.locator("[data-testid^=open-]")
     expect(opened).to_have_count(1)

@@ -175,3 +175,19 @@ def test_fold_is_deterministic_and_apply_never_changes_its_argument():
     assert canonical(state) == copy
     assert one is not None and two is not None and canonical(one) == canonical(two)
     assert one.day == 3 and char(one, "alda").sheet.level == 4
+
+
+def test_bestiary_monsters_are_checked_replaced_by_name_and_numbered_in_a_fight():
+    from fray_table.rules.campaign.bestiary import monsters
+
+    gnoll = {"name": "Gnoll", "side": "monsters", "hd": 2, "ac": 14, "hp": 10, "hp_max": 10, "size": "L", "weapons": [{"name": "battle axe", "damage": "1d8"}]}
+    state = run(begin(), {"type": "set_monster", "monster": gnoll})
+    assert [(m.name, m.hd, m.attack_bonus) for m in state.bestiary] == [("Gnoll", 2, None)]  # None: 002's hit table by HD, in the fight
+    state = run(state, {"type": "set_monster", "monster": {**gnoll, "hp": 12, "hp_max": 12}})
+    assert [m.hp for m in state.bestiary] == [12]
+    code, text = refused(state, {"type": "set_monster", "monster": {**gnoll, "size": "XL"}})
+    assert code == "campaign/bad-monster" and "'XL'" in text
+    drawn = monsters(state, {"Gnoll": 2})
+    assert [(m.name, m.side, m.hidden) for m in drawn] == [("Gnoll 1", "monsters", True), ("Gnoll 2", "monsters", True)]
+    assert refused(state, {"type": "remove_monster", "name": "Orc"})[0] == "campaign/no-such-monster"
+    assert run(state, {"type": "remove_monster", "name": "Gnoll"}).bestiary == []

@@ -103,6 +103,16 @@ class ChooseImprovement(CampaignCommand, tag="choose_improvement", frozen=True):
     weapon: str = ""
 
 
+class SetMonster(CampaignCommand, tag="set_monster", frozen=True):
+    """Add a monster to the bestiary, or replace the one of the same name."""
+
+    monster: Combatant
+
+
+class RemoveMonster(CampaignCommand, tag="remove_monster", frozen=True):
+    name: str
+
+
 class StartFight(CampaignCommand, tag="start_fight", frozen=True):
     """A fight was made from the campaign with copies of these characters (written by the server)."""
 
@@ -139,6 +149,8 @@ Command = (
     | ReplaceShield
     | LevelUp
     | ChooseImprovement
+    | SetMonster
+    | RemoveMonster
     | StartFight
     | ReportFight
     | Review

@@ -8,7 +8,7 @@ event works on a copy."""
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from fray_table.rules.campaign import between, review, roster
+from fray_table.rules.campaign import bestiary, between, review, roster
 from fray_table.rules.campaign.commands import (
     AddCharacter,
     ChooseImprovement,
@@ -18,11 +18,13 @@ from fray_table.rules.campaign.commands import (
     Heal,
     LevelUp,
     PassTime,
+    RemoveMonster,
     RepairArmor,
     ReplaceArmor,
     ReplaceShield,
     ReportFight,
     Review,
+    SetMonster,
     StartFight,
 )
 from fray_table.rules.campaign.events import CampaignEvent
@@ -49,6 +51,8 @@ _RULES: dict[type, Callable[[Campaign, Any, Actor, Say], None]] = {
     ReplaceShield: between.replace_shield,
     LevelUp: lambda s, cmd, by, say: between.level_up(s, cmd, say),
     ChooseImprovement: between.choose,
+    SetMonster: lambda s, cmd, by, say: bestiary.set_monster(s, cmd, say),
+    RemoveMonster: lambda s, cmd, by, say: bestiary.remove_monster(s, cmd, say),
     ReportFight: lambda s, cmd, by, say: review.report(s, cmd, say),
     Review: lambda s, cmd, by, say: review.review(s, cmd, say),
 }

@@ -60,8 +60,13 @@ def blank_fight(profile: str, rules_version: int) -> Encounter:
     return Encounter(id="campaign", profile=profile, options={}, seed=b"", seed_hash="", rules_version=rules_version)
 
 
+def check_sheet(sheet: Combatant, profile: str, rules_version: int, code: str) -> None:
+    """A sheet's figures, as a fight of the campaign's rules checks a combatant's."""
+    check_figures(blank_fight(profile, rules_version), sheet, code)
+
+
 def check_character(c: Character, profile: str, rules_version: int, code: str) -> None:
-    check_figures(blank_fight(profile, rules_version), c.sheet, code)
+    check_sheet(c.sheet, profile, rules_version, code)
     for name, score in c.abilities.items():
         if name not in ABILITIES:
             raise Rejected(code, f"ability {name!r} is not one of {', '.join(ABILITIES)} (DEX, INT and CON are the sheet's)")

@@ -4,7 +4,7 @@ import msgspec
 from msgspec import Struct
 
 from fray_table.rules.campaign.sheet import Character
-from fray_table.rules.model import Entry
+from fray_table.rules.model import Combatant, Entry
 
 # The kinds of finding: what a fight can leave on a character (rules.campaign.findings).
 HP = "hp"  # `value`: its HP at the fight's end
@@ -47,6 +47,7 @@ class Campaign(Struct, gc=False):
     day: int = 0  # in-game days since it began
     characters: list[Character] = []
     findings: list[Finding] = []  # waiting on the GM's review, oldest first
+    bestiary: list[Combatant] = []  # monster templates by name (rules.campaign.bestiary)
     fights: list[FightRecord] = []
     next_id: int = 1
     recent: list[Entry] = []  # the lines the last event wrote

@@ -50,6 +50,23 @@ function addCharacter() {
     h("button", { type: "button", testid: "add-character", on: { click: add } }, "Add")));
 }
 
+// A character sheet exported from Foundry VTT's OSE system, added as it maps (rules/campaign/foundry.py).
+function foundry() {
+  const owner = h("input", { testid: "foundry-owner" });
+  const file = h("input", { type: "file", accept: "application/json,.json", testid: "foundry-file" });
+  const note = h("p", { class: "muted", testid: "foundry-note" });
+  file.addEventListener("change", () => run(async () => {
+    const response = await fetch(api.url("/import/foundry") + `&owner=${encodeURIComponent(owner.value)}`, { method: "POST", body: await file.files[0].text(), headers: { "content-type": "application/json" } });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.message);
+    sessionStorage.setItem("fray-foundry-note", `Imported ${data.character}; left out: ${data.left_out.join(", ") || "nothing"}.`);
+    return data;
+  }));
+  note.textContent = sessionStorage.getItem("fray-foundry-note") || "";
+  return h("div", {}, h("h3", {}, "Import a Foundry VTT OSE actor"),
+    h("div", { class: "row" }, h("label", {}, "Player", owner), h("label", {}, "Actor file (JSON)", file)), note);
+}
+
 function startFight(data) {
   const living = data.characters.filter((c) => !c.dead);
   const boxes = living.map((c) => [c.id, h("input", { type: "checkbox", checked: true, testid: `fight-with-${c.id}` })]);
@@ -104,5 +121,5 @@ function playerLinks() {
 export function gmDesk(data) {
   const names = Object.fromEntries(data.characters.map((c) => [c.id, c.sheet.name]));
   replace($("[data-testid=findings]"), findings(data, names));
-  replace($("[data-testid=gm-forms]"), passTime(), fights(data), startFight(data), bestiary(data), addCharacter(), playerLinks());
+  replace($("[data-testid=gm-forms]"), passTime(), fights(data), startFight(data), bestiary(data), addCharacter(), foundry(), playerLinks());
 }

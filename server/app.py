@@ -168,6 +168,7 @@ def create_app(
         Route("/api/campaigns/{id}/fights/{fight}/report", campaign_fights.report, methods=["POST"]),
         Route("/api/campaigns/{id}/fights/{fight}/replay", campaign_fights.replay),
         Route("/api/campaigns/{id}/export", campaign_archive.export),
+        Route("/api/campaigns/{id}/import/foundry", campaign_archive.import_foundry, methods=["POST"]),
         Route("/c/{id}", campaign_page),
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),

@@ -3,18 +3,20 @@
 line per event, oldest first, `{"position", "event"}`. Importing checks the whole file
 (shape, order, that it folds) before appending anything, under its own id or a new one."""
 
+import hashlib
 import time
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from fray_table.rules.campaign.commands import CreateCampaign
+from fray_table.rules.campaign.commands import AddCharacter, CreateCampaign
 from fray_table.rules.campaign.events import CampaignEvent, decode_event, encode_event
+from fray_table.rules.campaign.foundry import from_actor
 from fray_table.rules.campaign.reducer import apply
 from fray_table.server.api import SECURITY_HEADERS, error, read_body, too_large
 from fray_table.server.campaign_store import is_campaign_id, new_campaign_id
-from fray_table.server.campaigns import link, seat
+from fray_table.server.campaigns import actor_of, link, load, seat, seen
 from fray_table.server.store import StoreUnavailable, position_key
 
 FORMAT, VERSION = "fray-campaign", 1
@@ -121,3 +123,31 @@ async def import_campaign(request: Request) -> Response:
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
     return JSONResponse({"id": campaign, "events": len(events), "links": {"gm": link(request, campaign, gm)}}, status_code=201, headers=SECURITY_HEADERS)
+
+
+async def import_foundry(request: Request) -> Response:
+    """GM only: a Foundry VTT OSE actor (its exported JSON) added as a character (rules.campaign.foundry);
+    `?owner=` names its player. The answer says what was left out."""
+    if isinstance(got := await seat(request, gm=True), Response):
+        return got
+    claims, loaded = got
+    raw = await read_body(request)
+    if raw is None:
+        return too_large(request)
+    try:
+        character, left = from_actor(msgspec.json.decode(raw), request.query_params.get("owner", ""))
+    except (msgspec.DecodeError, RecursionError, ValueError) as e:
+        return error(400, "campaign/bad-file", f"not a Foundry VTT OSE actor: {e}")
+    event = CampaignEvent(f"foundry-{hashlib.sha256(raw).hexdigest()[:16]}", actor_of(claims), AddCharacter(character), at=int(time.time() * 1000))
+    after = apply(loaded.state, event)
+    if after.recent and after.recent[0].kind == "rejected":
+        return error(409, after.recent[0].code or "campaign/rejected", after.recent[0].text)
+    campaign = request.path_params["id"]
+    try:
+        await request.app.state.campaigns.append(campaign, event.id, encode_event(event))
+        now = await load(request.app, campaign)
+    except StoreUnavailable as e:
+        return error(503, "store/unavailable", str(e))
+    assert now is not None
+    added = after.characters[-1].id
+    return JSONResponse({"character": added, "left_out": left, **seen(claims, now)}, status_code=201, headers=SECURITY_HEADERS)

@@ -16,7 +16,7 @@ from fray_table.rules.campaign.commands import AddCharacter, Command, CreateCamp
 from fray_table.rules.campaign.events import CampaignEvent, decode_event, encode_event
 from fray_table.rules.campaign.reducer import apply, canonical, folded_log
 from fray_table.rules.campaign.sheet import Character
-from fray_table.rules.campaign.state import Campaign
+from fray_table.rules.campaign.state import Campaign, Finding
 from fray_table.rules.campaign.view import log_for, view
 from fray_table.rules.commands import SYSTEM
 from fray_table.rules.events import Actor
@@ -214,3 +214,15 @@ async def revoke(request: Request) -> Response:
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
     return JSONResponse({"token_id": token_id, "revoked": True}, headers=SECURITY_HEADERS)
+
+
+def schema() -> dict:
+    """The JSON Schema of a campaign's commands, a character (the file a character is
+    imported and exported as) and a finding: `fray schema --campaign`."""
+    (command, character, finding), components = msgspec.json.schema_components([Command, Character, Finding], ref_template="#/$defs/{name}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Fray campaign",
+        "$defs": components,
+        "properties": {"command": command, "character": character, "finding": finding},
+    }

@@ -3,6 +3,7 @@ is played (a real websocket), the GM brings back what it did and accepts it, and
 player's phone shows the scar with the fight it came from; axe finds nothing grave."""
 
 import json
+import pathlib
 import urllib.parse
 
 import httpx
@@ -77,6 +78,10 @@ def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) 
     expect(gm.locator("[data-testid^=finding-]")).to_have_count(0)
     expect(gm.get_by_test_id("lasting-alda-broken-collarbone")).to_contain_text(f"49 days left (fight {fight}, event")
     expect(gm.get_by_test_id("ac-alda")).to_have_text("14")  # 'victim's AC lowers by 1'
+    gm.get_by_test_id("foundry-owner").fill("Hal")
+    gm.get_by_test_id("foundry-file").set_input_files(str(pathlib.Path(__file__).parent / "foundry_ose_actor.json"))
+    expect(gm.locator("[data-testid^=character-pc]")).to_contain_text("Hilda the Bold · Hal")
+    expect(gm.get_by_test_id("foundry-note")).to_contain_text("left out: system.encumbrance")
     screenshot(gm, "campaign-gm.png")
 
     phone = table.open(made["links"]["players"]["Ann"], "phone", width=390, live=False)

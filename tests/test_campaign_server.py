@@ -150,3 +150,18 @@ def test_a_campaign_folds_to_the_same_bytes_on_a_second_replica(fray_replicas):
     one, two = api(first, base, gm, method="GET").json(), api(second, base, gm, method="GET").json()
     assert one["sha256"] == two["sha256"] and one["position"] == two["position"]
     assert one["characters"][0]["sheet"]["improvements"] == {"cleave": 1} and one["day"] == 3  # 000: a fighter's saves improve at level 4
+
+
+def test_a_foundry_ose_actor_imports_as_a_character(fray_server):
+    import pathlib
+
+    made = httpx.post(f"{fray_server.url}/api/campaigns", json={}, timeout=TIMEOUT).json()
+    gm, base = made["links"]["gm"], f"/api/campaigns/{made['id']}"
+    actor = (pathlib.Path(__file__).parent / "foundry_ose_actor.json").read_bytes()
+    r = httpx.post(f"{fray_server.url}{base}/import/foundry", params={"token": token_of(gm), "owner": "Hal"}, content=actor, timeout=TIMEOUT)
+    assert r.status_code == 201, r.text
+    hilda = next(c for c in r.json()["characters"] if c["id"] == r.json()["character"])
+    assert (hilda["sheet"]["name"], hilda["owner"], hilda["ac"], hilda["gear"]["oil"]) == ("Hilda the Bold", "Hal", 16, 3)  # 000: chain 15 + shield 1
+    assert "system.saves" in r.json()["left_out"]
+    bad = httpx.post(f"{fray_server.url}{base}/import/foundry", params={"token": token_of(gm)}, content=b'{"nope": 1}', timeout=TIMEOUT)
+    assert bad.status_code == 400 and bad.json()["code"] == "campaign/bad-file"

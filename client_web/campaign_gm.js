@@ -39,6 +39,26 @@ function passTime() {
     h("button", { type: "button", testid: "pass-time", on: { click: () => api.send({ type: "pass_time", days: Number(days.value), rest: rest.checked }) } }, "Pass time"));
 }
 
+// Any part of a character, as JSON (the shape `fray schema --campaign` gives): the GM's edit.
+function editCharacter(data) {
+  const pick = h("select", { testid: "edit-character" }, data.characters.map((c) => h("option", { value: c.id }, c.sheet.name)));
+  const text = h("textarea", { rows: 6, testid: "edit-json", spellcheck: false });
+  const show = () => {
+    const c = data.characters.find((x) => x.id === pick.value);
+    text.value = c ? JSON.stringify({ sheet: c.sheet, gear: c.gear || {}, abilities: c.abilities || {}, owner: c.owner || "" }, null, 1) : "";
+  };
+  pick.addEventListener("change", show);
+  show();
+  const save = () => run(async () => {
+    let parts;
+    try { parts = JSON.parse(text.value); } catch (e) { throw new Error(`the edit is not JSON: ${e.message}`); }
+    return api.send({ type: "edit_character", id: pick.value, ...parts });
+  });
+  return h("div", {}, h("h3", {}, "Edit a character"), h("div", { class: "row" }, h("label", {}, "Character", pick)),
+    h("label", {}, "Sheet, gear, abilities and player (JSON)", text),
+    h("div", { class: "row" }, h("button", { type: "button", testid: "edit-save", on: { click: save } }, "Save the edit")));
+}
+
 function addCharacter() {
   const field = (label, props) => { const input = h("input", props); return [h("label", {}, label, input), input]; };
   const [nameL, name] = field("Name", { testid: "new-name" });
@@ -104,6 +124,7 @@ function fights(data) {
     const links = made.get(f.fight);
     return h("li", { testid: `fight-${f.fight}` }, `Fight ${f.fight} (day ${f.day}): ${f.characters.join(", ")}`, " ",
       links ? h("a", { href: links.gm, target: "_blank", rel: "noopener", testid: `open-${f.fight}` }, "open as GM") : null, " ",
+      h("a", { href: api.url(`/fights/${f.fight}/replay`), target: "_blank", rel: "noopener", testid: `replay-${f.fight}` }, "replay"), " ",
       f.reported ? h("span", { class: "muted" }, "reported") : h("button", { type: "button", testid: `report-${f.fight}`, on: { click: () => run(() => api.call(`/fights/${f.fight}/report`)) } }, "Bring back what it did"));
   });
   return h("div", {}, h("h3", {}, "Fights"), items.length ? h("ul", { class: "links" }, items) : h("p", { class: "muted" }, "None yet."));
@@ -121,5 +142,5 @@ function playerLinks() {
 export function gmDesk(data) {
   const names = Object.fromEntries(data.characters.map((c) => [c.id, c.sheet.name]));
   replace($("[data-testid=findings]"), findings(data, names));
-  replace($("[data-testid=gm-forms]"), passTime(), fights(data), startFight(data), bestiary(data), addCharacter(), foundry(), playerLinks());
+  replace($("[data-testid=gm-forms]"), passTime(), fights(data), startFight(data), bestiary(data), addCharacter(), editCharacter(data), foundry(), playerLinks());
 }

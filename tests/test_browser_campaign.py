@@ -4,6 +4,7 @@ player's phone shows the scar with the fight it came from; axe finds nothing gra
 
 import json
 import pathlib
+import re
 import urllib.parse
 
 import httpx
@@ -78,6 +79,13 @@ def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) 
     expect(gm.locator("[data-testid^=finding-]")).to_have_count(0)
     expect(gm.get_by_test_id("lasting-alda-broken-collarbone")).to_contain_text(f"49 days left (fight {fight}, event")
     expect(gm.get_by_test_id("ac-alda")).to_have_text("14")  # 'victim's AC lowers by 1'
+    gm.get_by_test_id("edit-character").select_option("bors")
+    edit = json.loads(gm.get_by_test_id("edit-json").input_value())
+    edit["gear"] = {"oil": 4}
+    gm.get_by_test_id("edit-json").fill(json.dumps(edit))
+    gm.get_by_test_id("edit-save").click()
+    expect(gm.get_by_test_id("gear-bors")).to_contain_text("4 oil")
+    expect(gm.get_by_test_id(f"replay-{fight}")).to_have_attribute("href", re.compile(f"/fights/{fight}/replay"))
     gm.get_by_test_id("foundry-owner").fill("Hal")
     gm.get_by_test_id("foundry-file").set_input_files(str(pathlib.Path(__file__).parent / "foundry_ose_actor.json"))
     expect(gm.locator("[data-testid^=character-pc]")).to_contain_text("Hilda the Bold · Hal")

@@ -153,6 +153,16 @@ def test_the_dead_fight_no_more():
     assert refused(state, {"type": "level_up", "id": "alda"})[0] == "campaign/dead"
 
 
+def test_a_character_at_0_hp_fights_only_once_healed():
+    system = GM.__class__("system")
+    state = accept_all(reported(begin(ALDA), finding("hp", value=-3)))
+    assert char(state, "alda").sheet.hp == 0  # never below 0 in the campaign
+    code, text = refused(state, {"type": "start_fight", "fight": "f2", "characters": ["alda"]}, by=system)
+    assert code == "campaign/down" and "Alda (0 HP)" in text
+    state = run(state, {"type": "heal", "id": "alda", "hp": 5})
+    assert run(state, {"type": "start_fight", "fight": "f2", "characters": ["alda"]}, by=system).fights[-1].fight == "f2"
+
+
 def test_reports_are_checked_and_once_per_fight():
     state = begin(ALDA, BORS)
     system = GM.__class__("system")

@@ -92,6 +92,9 @@ def start_fight(state: Campaign, cmd: StartFight, say) -> None:
     dead = [c.sheet.name for c in names if c.dead]
     if dead:
         raise Rejected("campaign/dead", f"{', '.join(dead)} cannot fight: dead")
+    down = [f"{c.sheet.name} ({c.sheet.hp} HP)" for c in names if c.sheet.hp <= 0]
+    if down:
+        raise Rejected("campaign/down", f"{', '.join(down)} cannot fight at 0 HP or less: heal first")
     state.fights = [*state.fights, FightRecord(cmd.fight, tuple(cmd.characters), state.day)]
     say(f"Fight {cmd.fight} begins on day {state.day} with {', '.join(c.sheet.name for c in names)}.")
 

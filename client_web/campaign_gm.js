@@ -5,6 +5,7 @@
 
 import { $, h, replace } from "./dom.js";
 import { api, run } from "./campaign.js";
+import { PlacingMap } from "./campaign_map.js";
 
 const made = new Map(); // fight id -> its links, for the fights started from this page
 
@@ -87,19 +88,31 @@ function foundry() {
     h("div", { class: "row" }, h("label", {}, "Player", owner), h("label", {}, "Actor file (JSON)", file)), note);
 }
 
+const placing = new PlacingMap(); // kept between redraws: where the GM put each token
+
 function startFight(data) {
   const living = data.characters.filter((c) => !c.dead);
   const boxes = living.map((c) => [c.id, h("input", { type: "checkbox", checked: true, testid: `fight-with-${c.id}` })]);
   const counts = data.bestiary.map((m) => [m.name, h("input", { type: "number", min: 0, max: 50, value: "0", testid: `count-${m.name}` })]);
+  const chosen = () => boxes.filter(([, b]) => b.checked).map(([id]) => id);
+  const drawn = () => counts.filter(([, input]) => Number(input.value) > 0).map(([name, input]) => [name, Number(input.value)]);
+  const tokens = () => [
+    ...chosen().map((id) => ({ key: id, label: living.find((c) => c.id === id).sheet.name, kind: "party" })),
+    // the names the server gives the copies (rules/campaign/bestiary.py): 'Goblin' alone, else 'Goblin 1', 'Goblin 2'
+    ...drawn().flatMap(([name, n]) => Array.from({ length: n }, (_, i) => ({ key: n > 1 ? `${name} ${i + 1}` : name, label: n > 1 ? `${name} ${i + 1}` : name, kind: "monster" }))),
+  ];
+  const redraw = () => placing.show(tokens());
+  for (const [, input] of [...boxes, ...counts]) input.addEventListener("change", redraw);
+  redraw();
   const start = () => run(async () => {
-    const bestiary = Object.fromEntries(counts.filter(([, input]) => Number(input.value) > 0).map(([name, input]) => [name, Number(input.value)]));
-    const fight = await api.call("/fights", { characters: boxes.filter(([, b]) => b.checked).map(([id]) => id), bestiary });
+    const fight = await api.call("/fights", { characters: chosen(), bestiary: Object.fromEntries(drawn()), places: placing.chosenPlaces() });
     made.set(fight.fight, fight.links);
   });
   return h("div", {}, h("h3", {}, "Start a fight from the campaign"),
     h("div", { class: "row" }, boxes.map(([id, box]) => h("label", { class: "inline" }, box, living.find((c) => c.id === id).sheet.name))),
-    h("div", { class: "row" }, counts.map(([name, input]) => h("label", {}, `${name} (how many)`, input)),
-      h("button", { type: "button", testid: "start-fight", on: { click: start } }, "Start the fight")));
+    h("div", { class: "row" }, counts.map(([name, input]) => h("label", {}, `${name} (how many)`, input))),
+    placing.el,
+    h("div", { class: "row" }, h("button", { type: "button", testid: "start-fight", on: { click: start } }, "Start the fight")));
 }
 
 function bestiary(data) {

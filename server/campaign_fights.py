@@ -37,7 +37,7 @@ class FightBody(msgspec.Struct, forbid_unknown_fields=True):
     profile: str = ""  # '': the campaign's
     options: dict[str, int | bool | str] = {}
     modules: dict[str, str] = {}
-    places: dict[str, list[int]] = {}  # character id -> [x, y] in feet
+    places: dict[str, list[int]] = {}  # a character's id or a monster's name in the fight -> [x, y] in feet
 
 
 def placed(sheets: list[Combatant], monsters: list[Combatant], places: dict[str, list[int]]) -> list[Combatant]:
@@ -46,7 +46,11 @@ def placed(sheets: list[Combatant], monsters: list[Combatant], places: dict[str,
         x, y = places.get(c.id, [SPACING + SPACING * i, PARTY_Y])[:2]
         out.append(msgspec.structs.replace(c, x=x, y=y))
     for i, m in enumerate(monsters):
-        out.append(m if (m.x, m.y) != (0, 0) else msgspec.structs.replace(m, x=SPACING + SPACING * i, y=MONSTERS_Y))
+        if m.name in places:
+            x, y = places[m.name][:2]
+            out.append(msgspec.structs.replace(m, x=x, y=y))
+        else:
+            out.append(m if (m.x, m.y) != (0, 0) else msgspec.structs.replace(m, x=SPACING + SPACING * i, y=MONSTERS_Y))
     return out
 
 
@@ -62,6 +66,8 @@ async def start(request: Request) -> Response:
     check = apply(state, CampaignEvent("check", SYSTEM, StartFight("(new)", body.characters)))
     if check.recent[0].kind == "rejected":
         return error(409, check.recent[0].code or "campaign/rejected", check.recent[0].text)
+    if any(len(at) != 2 for at in body.places.values()):
+        return error(400, "request/invalid", "each place is [x, y] in feet")
     sheets = fight_sheets(state, body.characters)
     try:
         drawn = [*body.monsters, *monsters(state, body.bestiary)]

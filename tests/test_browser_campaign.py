@@ -28,13 +28,14 @@ DICE = [6, 6, 20, 19, 2, 15, 3, 1, 1]
 GNOLL = json.dumps([{"name": "Gnoll", "hd": 2, "ac": 14, "hp": 10, "hp_max": 10, "size": "L", "weapons": [{"name": "battle axe", "damage": "1d8"}]}]).encode()
 
 
-def play_fight(port: int, gm_link: str) -> None:
+def play_fight(port: int, gm_link: str) -> dict[str, tuple[int, int]]:
     """The fight, by the GM over its websocket: the goblin strikes Alda down."""
     parts = urllib.parse.urlparse(gm_link)
     fight, token = parts.path.rsplit("/", 1)[-1], urllib.parse.parse_qs(parts.query)["token"][0]
     with connect(f"ws://127.0.0.1:{port}/ws/encounters/{fight}?token={token}", open_timeout=10) as ws:
         welcome = json.loads(ws.recv(timeout=10))
         goblin = next(c["id"] for c in welcome["view"]["combatants"] if c["side"] == "monsters")
+        where = {c["name"]: (c["x"], c["y"]) for c in welcome["view"]["combatants"]}
         commands = [
             {"type": "force_rolls", "values": DICE},
             {"type": "start"},
@@ -51,6 +52,7 @@ def play_fight(port: int, gm_link: str) -> None:
                     break
             else:
                 raise AssertionError(f"no answer to {command}")
+    return where
 
 
 def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) -> None:
@@ -58,16 +60,29 @@ def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) 
     gm = table.open(made["links"]["gm"], "gm", live=False)
     expect(gm.get_by_test_id("campaign-name")).to_have_text("The Keep")
     expect(gm.get_by_test_id("ac-alda")).to_have_text("15")  # 000: Chain Mail 15
-    gm.get_by_test_id("fight-with-bors").uncheck()
     expect(gm.get_by_test_id("monster-Goblin")).to_contain_text("HD 1, AC 13, 4 HP")  # the demo's goblin
     gm.get_by_test_id("bestiary-file").set_input_files(files=[{"name": "gnoll.json", "mimeType": "application/json", "buffer": GNOLL}])
     expect(gm.get_by_test_id("monster-Gnoll")).to_contain_text("HD 2, AC 14, 10 HP, battle axe 1d8, size L")
+    gm.get_by_test_id("fight-with-bors").uncheck()
+    expect(gm.get_by_test_id("token-bors")).to_have_count(0)
     gm.get_by_test_id("count-Goblin").fill("1")
+    gm.get_by_test_id("count-Goblin").dispatch_event("change")
+    # The goblin, dragged from its square facing Alda (10, 15) to the one north of her (10, 5).
+    expect(gm.get_by_test_id("square-10-15").get_by_test_id("token-Goblin")).to_be_visible()
+    gm.get_by_test_id("token-Goblin").drag_to(gm.get_by_test_id("square-10-5"))
+    expect(gm.get_by_test_id("square-10-5").get_by_test_id("token-Goblin")).to_be_visible()
+    gm.get_by_test_id("token-alda").click()  # chosen, then a square: the click (and keyboard) way
+    expect(gm.get_by_test_id("token-alda")).to_have_attribute("aria-pressed", "true")
+    gm.get_by_test_id("square-5-10").click()
+    expect(gm.get_by_test_id("square-5-10").get_by_test_id("token-alda")).to_be_visible()
+    gm.get_by_test_id("token-alda").click()
+    gm.get_by_test_id("square-10-10").click()
     gm.get_by_test_id("start-fight").click()
     opened = gm.locator("[data-testid^=open-]")
     expect(opened).to_have_count(1)
     fight = opened.get_attribute("data-testid").removeprefix("open-")
-    play_fight(fray_server.port, opened.get_attribute("href"))
+    where = play_fight(fray_server.port, opened.get_attribute("href"))
+    assert where == {"Alda": (10, 10), "Goblin": (10, 5)}
 
     gm.get_by_test_id(f"report-{fight}").click()
     expect(gm.get_by_test_id("error")).to_be_hidden()

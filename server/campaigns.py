@@ -11,7 +11,6 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from fray_table.rules import RULES_VERSION
 from fray_table.rules.campaign.commands import AddCharacter, Command, CreateCampaign, SetMonster
 from fray_table.rules.campaign.events import CampaignEvent, decode_event, encode_event
 from fray_table.rules.campaign.reducer import apply, canonical, folded_log
@@ -62,11 +61,23 @@ class Loaded(msgspec.Struct):
     position: str
 
 
+class Unreadable(Exception):
+    """A campaign of a newer release's (its rules version, or an event this code cannot
+    read): not folded here, as a fight is not (server/hub.py's UnknownVersion)."""
+
+
 async def load(app, campaign: str) -> Loaded | None:
     stored = await app.state.campaigns.read(campaign)
     if not stored:
         return None
-    state, log = folded_log(decode_event(payload) for _, payload in stored)
+    try:
+        events = [decode_event(payload) for _, payload in stored]
+    except msgspec.ValidationError:
+        raise Unreadable(f"campaign {campaign} holds an event this server cannot read (a newer release's): ask another") from None
+    first = events[0].command
+    if isinstance(first, CreateCampaign) and first.rules_version > app.state.rules_version:
+        raise Unreadable(f"campaign {campaign} is kept under rules version {first.rules_version}; this server knows versions up to {app.state.rules_version}")
+    state, log = folded_log(events)
     assert state is not None
     return Loaded(state, log, stored[-1][0])
 
@@ -91,6 +102,8 @@ async def seat(request: Request, gm: bool = False):
         return error(403, "auth/bad-token", str(e))
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
+    except Unreadable as e:
+        return error(409, "rules/unknown-version", str(e))
     if gm and claims.r != "gm":
         return error(403, "auth/forbidden", "only the GM may do that")
     if loaded is None:
@@ -116,7 +129,7 @@ async def create(request: Request) -> Response:
     if body.profile not in installed() or not 1 <= len(body.name) <= 80:
         return error(400, "request/invalid", f"a campaign needs a name of 1-80 characters and an installed profile, not {body.profile!r}")
     campaign, now = new_campaign_id(), int(time.time() * 1000)
-    events = [CampaignEvent("create", Actor("system", "server"), CreateCampaign(campaign, body.name, body.profile, RULES_VERSION), at=now)]
+    events = [CampaignEvent("create", Actor("system", "server"), CreateCampaign(campaign, body.name, body.profile, request.app.state.rules_version), at=now)]
     events += [CampaignEvent(f"add-{i}", Actor("gm", "setup"), AddCharacter(c), at=now) for i, c in enumerate(body.characters)]
     monsters = seeded() if body.bestiary is None else body.bestiary
     events += [CampaignEvent(f"monster-{i}", Actor("gm", "setup"), SetMonster(m), at=now) for i, m in enumerate(monsters)]

@@ -165,3 +165,24 @@ def test_a_foundry_ose_actor_imports_as_a_character(fray_server):
     assert "system.saves" in r.json()["left_out"]
     bad = httpx.post(f"{fray_server.url}{base}/import/foundry", params={"token": token_of(gm)}, content=b'{"nope": 1}', timeout=TIMEOUT)
     assert bad.status_code == 400 and bad.json()["code"] == "campaign/bad-file"
+
+
+async def test_a_campaign_of_newer_rules_is_not_folded_here(fray_server, redis_url):
+    import redis.asyncio as aioredis
+
+    from fray_table.rules.campaign.commands import CreateCampaign
+    from fray_table.rules.campaign.events import CampaignEvent, encode_event
+    from fray_table.rules.events import Actor
+    from fray_table.server.campaign_store import CampaignStore, new_campaign_id
+    from fray_table.server.tokens import Signer
+
+    client = aioredis.Redis.from_url(redis_url)
+    try:  # a campaign made by a newer release, under the same signed links
+        newer = new_campaign_id()
+        event = CampaignEvent("create", Actor("system"), CreateCampaign(newer, "Later", "ll-house", 99))
+        await CampaignStore(client).append(newer, "create", encode_event(event))
+    finally:
+        await client.aclose()
+    token = Signer(b"test-secret-0123456789abcdef").issue(newer, "gm")  # the test servers' FRAY_SECRET (tests/support.py)
+    r = httpx.get(f"{fray_server.url}/api/campaigns/{newer}", params={"token": token}, timeout=TIMEOUT)
+    assert r.status_code == 409 and r.json()["code"] == "rules/unknown-version" and "99" in r.json()["message"]

@@ -105,6 +105,17 @@ def test_ac_shown_is_lowered_by_armor_damage_and_a_lost_shield():
     assert view(state, "gm")["characters"][0]["ac"] == 15 and char(state, "alda").gear.coin == 90
 
 
+def test_a_shield_lost_and_replaced_moves_an_untracked_armors_ac_by_1():
+    from fray_table.rules.campaign.view import view
+
+    # 000: 'loses his shield (lowering his AC by 1)'; no armor on 000's chart here, so the sheet's own AC moves
+    state = begin({**BORS, "sheet": {**BORS["sheet"], "ac": 13, "shield": True}, "gear": {"coin": 10, "shield_cost": 10}})
+    state = accept_all(reported(state, finding("shield_lost", character="bors"), characters=("bors",)))
+    assert (char(state, "bors").sheet.ac, view(state, "gm")["characters"][0]["ac"]) == (12, 12)
+    state = run(state, {"type": "replace_shield", "id": "bors"})
+    assert (char(state, "bors").sheet.ac, char(state, "bors").sheet.shield, char(state, "bors").gear.coin) == (13, True, 0)
+
+
 def test_level_up_offers_improved_options_where_saves_improve():
     # 000: 'Every time you reach a level where your Saving Throws Improve you may choose 1 of these Improvements.'
     state = begin({**ALDA, "sheet": {**ALDA["sheet"], "level": 2}})

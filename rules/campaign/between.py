@@ -7,7 +7,7 @@ from fray_table.rules.campaign.commands import ChooseImprovement, Heal, LevelUp,
 from fray_table.rules.campaign.lasting import LASTING
 from fray_table.rules.campaign.roster import checked, own, replace
 from fray_table.rules.campaign.saves import saves_improve
-from fray_table.rules.campaign.sheet import Character, Gear, Scar
+from fray_table.rules.campaign.sheet import Character, Gear, Scar, with_shield
 from fray_table.rules.campaign.state import Campaign
 from fray_table.rules.charts.ll_house import BEYOND_REPAIR, IMPROVEMENTS
 from fray_table.rules.errors import Rejected
@@ -109,7 +109,7 @@ def replace_shield(state: Campaign, cmd: ReplaceShield, by: Actor, say) -> None:
     if c.sheet.shield:
         raise Rejected("campaign/shield-whole", f"{c.sheet.name} already has a shield")
     cost = c.gear.shield_cost
-    replace(state, msgspec.structs.replace(c, gear=_pay(c, cost, "a shield"), sheet=msgspec.structs.replace(c.sheet, shield=True)))
+    replace(state, msgspec.structs.replace(c, gear=_pay(c, cost, "a shield"), sheet=with_shield(c.sheet, True, state.profile, state.rules_version)))
     say(f"{c.sheet.name} buys a new shield for {cost} gp.", c.id)
 
 

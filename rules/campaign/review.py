@@ -6,7 +6,7 @@ import msgspec
 from fray_table.rules.campaign.commands import ReportFight, Review
 from fray_table.rules.campaign.lasting import LASTING
 from fray_table.rules.campaign.roster import character, checked, replace
-from fray_table.rules.campaign.sheet import Character, Lasting, Scar
+from fray_table.rules.campaign.sheet import Character, Lasting, Scar, with_shield
 from fray_table.rules.campaign.state import ARMOR, CONDITION, DIED, HP, KINDS, SHIELD, SPENT, WEAPON, Campaign, Finding
 from fray_table.rules.charts.ll_house import BEYOND_REPAIR
 from fray_table.rules.errors import Rejected
@@ -88,7 +88,7 @@ def landed(state: Campaign, c: Character, f: Finding) -> Character:
         beyond = sheet.armor in BEYOND_REPAIR and f.value >= BEYOND_REPAIR[sheet.armor]
         story = [*story, msgspec.structs.replace(scar, text=scar.text + (": beyond repair, it MUST be replaced" if beyond else ""))]
     elif f.kind == SHIELD:
-        sheet, story = msgspec.structs.replace(sheet, shield=False), [*story, scar]
+        sheet, story = with_shield(sheet, False, state.profile, state.rules_version), [*story, scar]
     elif f.kind == WEAPON:
         at = next((i for i, w in enumerate(sheet.weapons) if w.name == f.name and not w.broken), None)
         if at is not None:

@@ -5,8 +5,10 @@ its lasting conditions and its story (each scar with the fight it came from)."""
 import msgspec
 from msgspec import Struct
 
+from fray_table.rules.charts.ll_house import SHIELD
 from fray_table.rules.errors import Rejected
 from fray_table.rules.model import Combatant, Encounter
+from fray_table.rules.ruleset import rules_of
 from fray_table.rules.setup import check_figures
 
 ABILITIES = ("str", "wis", "cha")  # the scores no fight reads (DEX, INT and CON are on the sheet: dex, int, con)
@@ -77,6 +79,17 @@ def check_character(c: Character, profile: str, rules_version: int, code: str) -
             raise Rejected(code, f"{name} {n} is outside 0..{MAX_GEAR * 100}")
     if len(c.owner) > 60 or len(c.notes) > 2000:
         raise Rejected(code, "an owner is at most 60 characters, notes at most 2000")
+
+
+def with_shield(sheet: Combatant, shield: bool, profile: str, rules_version: int) -> Combatant:
+    """The sheet with its shield gained or lost. Where the rules derive AC from the armor
+    worn (000's chart: hook `armor_class`) the fight works it out; else the sheet's own AC
+    moves by the shield's point (000: 'Shield +1', 'lowering his AC by 1')."""
+    if shield == sheet.shield:
+        return sheet
+    derived = rules_of(blank_fight(profile, rules_version)).armor_class(sheet, None) is not None
+    ac = sheet.ac if derived else sheet.ac + (SHIELD if shield else -SHIELD)
+    return msgspec.structs.replace(sheet, shield=shield, ac=ac)
 
 
 def sheet_of(c: Character) -> Combatant:

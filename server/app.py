@@ -21,9 +21,10 @@ from starlette.websockets import WebSocket
 from fray_table import client_web
 from fray_table.rules import RULES_VERSION
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, forks, handover, metrics, replay, simulate_api, verify
+from fray_table.server import api, campaign_archive, campaign_fights, campaigns, connection, forks, handover, metrics, replay, simulate_api, verify
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
+from fray_table.server.campaign_store import CampaignStore
 from fray_table.server.collector import Collector
 from fray_table.server.hub import Hub
 from fray_table.server.limits import Limits
@@ -98,6 +99,7 @@ def create_app(
         store = RedisStore(redis_url, cluster=cluster)
         await store.start()
         app.state.store = store
+        app.state.campaigns = CampaignStore(connect(redis_url, cluster=bool(store.cluster), max_connections=16, timeout=5))  # server/campaigns.py
         app.state.signer = Signer(await load_secret(redis_url, bool(store.cluster)))
         app.state.limits = limits
         app.state.access = Access(
@@ -128,6 +130,7 @@ def create_app(
             await collector.stop()
             await app.state.hub.stop()
             await app.state.access.close()
+            await app.state.campaigns.client.aclose()
             await store.close()
             if on_stopped is not None:
                 on_stopped()
@@ -154,6 +157,19 @@ def create_app(
         Route("/api/encounters/{id}/export", replay.export_endpoint),
         Route("/api/encounters/{id}/dice", verify.dice_endpoint),
         Route("/e/{id}", page),
+        # the campaign (server/campaigns.py, campaign_fights.py, campaign_archive.py; client_web/campaign.html)
+        Route("/api/campaigns", campaigns.create, methods=["POST"]),
+        Route("/api/campaigns/import", campaign_archive.import_campaign, methods=["POST"]),
+        Route("/api/campaigns/{id}", campaigns.read),
+        Route("/api/campaigns/{id}/commands", campaigns.command, methods=["POST"]),
+        Route("/api/campaigns/{id}/links", campaigns.links, methods=["GET", "POST"]),
+        Route("/api/campaigns/{id}/links/{token_id}/revoke", campaigns.revoke, methods=["POST"]),
+        Route("/api/campaigns/{id}/fights", campaign_fights.start, methods=["POST"]),
+        Route("/api/campaigns/{id}/fights/{fight}/report", campaign_fights.report, methods=["POST"]),
+        Route("/api/campaigns/{id}/fights/{fight}/replay", campaign_fights.replay),
+        Route("/api/campaigns/{id}/export", campaign_archive.export),
+        Route("/api/campaigns/{id}/import/foundry", campaign_archive.import_foundry, methods=["POST"]),
+        Route("/c/{id}", campaign_page),
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
     ]
@@ -228,3 +244,7 @@ async def metrics_endpoint(request: Request) -> Response:
 
 async def page(request: Request) -> Response:
     return FileResponse(CLIENT_DIR / "index.html", headers=SECURITY_HEADERS)
+
+
+async def campaign_page(request: Request) -> Response:
+    return FileResponse(CLIENT_DIR / "campaign.html", headers=SECURITY_HEADERS)

@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
+from fray_table.rules import FIRST_KEPT_VERSION
 from fray_table.rules.commands import AddCombatant, CreateEncounter
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.model import Combatant, Encounter
@@ -35,6 +36,9 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     modules: dict[str, str] = {}  # module -> the profile it is taken from (rules.ruleset.compose)
     combatants: list[Combatant] | None = None  # None: the demo fight
     players: dict[str, list[str]] | None = None  # link name -> combatant ids; default: one per combatant of the first side
+    # The rules version the fight is played under: 0, this server's newest; an older kept one to
+    # play on under the rules a table began with (docs/decisions.md, 'History never changes').
+    rules_version: int = 0
 
 
 class LinkBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -92,7 +96,9 @@ async def gm_claims(request: Request):
 
 async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
     store, access = app.state.store, app.state.access
-    version = app.state.rules_version  # the newest this replica knows (a rolling upgrade's older one: older)
+    version = body.rules_version or app.state.rules_version  # by default the newest this replica knows
+    if not FIRST_KEPT_VERSION <= version <= app.state.rules_version:
+        raise ValueError(f"rules_version {version}: this server plays fights under rules versions {FIRST_KEPT_VERSION} to {app.state.rules_version}")
     validate_options(body.profile, body.options, body.modules, version)
     encounter = new_encounter_id()
     combatants = demo.combatants() if body.combatants is None else body.combatants

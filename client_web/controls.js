@@ -2,7 +2,7 @@
 // (one form per Choice the rules say is legal now), so a new action or option
 // in rules/ shows up here without a client change.
 
-import { h, words } from "./dom.js";
+import { h, replace, words } from "./dom.js";
 import { gameWords, nameOf } from "./render.js";
 
 /** Whether a thrown torch has something to light on `c` (rules/words.py: `torch_lights`). */
@@ -413,8 +413,9 @@ export class DeclarePanels {
     const refused = sides.flatMap(([, , not]) => not);
     this.same.hidden = !offered.length && !refused.length;
     const said = (id) => `${nameOf(view, id)}'s ${describeAction(view, this.memory[id].action)}`;
-    this.same.replaceChildren(
-      ...offered.map(([side, ids]) =>
+    replace(
+      this.same,
+      offered.map(([side, ids]) =>
         h("button", { type: "button", testid: `same-${side}`, title: ids.map((id) => `${nameOf(view, id)}: ${describeAction(view, this.memory[id].action)}`).join("; "),
           on: { click: () => this.sameAsLastRound(side) } },
         `${side}: the same as last round (${ids.map((id) => nameOf(view, id)).join(", ")})`),

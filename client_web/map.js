@@ -122,7 +122,7 @@ function markers(c, view, cx, cy, r, cell) {
     if (!marks.length) return [];
     const text = marks.length > 1 ? `+${marks.length}` : (MARKS[marks[0]] ?? marks[0].slice(0, 2));
     const w = cell.size * 0.5;
-    const hgt = cell.size * 0.3;
+    const hgt = cell.size * 0.32;
     return [
       svg(
         "g",
@@ -211,9 +211,10 @@ export function renderGrid(view, marker, onPick, drag = null) {
       const across = n === 1 ? 1 : Math.ceil(Math.sqrt(n));
       const size = SQ / across;
       const cell = n === 1 ? null : { x: px(c.x, b.x0) + (i % across) * size, y: px(c.y, b.y0) + Math.floor(i / across) * size + (n === 2 ? SQ / 4 : 0), size };
-      const r = n === 1 ? SQ * 0.42 : size * 0.32;
-      const cx = cell ? cell.x + size * 0.4 : px(c.x, b.x0) + SQ / 2;
-      const cy = cell ? cell.y + size * 0.55 : px(c.y, b.y0) + SQ / 2;
+      // In a part of a square: the disc low and left, the mark in the top right corner, clear of the letters.
+      const r = n === 1 ? SQ * 0.42 : size * 0.34;
+      const cx = cell ? cell.x + size * 0.42 : px(c.x, b.x0) + SQ / 2;
+      const cy = cell ? cell.y + size * 0.52 : px(c.y, b.y0) + SQ / 2;
       const draggable = drag?.limit(c.id) != null;
       const token = svg(
         "g",

@@ -109,6 +109,7 @@ def test_browser_player_declares_from_the_top_and_is_told(fray_server, table: Pa
     assert in_first_screen(player, "your-turn")
     assert in_first_screen(player, "submit-alda-attack"), player.get_by_test_id("submit-alda-attack").bounding_box()
     assert overflowing(player) == []
+    player.screenshot(path=str(ARTIFACTS / f"your-turn-{size['width']}.png"))  # docs/client.md
 
     # Goblin 3 is as near as Goblin, listed second: the declaration names it.
     declare(player, "alda", "attack", "gob3")
@@ -254,6 +255,7 @@ def test_browser_grapple_box_in_the_documents_words(fray_server, table: Pages, s
     )
     expect(box).to_be_visible()
     box.check()
+    player.get_by_test_id("choice-alda-grapple").screenshot(path=str(ARTIFACTS / f"grapple-{size['width']}.png"))  # docs/client.md
     player.get_by_test_id("submit-alda-grapple").click()
     expect(gm.get_by_test_id("declared-alda")).to_have_text("Alda: grapple Goblin (no hit needed)")
     assert overflowing(player) == []
@@ -304,6 +306,7 @@ def test_browser_keyboard_keeps_its_place(fray_server, table: Pages, size: dict)
     gm.keyboard.press("Enter")
     expect(undo).to_have_text("Undo this? Press again")
     expect(undo).to_have_attribute("data-armed", "true")
+    edit.screenshot(path=str(ARTIFACTS / f"undo-asks-{size['width']}.png"))  # docs/client.md
     gm.wait_for_timeout(400)
     expect(gm.get_by_test_id("log-entry").filter(has_text="GM undid")).to_have_count(0)
     expect(gm.get_by_test_id("hp-gob2")).to_have_text("3/4")
@@ -352,6 +355,8 @@ def test_browser_same_as_last_round_only_where_it_holds(fray_server, table: Page
     # Alda's attack on a downed goblin is not offered; the page says why.
     expect(player.get_by_test_id("same-party")).to_have_count(0)
     expect(player.get_by_test_id("same-not")).to_have_text("Not the same as last round: Alda's attack Goblin no longer holds: Goblin is down.")
+    expect(gm.get_by_test_id("same-last")).not_to_contain_text("null")
+    gm.get_by_test_id("same-last").screenshot(path=str(ARTIFACTS / f"same-not-{size['width']}.png"))  # docs/client.md
     same.click()
     expect(gm.get_by_test_id("declared-gob3")).to_contain_text("hold")
     expect(gm.get_by_test_id("declared-gob2")).to_have_count(0)  # not sent

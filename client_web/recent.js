@@ -13,13 +13,9 @@ export class Recent {
     this.lines = h("ol", { class: "plain recent-lines" });
     this.heading = h("h2", { id: "recent-h" }, "What just happened");
     this.more = h("p", { class: "small muted", testid: "recent-more", hidden: true });
-    this.el = h(
-      "section",
-      { class: "panel recent", testid: "recent", "aria-labelledby": "recent-h", hidden: true },
-      this.heading,
-      this.lines,
-      this.more,
-    );
+    // A <details>: the GM folds it away while declaring; the next resolution opens it again.
+    this.fold = h("details", { open: true }, h("summary", { testid: "recent-fold" }, this.heading), this.lines, this.more);
+    this.el = h("section", { class: "panel recent", testid: "recent", "aria-labelledby": "recent-h", hidden: true }, this.fold);
     this.from = null; // the last event already shown before the GM resolved
     this.round = 0;
     this.entries = [];
@@ -32,6 +28,7 @@ export class Recent {
     this.round = round;
     this.entries = [];
     this.shown = false;
+    this.fold.open = true;
   }
 
   add(entries) {

@@ -161,6 +161,10 @@ def test_browser_gm_sees_what_just_happened(fray_server, table: Pages, size: dic
     assert lines[0] == "Round 1: declarations close." and lines[-1] == "Round 2: declarations are open.", lines
     gm.evaluate("window.scrollTo(0, 0)")
     assert in_first_screen(gm, "recent")
+    # Folded away while declaring, it opens again with the next round's resolution.
+    gm.get_by_test_id("recent-fold").click()
+    expect(recent.get_by_test_id("recent-line").first).to_be_hidden()
+    gm.get_by_test_id("recent-fold").click()
     assert violations(gm) == []
     gm.screenshot(path=str(ARTIFACTS / f"gm-recent-{size['width']}.png"))
     table.check()

@@ -167,9 +167,9 @@ function drawGrid() {
   );
 }
 
-/** This viewer's own combatants (a player's), as the view has them. */
+/** A player's own combatants, as the view has them (none on the GM's or a spectator's page). */
 function ownCombatants(view) {
-  return view.combatants.filter((c) => draw.mine(view, c.id));
+  return view.you.role === "player" ? view.combatants.filter((c) => draw.mine(view, c.id)) : [];
 }
 
 const names = (list) => list.map((c) => c.name).join(", ");

@@ -350,6 +350,7 @@ def test_browser_same_as_last_round_only_where_it_holds(fray_server, table: Page
     resolve(gm)
     expect(gm.get_by_test_id("round")).to_have_text("2")
     expect(gm.get_by_test_id("down-gob")).to_be_visible()
+    expect(gm.get_by_test_id("fallen")).to_be_hidden()  # a player's own notice: the GM's page "controls" everyone
     expect(gm.get_by_test_id("pos-gob2")).to_have_text("15, 10")  # Goblin 2 closed on Alda (beside her)
 
     # The goblins: Goblin (down) has nothing to repeat; Goblin 2's approach no longer makes sense.

@@ -20,7 +20,7 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-from fray_table.server.limits import Limits
+from fray_table.server.limits import Limits, TokenBucket
 from fray_table.server.store import UNAVAILABLE, StoreUnavailable, connect
 from fray_table.server.tokens import BadToken, Claims, Signer
 
@@ -50,10 +50,11 @@ Close = Callable[[str, str, int], Awaitable[None]]  # close(code, reason, close 
 class Seat:
     """One open websocket, as far as limits, revocation and expiry care."""
 
-    def __init__(self, claims: Claims, close: Close) -> None:
+    def __init__(self, claims: Claims, close: Close, bucket: TokenBucket) -> None:
         self.claims = claims
         self.close = close
         self.closed = False  # revoked or expired: the socket reads no further message
+        self.bucket = bucket  # the link's message rate, shared by its sockets (server/limits.py)
 
 
 class Access:
@@ -77,6 +78,9 @@ class Access:
         self._cluster = cluster
         self._redis: aioredis.Redis | RedisCluster | None = None
         self._seats: dict[str, set[Seat]] = {}  # token id -> open sockets
+        # token id -> its message rate: kept after its last socket closes until refilled, so
+        # that neither more sockets nor reconnecting gives a link more than its rate.
+        self._buckets: dict[str, TokenBucket] = {}
         self._watch: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Future[None]] = set()
 
@@ -201,9 +205,17 @@ class Access:
         seats = self._seats.setdefault(claims.i, set())
         if len(seats) >= self.limits.sockets_per_token:
             raise TooManySockets(f"this link already has {len(seats)} open connections (at most {self.limits.sockets_per_token})")
-        seat = Seat(claims, close)
+        bucket = self._buckets.get(claims.i)
+        if bucket is None:
+            bucket = self._buckets[claims.i] = TokenBucket(self.limits.rate, self.limits.burst)
+        seat = Seat(claims, close, bucket)
         seats.add(seat)
         return seat
+
+    def _forget_rested(self) -> None:
+        """Drop the rate of links with no socket here whose bucket has refilled."""
+        for token_id in [i for i, b in self._buckets.items() if i not in self._seats and b.full()]:
+            del self._buckets[token_id]
 
     def leave(self, seat: Seat) -> None:
         seats = self._seats.get(seat.claims.i)
@@ -247,6 +259,7 @@ class Access:
         while True:
             await asyncio.sleep(self.limits.revoke_poll)
             await self._close_expired()
+            self._forget_rested()
             by_encounter: dict[str, list[str]] = {}
             for token_id, seats in list(self._seats.items()):
                 for encounter in {seat.claims.e for seat in seats}:

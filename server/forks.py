@@ -16,6 +16,7 @@ that is not the GM's makes a fight, so it needs the admin key where creating one
 both come here.
 """
 
+import asyncio
 import secrets
 import time
 from collections.abc import Sequence
@@ -135,7 +136,10 @@ async def fork_stream(
     if not raw:
         raise ForkRefused(404, "encounter/unknown", f"there is no encounter {origin_id!r}")
     origin = [decode_event(payload) for _, payload in raw]
-    events, state = fork_events(origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as, rules_version, newest)
+    # Folded in a worker: a long prefix must not stall every table of the replica (issue 28).
+    events, state = await asyncio.to_thread(
+        fork_events, origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as, rules_version, newest
+    )
     for event in events:
         await store.append(encounter, event.id, encode_event(event))
     await store.set_meta(encounter, {"created": str(int(time.time())), "profile": state.profile, "forked_from": origin_id})

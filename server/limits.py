@@ -22,6 +22,7 @@ class Limits(msgspec.Struct, frozen=True):
     revoke_poll: float = 0.5  # seconds between checks of revoked tokens on other replicas
     chat_rate: float = 0.5  # chat lines (say) per second per connection, sustained: one every 2 s
     chat_burst: int = 5  # chat lines a connection may send at once
+    rebuilds: int = 2  # fights folded for a replay, log, dice check or export at once, per replica (server/chronicle.py)
 
 
 class TokenBucket:

@@ -137,16 +137,22 @@ class Access:
         return self._redis
 
     async def claims(self, encounter: str, token: str | None) -> Claims:
-        """The token's claims if it is signed, for this encounter, unexpired and not revoked."""
+        """The token's claims if it is signed, for this encounter, unexpired, one of the links
+        issued for the fight (listed) and not revoked."""
         if not token:
             raise BadToken("an invite token is needed (the ?token= of your link)")
         claims = self.signer.verify(token, encounter)
-        try:
-            revoked = await self._client().sismember(revoked_key(encounter), claims.i)
+        try:  # one round trip: both keys are the encounter's (one Cluster slot)
+            async with self._client().pipeline(transaction=False) as pipe:
+                pipe.sismember(revoked_key(encounter), claims.i)
+                pipe.hexists(links_key(encounter), claims.i)
+                revoked, listed = await pipe.execute()
         except UNAVAILABLE as e:
             raise StoreUnavailable(f"the store is unreachable: {e}") from e
         if revoked:
             raise BadToken("this invite link has been revoked by the GM")
+        if not listed:  # a fight deleted, then imported again: its old links (revoked ones too) are gone with it
+            raise BadToken("this invite link is not one of this fight's links (the fight was deleted or imported anew): ask the GM for a new one")
         return claims
 
     async def issue(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> str:

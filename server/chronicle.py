@@ -275,16 +275,22 @@ class Rebuilds:
         folded in a worker); a new one if the stream is no longer the one it folded."""
         lock = self._extending.setdefault(encounter, asyncio.Lock())
         async with lock:
-            chronicle = await self._read_on(self._chronicles.get(encounter) or Chronicle(encounter))
-            if chronicle.count and await self.store.length(encounter) != chronicle.count:  # deleted, then written again
-                chronicle = await self._read_on(Chronicle(encounter))
-            if not chronicle.count:
+            try:
+                chronicle = await self._read_on(self._chronicles.get(encounter) or Chronicle(encounter))
+                if chronicle.count and await self.store.length(encounter) != chronicle.count:  # deleted, then written again
+                    chronicle = await self._read_on(Chronicle(encounter))
+            except BaseException:  # a page half folded, or the store away: keep nothing half made
+                self._chronicles.pop(encounter, None)
+                raise
+            if not chronicle.count:  # no such fight: nothing of it is kept
                 self._chronicles.pop(encounter, None)
                 return None
             self._chronicles[encounter] = chronicle
             self._chronicles.move_to_end(encounter)
             while sum(c.count for c in self._chronicles.values()) > KEPT_EVENTS and len(self._chronicles) > 1:
-                self._chronicles.popitem(last=False)
+                gone, _ = self._chronicles.popitem(last=False)
+                if (idle := self._extending.get(gone)) is not None and not idle.locked():
+                    del self._extending[gone]
             return chronicle
 
     async def _read_on(self, chronicle: Chronicle) -> Chronicle:

@@ -196,8 +196,8 @@ def simulate(
 
     total = Tally()
     if jobs <= 1 or runs <= BLOCK:
-        for block in blocks(BLOCK):
-            total.add(play_block(*block, deadline=deadline))
+        for first in range(0, runs, BLOCK):
+            total.add(play_block(start, seed, plans, rounds, first, min(BLOCK, runs - first), deadline))
             if progress is not None:
                 progress(total.runs, runs)
             if deadline is not None and time.monotonic() > deadline:

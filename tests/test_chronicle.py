@@ -13,6 +13,7 @@ import httpx
 import msgspec
 import pytest
 from golden.record import FIGHTS, load, viewers
+from golden.v8 import record as v8
 from support import TIMEOUT, Table, token_of
 
 from fray_table.rules.commands import Declare, Fork, Say
@@ -33,7 +34,7 @@ def from_scratch(events: list[Event], viewer: Viewer, at: int | None) -> dict:
     if viewer.role == "gm" and forks and forks[-1].veil >= 0:
         veil, veiled = forks[-1].veil, Viewer(role=forks[-1].veil_role, combatants=tuple(forks[-1].veil_combatants))
     state = kept = None
-    lines, made_in, names, rounds = [], [], {}, []
+    lines, counted, made_in, names, rounds = [], [], [], {}, []
     for seq, event in enumerate(events):
         before = state.round if state is not None else 0
         state = apply(state, event)
@@ -43,6 +44,7 @@ def from_scratch(events: list[Event], viewer: Viewer, at: int | None) -> dict:
             seen = veiled if seq <= veil else viewer
             shown = log_for(state.recent, state, seen)
             lines.extend(shown)
+            counted.extend(log_for(state.recent, state, seen, points=True) if seen.role != "gm" else shown)
             made_in.extend(rounds_of(shown, before))
             if seq == stop or isinstance(event.command, NAMING):
                 names.update((c.id, c.name) for c in state.combatants if seen.role == "gm" or not c.unseen)
@@ -53,6 +55,7 @@ def from_scratch(events: list[Event], viewer: Viewer, at: int | None) -> dict:
         "seq": stop,
         "state": canonical(kept),
         "log": msgspec.json.encode(lines),
+        "counted": msgspec.json.encode(counted),
         "made_in": made_in,
         "names": names,
         "rounds": rounds,
@@ -68,6 +71,7 @@ def chronicled(c: Chronicle, viewer: Viewer, at: int | None) -> dict:
         "seq": f.seq,
         "state": canonical(f.state),
         "log": msgspec.json.encode(f.log),
+        "counted": msgspec.json.encode(f.counted),
         "made_in": f.made_in,
         "names": f.names,
         "rounds": f.rounds,
@@ -96,7 +100,11 @@ def veiled_fork() -> list[Event]:
     return forked + more
 
 
-STREAMS = {name: (lambda name=name: [decode_event(p) for p in load(name)]) for name in sorted(FIGHTS)} | {"veiled-fork": veiled_fork}
+STREAMS = (
+    {name: (lambda name=name: [decode_event(p) for p in load(name)]) for name in sorted(FIGHTS)}
+    | {f"v8/{name}": (lambda name=name: [decode_event(p) for p in v8.load(name)]) for name in v8.FIGHTS}
+    | {"veiled-fork": veiled_fork}
+)
 
 
 @pytest.mark.parametrize("name", sorted(STREAMS))

@@ -25,6 +25,7 @@ from fray_table.server import api, campaign_archive, campaign_fights, campaigns,
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
 from fray_table.server.campaign_store import CampaignStore
+from fray_table.server.chronicle import Rebuilds
 from fray_table.server.collector import Collector
 from fray_table.server.hub import Hub
 from fray_table.server.limits import Limits
@@ -108,6 +109,7 @@ def create_app(
         await app.state.access.start()
         app.state.hub = Hub(store, rules_version)
         await app.state.hub.start()
+        app.state.rebuilds = Rebuilds(store, limits.rebuilds, rules_version)  # replays, logs, dice, exports (server/chronicle.py)
         hub = app.state.hub
         collector = Collector(lambda: hub.joined - hub.departed, lambda: hub.departed)  # no long pauses (server/collector.py)
         collector.start()

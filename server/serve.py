@@ -108,6 +108,7 @@ def serve_command(args) -> int:
         sockets_per_token=args.sockets_per_token,
         chat_rate=args.chat_rate,
         chat_burst=args.chat_burst,
+        rebuilds=args.rebuilds,
     )
 
     async def on_ready(app) -> None:

@@ -115,7 +115,10 @@ def demo_fight(host: str) -> tuple[str, list[str]]:
 
 
 # Attack commands of a real holmes-phases fight: each declares (or re-declares) an attack.
+# Every second pass through the list calls a shot, so each declaration changes the one standing:
+# a declaration the same as the one standing is refused before it is stored (declare/unchanged).
 FIGHT_COMMANDS = [
-    {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target}}
+    {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target, "called_shots": called}}
+    for called in (0, 1)
     for actor, target in [("alda", "gob1"), ("gob1", "alda"), ("bran", "gob2"), ("gob2", "bran"), ("cora", "gob3"), ("gob3", "cora"), ("gob4", "alda")]
 ]

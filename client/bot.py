@@ -8,7 +8,8 @@ share; the attack options the rules offer), read from its link's view alone
 'Goblin 2 (tactics: nearest) declares: attack Alda.'. It declares for a combatant
 once a round and never for one already declared: a GM who changes a declaration
 keeps the change. A prompt put to one of its combatants is answered with its first
-option, as the simulator answers. It stops when the fight ends, when its link is
+option, as the simulator answers, but for a die rolled at the table (option
+physical_dice), which it leaves to the GM. It stops when the fight ends, when its link is
 revoked (the GM takes the combatants back), or when its time is up.
 """
 
@@ -21,6 +22,7 @@ from fray_table.client.sight import state_of, strength
 from fray_table.client.table import Closed, Refused, Table
 from fray_table.rules.actions import Action, tag
 from fray_table.rules.commands import Answer, Declare
+from fray_table.rules.model import DIE
 from fray_table.rules.view import Choice, View
 from fray_table.server.tactics import TACTICS, Field, Plan, candidates
 
@@ -98,7 +100,9 @@ class Bot:
             return
         waiting = view.awaiting
         if waiting is not None:
-            if waiting.id not in self._answered and waiting.options and self.plays(view, waiting.who):
+            # A die rolled at the table (option physical_dice) is the table's: nobody rolled it
+            # for a bot to enter, so the GM (who may answer for anyone) enters it.
+            if waiting.kind != DIE and waiting.id not in self._answered and waiting.options and self.plays(view, waiting.who):
                 self._answered.add(waiting.id)
                 await self._send(Answer(awaiting=waiting.id, choice=waiting.options[0]))
             return

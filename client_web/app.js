@@ -12,6 +12,7 @@ import { applyPatch, Connection, comparePositions } from "./net.js";
 import * as draw from "./render.js";
 import { Replay } from "./replay.js";
 import { MapForm } from "./mapimage.js";
+import { Recent } from "./recent.js";
 import { EndSummary } from "./summary.js";
 
 const SENT_MEMORY = 200; // command ids remembered, to tie errors and rejections to their sender
@@ -34,6 +35,8 @@ let gm = null;
 let chat = null; // the table talk panel (chat.js), for a live page
 let summary = null; // the end of the fight in numbers (summary.js)
 let mapForm = null; // the GM's battle map image (mapimage.js)
+let recent = null; // the GM's "what just happened" after resolving (recent.js)
+let standing = null; // this viewer's combatants that were standing at the last render: id -> true
 const panels = new DeclarePanels(
   $("[data-testid=declare-panels]"),
   send,
@@ -47,6 +50,7 @@ const panels = new DeclarePanels(
 
 function send(command, label) {
   if (!conn) return;
+  if (command.type === "advance" && recent && state.view?.phase === "declaration") recent.begin(state.view.round, state.maxSeq);
   try {
     const id = conn.command(command);
     state.sent.set(id, label);
@@ -77,6 +81,7 @@ function addEntries(entries, reset) {
   }
   draw.addLog(fresh, reset);
   chat?.add(fresh, reset);
+  recent?.add(fresh);
 }
 
 function handle(msg) {
@@ -162,6 +167,13 @@ function drawGrid() {
   );
 }
 
+/** A player's own combatants, as the view has them (none on the GM's or a spectator's page). */
+function ownCombatants(view) {
+  return view.you.role === "player" ? view.combatants.filter((c) => draw.mine(view, c.id)) : [];
+}
+
+const names = (list) => list.map((c) => c.name).join(", ");
+
 function idleText(view) {
   if (view.you.role === "spectator") return "You are watching: spectators have no controls.";
   if (view.status === "ended") return "The fight has ended.";
@@ -170,10 +182,78 @@ function idleText(view) {
   }
   if (view.awaiting) return "Waiting for an answer before the round goes on.";
   if (view.phase !== "declaration") return `Resolving the ${view.phase} phase…`;
-  return view.you.role === "gm" ? "Nobody can declare right now." : "Your combatants cannot act this round (down or surprised).";
+  if (view.you.role === "gm") return "Nobody can declare right now.";
+  // Say which of the player's combatants cannot act, and why, by name.
+  const own = ownCombatants(view);
+  const down = own.filter((c) => c.down);
+  const surprised = own.filter((c) => !c.down && (view.surprised ?? []).includes(c.side));
+  if (down.length === own.length && own.length) return `${names(down)} ${down.length === 1 ? "is" : "are"} down: there is nothing to declare for ${names(down)}.`;
+  const why = [
+    down.length ? `${names(down)} ${down.length === 1 ? "is" : "are"} down.` : "",
+    surprised.length ? `${names(surprised)} ${surprised.length === 1 ? "is" : "are"} surprised and cannot act in round ${view.round}.` : "",
+  ].filter(Boolean);
+  return why.length ? why.join(" ") : "Your combatants cannot act this round.";
+}
+
+/** A player's combatant that falls is said at once (a toast) and stays said above the controls. */
+function renderFallen(view) {
+  const own = ownCombatants(view);
+  const fallen = own.filter((c) => c.down);
+  if (standing) {
+    for (const c of fallen) if (standing[c.id]) draw.toast(`${c.name} has fallen.`, "", "info");
+  }
+  standing = Object.fromEntries(own.map((c) => [c.id, !c.down]));
+  const notice = $("[data-testid=fallen]");
+  notice.hidden = !fallen.length;
+  notice.textContent = fallen.map((c) => `${c.name} has fallen${c.hp !== null && c.hp !== undefined ? ` (${c.hp} HP)` : ""}.`).join(" ");
+}
+
+/** "Your turn to declare": a player's combatants that may declare now and have not. */
+function renderYourTurn(view) {
+  const prompt = $("[data-testid=your-turn]");
+  const declared = new Set(view.declarations.map((d) => d.actor));
+  const due = view.you.role === "player" && view.status === "running" && view.phase === "declaration" && !view.awaiting
+    ? Object.keys(view.actions ?? {}).filter((id) => !declared.has(id) && draw.mine(view, id)).map((id) => draw.nameOf(view, id))
+    : [];
+  prompt.hidden = !due.length;
+  const text = due.length ? `Your turn to declare: ${due.join(", ")} (round ${view.round}).` : "";
+  if (prompt.textContent !== text) prompt.textContent = text;
+  if (due.length) document.title = `(!) Your turn to declare · Fray`;
+}
+
+// Drawn and focusable: not hidden, nor in a closed <details> (whose content keeps its boxes in Chromium).
+const shown = (el) => Boolean(el?.isConnected && el.getClientRects().length && !el.closest("details:not([open]) > :not(summary)"));
+
+/**
+ * Draw, and keep the keyboard's place: if the focused control is gone or hidden by what was
+ * drawn (a folded panel, the bar's next button, an undone line's button), the focus goes to
+ * the same control drawn afresh, else to the nearest place that still shows (a panel's
+ * summary, the log line), never back to the top of the page.
+ */
+function keepFocus(drawing) {
+  const before = document.activeElement;
+  const had = before && before !== document.body;
+  const testid = had ? before.dataset?.testid : undefined;
+  const around = [];
+  for (let e = had ? before.parentElement : null; e && e !== document.body; e = e.parentElement) around.push(e);
+  drawing();
+  if (!had || shown(before) && document.activeElement === before) return;
+  const again = testid && document.querySelector(`[data-testid="${CSS.escape(testid)}"]`);
+  if (shown(again)) return again.focus();
+  for (const old of around) {
+    // A panel drawn afresh is found again by its test id.
+    const e = old.isConnected ? old : old.dataset?.testid && document.querySelector(`[data-testid="${CSS.escape(old.dataset.testid)}"]`);
+    if (!e) continue;
+    const home = e.tagName === "DETAILS" ? e.querySelector(":scope > summary") : e.getAttribute("tabindex") !== null ? e : null;
+    if (shown(home)) return home.focus();
+  }
 }
 
 function render() {
+  keepFocus(drawView);
+}
+
+function drawView() {
   const view = state.view;
   draw.renderHeader(view);
   draw.renderCards(view);
@@ -193,6 +273,10 @@ function render() {
     gm.update(view, state.rules);
     mapForm ??= new MapForm(send, (m) => draw.toast(m));
     mapForm.update(view);
+    if (!recent) {
+      recent = new Recent();
+      $("[data-testid=gm-bar]")?.after(recent.el);
+    }
   }
   // A prompt waiting on this page's viewer shows in the tab's title too (the GM may answer any).
   const a = view.awaiting;
@@ -200,6 +284,8 @@ function render() {
     document.title = `(!) Answer needed: ${a.who === "gm" ? "the GM" : draw.nameOf(view, a.who)} · Fray`;
   }
   $("#controls-h").textContent = { gm: "Declare for anyone", player: "Your actions", spectator: "Watching" }[view.you.role] ?? "Controls";
+  renderFallen(view);
+  renderYourTurn(view);
   const idle = $("[data-testid=no-actions]");
   idle.hidden = Object.keys(view.actions ?? {}).length > 0;
   idle.textContent = idleText(view);

@@ -2,7 +2,7 @@
 // (one form per Choice the rules say is legal now), so a new action or option
 // in rules/ shows up here without a client change.
 
-import { h, words } from "./dom.js";
+import { h, replace, words } from "./dom.js";
 import { gameWords, nameOf } from "./render.js";
 
 /** Whether a thrown torch has something to light on `c` (rules/words.py: `torch_lights`). */
@@ -26,32 +26,53 @@ function optionLabel(key, value, actor) {
   return String(value);
 }
 
-/** Returns [element, read] where read() gives the value to put in the action, or undefined. */
-function optionField(prefix, key, values, actor) {
+/** A choice's field in the rules' words (GET /api/profiles: `words.fields`, each module's
+ * `labels`): {label, help}; else its name as words, with no help. */
+function fieldWords(view, key) {
+  const said = gameWords(view)?.fields?.[key];
+  return { label: said?.label ?? humanize(key), help: said?.help ?? "" };
+}
+
+/**
+ * Returns [element, read, input, set]: read() gives the value to put in the action, or
+ * undefined; set(value) shows a value already declared (a reload mid-round).
+ */
+function optionField(view, prefix, key, values, actor) {
   const id = `${prefix}-${key}`;
   const testid = `opt-${prefix}-${key}`;
+  const { label, help } = fieldWords(view, key);
+  const helpId = `${id}-help`;
+  const helpLine = help ? h("p", { class: "help", id: helpId, testid: `help-${prefix}-${key}` }, help) : null;
+  const described = help ? { "aria-describedby": helpId } : {};
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   if (isLimit(key)) {
-    return [h("p", { class: "hint", testid }, `${humanize(key)}: ${values.join(", ")}`), () => undefined];
+    return [h("p", { class: "hint", testid }, `${label}: ${values.join(", ")}`), () => undefined, null, () => {}];
   }
   if (!values.length) {
     // No listed values: the rules take free text here (a spell's name, say).
-    const text = h("input", { id, testid, autocomplete: "off" });
-    return [h("div", { class: "field" }, h("label", { for: id }, humanize(key)), text), () => text.value.trim()];
+    const text = h("input", { id, testid, autocomplete: "off", ...described });
+    const set = (v) => (text.value = v === undefined ? "" : String(v));
+    return [h("div", { class: "field" }, h("label", { for: id }, label), text, helpLine), () => text.value.trim(), null, set];
   }
   const bools = values.every((v) => typeof v === "boolean");
   if (bools && values.includes(true) && values.includes(false)) {
-    const box = h("input", { type: "checkbox", id, testid, checked: values[0] === true });
-    return [h("div", { class: "field check" }, box, h("label", { for: id }, humanize(key))), () => box.checked];
+    const box = h("input", { type: "checkbox", id, testid, checked: values[0] === true, ...described });
+    const set = (v) => (box.checked = v === true);
+    return [h("div", { class: `field check${help ? " helped" : ""}` }, box, h("label", { for: id }, label), helpLine), () => box.checked, null, set];
   }
   if (values.length === 1) {
-    return [h("p", { class: "hint", testid }, `${humanize(key)}: ${optionLabel(key, values[0], actor)}`), () => values[0]];
+    return [h("p", { class: "hint", testid }, `${label}: ${optionLabel(key, values[0], actor)}`), () => values[0], null, () => {}];
   }
   const select = h(
     "select",
-    { id, testid },
+    { id, testid, ...described },
     values.map((v, i) => h("option", { value: String(i) }, optionLabel(key, v, actor))),
   );
-  return [h("div", { class: "field" }, h("label", { for: id }, humanize(key)), select), () => values[Number(select.value)], select];
+  const set = (v) => {
+    const i = values.findIndex((x) => same(x, v));
+    if (i >= 0) select.value = String(i);
+  };
+  return [h("div", { class: "field" }, h("label", { for: id }, label), select, helpLine), () => values[Number(select.value)], select, set];
 }
 
 /**
@@ -85,6 +106,12 @@ function targetField(prefix, view, targets, actor, type) {
   );
   return [h("div", { class: "field" }, h("label", { for: id }, "Target"), select), () => select.value, select];
 }
+
+/** How far a combatant's weapon reaches (rules/combat.py: a weapon's range, else its reach, else a square). */
+const reachOf = (actor, i) => {
+  const w = actor.weapons?.[i];
+  return w ? w.range || (w.reach ?? GRID) : GRID;
+};
 
 const MOBILE = ["bow", "dagger", "thrown"]; // 003: bows and thrown weapons may move and shoot (rules/ranged.py MOBILE)
 
@@ -182,6 +209,35 @@ function describeAction(view, action) {
   return parts.join(" ");
 }
 
+/**
+ * Why last round's order for `id` no longer makes sense now, or null if it still holds:
+ * its choice is not offered, its target is down or gone or not offered, it would approach
+ * someone it already stands beside, move where it stands or where another stands, or
+ * can only fail (doomed). The server still judges whatever is sent.
+ */
+export function stale(view, id, action) {
+  const actor = view.combatants.find((c) => c.id === id);
+  const choice = (view.actions?.[id] ?? []).find((c) => c.type === action.type);
+  if (!actor) return "it is gone";
+  if (!choice) return `${actor.name} cannot ${humanize(action.type).toLowerCase()} now`;
+  if (action.target) {
+    const target = view.combatants.find((c) => c.id === action.target);
+    if (!target) return `${nameOf(view, action.target)} is gone`;
+    if (target.down) return `${target.name} is down`;
+    if (choice.targets && !choice.targets.includes(action.target)) return `${target.name} cannot be picked now`;
+    // 003's approach closes in: beside the target already, there is nothing to close.
+    if (action.type === "approach" && feetBetween(actor, target) <= reachOf(actor, 0)) return `${actor.name} is already beside ${target.name}`;
+  }
+  if (action.type === "move") {
+    if (action.x === actor.x && action.y === actor.y) return `${actor.name} is already there`;
+    const there = view.combatants.find((c) => c.id !== id && !c.down && c.x === action.x && c.y === action.y);
+    if (there) return `${there.name} stands there`;
+  }
+  const dest = "x" in action ? { x: action.x, y: action.y } : null;
+  const problem = doomed(view, actor, action.type, action, dest);
+  return problem && !problem[1] ? problem[0].replace(/[.:]\s.*$|\.$/, "") : null;
+}
+
 /* ---------- a form per choice ---------- */
 
 function choiceForm(view, actorId, choice, panels) {
@@ -202,10 +258,12 @@ function choiceForm(view, actorId, choice, panels) {
     move = moveFields(prefix, actor, choice.type !== "move");
     fields.push(move.el);
   }
+  const setters = [];
   for (const [key, values] of Object.entries(options)) {
-    const [el, read, input] = optionField(prefix, key, values, actor);
+    const [el, read, input, set] = optionField(view, prefix, key, values, actor);
     fields.push(el);
     readers.push([key, read]);
+    setters.push([key, set]);
     if (input) inputs.push(input);
   }
   // Said before sending: a declaration that can only fail (doomed), and its override where the rules allow one.
@@ -272,7 +330,15 @@ function choiceForm(view, actorId, choice, panels) {
     form.querySelector(`[data-testid="opt-${prefix}-moving"]`)?.addEventListener("change", mark);
     move.form = form;
   }
-  return { form, move };
+  /** Show a declaration already made (a reload mid-round), so a second tap sends the same. */
+  const fill = (action) => {
+    const target = form.querySelector(`[data-testid="target-${prefix}"]`);
+    if (target && action.target !== undefined && [...target.options].some((o) => o.value === action.target)) target.value = action.target;
+    for (const [key, set] of setters) if (key in action) set(action[key]);
+    if (move && "x" in action) move.set(action.x, action.y);
+    judge();
+  };
+  return { form, move, fill, submit, label: humanize(choice.type).toLowerCase() };
 }
 
 export class DeclarePanels {
@@ -313,34 +379,50 @@ export class DeclarePanels {
     this.send({ type: "declare", actor, action }, label);
   }
 
-  /** The combatants of `side` that may declare now, undeclared, with a declaration from last round. */
+  /** The combatants of `side` that may declare now, undeclared, with a declaration from last
+   * round: [those whose order still holds, [id, why not] for the others]. */
   repeatable(view, side) {
     const declared = new Set(view.declarations.map((d) => d.actor));
-    return Object.keys(view.actions ?? {}).filter((id) => {
+    const last = Object.keys(view.actions ?? {}).filter((id) => {
       const c = view.combatants.find((x) => x.id === id);
       return c?.side === side && !declared.has(id) && this.memory[id]?.round === view.round - 1;
     });
+    const holding = [];
+    const not = [];
+    for (const id of last) {
+      const why = stale(view, id, this.memory[id].action);
+      if (why) not.push([id, why]);
+      else holding.push(id);
+    }
+    return [holding, not];
   }
 
   sameAsLastRound(side) {
     const view = this.view;
-    for (const id of this.repeatable(view, side)) {
+    for (const id of this.repeatable(view, side)[0]) {
       this.declare(id, this.memory[id].action, `${nameOf(view, id)}: the same as last round`);
     }
   }
 
   renderSame(view) {
-    const sides = [...new Set(view.combatants.map((c) => c.side))].map((side) => [side, this.repeatable(view, side)]).filter(([, ids]) => ids.length);
+    const sides = [...new Set(view.combatants.map((c) => c.side))].map((side) => [side, ...this.repeatable(view, side)]);
     const key = JSON.stringify(sides);
     if (this.same.dataset.key === key) return;
     this.same.dataset.key = key;
-    this.same.hidden = !sides.length;
-    this.same.replaceChildren(
-      ...sides.map(([side, ids]) =>
+    const offered = sides.filter(([, ids]) => ids.length);
+    const refused = sides.flatMap(([, , not]) => not);
+    this.same.hidden = !offered.length && !refused.length;
+    const said = (id) => `${nameOf(view, id)}'s ${describeAction(view, this.memory[id].action)}`;
+    replace(
+      this.same,
+      offered.map(([side, ids]) =>
         h("button", { type: "button", testid: `same-${side}`, title: ids.map((id) => `${nameOf(view, id)}: ${describeAction(view, this.memory[id].action)}`).join("; "),
           on: { click: () => this.sameAsLastRound(side) } },
         `${side}: the same as last round (${ids.map((id) => nameOf(view, id)).join(", ")})`),
       ),
+      refused.length
+        ? h("p", { class: "small muted same-not", testid: "same-not" }, `Not the same as last round: ${refused.map(([id, why]) => `${said(id)} no longer holds: ${why}.`).join(" ")}`)
+        : null,
     );
   }
 
@@ -374,6 +456,8 @@ export class DeclarePanels {
       }
       const mine = view.declarations.find((d) => d.actor === id);
       panel.current.textContent = mine ? `Declared: ${mine.text}` : "Not declared yet.";
+      // Declared already: the button says it changes the declaration, never silently.
+      for (const f of panel.forms) f.submit.textContent = `${mine ? "Change the declaration" : "Declare"}: ${f.label}`;
       panel.el.classList.toggle("done", Boolean(mine));
       // On the GM's page, where every combatant has a panel, a declared one folds away (a
       // player's stays open: it is their one control, and shows their move on the map).
@@ -400,6 +484,7 @@ export class DeclarePanels {
       forms.map((f) => h("option", { value: f.type }, humanize(f.type))),
     );
     if (old && forms.some((f) => f.type === old.select.value)) select.value = old.select.value;
+    else this.showDeclared(view, id, forms, select);
     const show = () => {
       for (const f of forms) f.form.hidden = f.type !== select.value;
     };
@@ -416,6 +501,18 @@ export class DeclarePanels {
     );
     el.addEventListener("toggle", () => this.onMarker(null));
     return { el, current, select, forms };
+  }
+
+  /** A fresh panel (a reload mid-round) shows what was declared: its choice, and, where this
+   * tab remembers it (sessionStorage), its target and options. */
+  showDeclared(view, id, forms, select) {
+    const declared = view.declarations.find((d) => d.actor === id);
+    if (!declared?.type) return;
+    const form = forms.find((f) => f.type === declared.type);
+    if (!form) return;
+    select.value = declared.type;
+    const kept = this.memory[id];
+    if (kept?.round === view.round && kept.action.type === declared.type) form.fill(kept.action);
   }
 
   /** The destination fields a map click fills: the focused ones, else the first open panel's. */

@@ -39,7 +39,8 @@ export class GmBar {
     this.view = null;
     this.armed = null; // the timer of an armed "resolve anyway?"
     this.prompted = null; // the prompt already chimed for
-    this.step = h("p", { class: "bar-step", testid: "bar-step" });
+    // Announced when it changes (the next step, a prompt's question): a screen reader hears the round move on.
+    this.step = h("p", { class: "bar-step", testid: "bar-step", "aria-live": "polite" });
     this.awaited = h("p", { class: "bar-awaited small", testid: "bar-awaited" });
     this.actions = h("div", { class: "buttons bar-actions", testid: "bar-actions" });
     let stored = "";

@@ -42,6 +42,27 @@ function initials(name) {
   return (words[0].slice(0, digits ? 1 : 2) + digits).slice(0, 3);
 }
 
+/** Each combatant's letters on the map, none shared: a repeat gets a number ("Or", "Or2"). */
+function letters(view) {
+  const taken = new Map(); // letters -> how many have them
+  const out = {};
+  for (const c of view.combatants) {
+    let mark = initials(c.name);
+    const n = (taken.get(mark) ?? 0) + 1;
+    taken.set(mark, n);
+    if (n > 1) mark = `${mark.slice(0, 2)}${n}`;
+    out[c.id] = mark;
+  }
+  return out;
+}
+
+/** Who a token is, in words (a tap on it, and the key): what a hover's tooltip used to hold alone. */
+function described(view, c) {
+  const hp = c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max} HP`;
+  const marks = conditionsOf(c, view);
+  return `${c.name} (${c.side}${c.unseen ? ", unseen by the table" : ""}), ${hp}${c.down ? ", down" : ""}${marks.length ? `, ${marks.join(", ")}` : ""}, at ${c.x},${c.y} ft`;
+}
+
 // Short marks for conditions on a token (the card and the token's title spell them out).
 const MARKS = { prone: "Pr", burning: "Fi", oiled: "Oi", pinned: "Pn", disarmed: "Ds", helpless: "He", asleep: "Zz", surprised: "Su", fled: "Fl", surrendered: "Sr" };
 
@@ -55,10 +76,11 @@ const WORD_FONT = 7; // SVG units
 const WORD_WIDTH = SQ - 4; // the condition word stays inside its own square
 
 /** HP as a bar under the token, or the GM's condition word when the figures are hidden. */
-function healthBar(c, cx, cy, r) {
-  const y = cy + r + 1;
+function healthBar(c, cx, cy, r, scale = 1) {
+  const y = cy + r + scale;
   if (c.hp === null || c.hp === undefined) {
-    if (c.condition === "unhurt" || c.down) return [];
+    // In a crowded square the word would cover the next token: the key says it instead.
+    if (c.condition === "unhurt" || c.down || scale < 1) return [];
     // One word a line ("badly" over "wounded"), on a dark pill over the token's foot,
     // squeezed if need be: at phone width a long word must not run under the next token.
     const lines = c.condition.split(/\s+/).slice(0, 2);
@@ -83,17 +105,33 @@ function healthBar(c, cx, cy, r) {
       ),
     ];
   }
-  const w = SQ * 0.8;
+  const w = r * 1.9;
   const part = Math.max(0, Math.min(1, c.hp / Math.max(1, c.hp_max)));
   const level = part * 2 < 1 ? "low" : part < 1 ? "mid" : "full";
   return [
-    svg("rect", { class: "hp-back", x: cx - w / 2, y, width: w, height: 4, rx: 1 }),
-    svg("rect", { class: `hp-fill ${level}`, x: cx - w / 2, y, width: w * part, height: 4, rx: 1 }),
+    svg("rect", { class: "hp-back", x: cx - w / 2, y, width: w, height: 4 * scale, rx: 1 }),
+    svg("rect", { class: `hp-fill ${level}`, x: cx - w / 2, y, width: w * part, height: 4 * scale, rx: 1 }),
   ];
 }
 
-function markers(c, view, cx, cy, r) {
+/** Condition marks in the token's top right corner; in a crowded square, one mark (the first,
+ * or "+n" for several) inside the token's own part of the square, so none covers another. */
+function markers(c, view, cx, cy, r, cell) {
   const marks = conditionsOf(c, view);
+  if (cell) {
+    if (!marks.length) return [];
+    const text = marks.length > 1 ? `+${marks.length}` : (MARKS[marks[0]] ?? marks[0].slice(0, 2));
+    const w = cell.size * 0.5;
+    const hgt = cell.size * 0.32;
+    return [
+      svg(
+        "g",
+        { class: `mark mark-${marks.length > 1 ? "more" : marks[0].replace(/[^a-z]/g, "")}` },
+        svg("rect", { x: cell.x + cell.size - w, y: cell.y, width: w, height: hgt, rx: 1 }),
+        svg("text", { x: cell.x + cell.size - w / 2, y: cell.y + hgt * 0.78, "font-size": hgt * 0.8, "text-anchor": "middle" }, text),
+      ),
+    ];
+  }
   const shown = marks.slice(0, 2).map((n) => MARKS[n] ?? n.slice(0, 2));
   if (marks.length > 2) shown[1] = `+${marks.length - 1}`;
   return shown.map((text, i) =>
@@ -158,21 +196,25 @@ export function renderGrid(view, marker, onPick, drag = null) {
     );
   }
 
-  // Several combatants on one square share it: shrink and fan them out.
+  // Several combatants on one square share it: each gets its own part of the square (2 side by
+  // side, 3 or 4 in a 2x2, up to 9 in a 3x3), its disc, letters, bar and mark inside that part.
   const stacks = new Map();
   for (const c of view.combatants) {
     const key = `${c.x},${c.y}`;
     stacks.set(key, [...(stacks.get(key) ?? []), c]);
   }
+  const mark = letters(view);
+  const byId = new Map(view.combatants.map((c) => [c.id, c]));
   for (const group of stacks.values()) {
     group.forEach((c, i) => {
       const n = group.length;
-      const r = n === 1 ? SQ * 0.42 : SQ * 0.26;
-      const angle = (2 * Math.PI * i) / n;
-      const cx = px(c.x, b.x0) + SQ / 2 + (n === 1 ? 0 : Math.cos(angle) * SQ * 0.2);
-      const cy = px(c.y, b.y0) + SQ / 2 + (n === 1 ? 0 : Math.sin(angle) * SQ * 0.2);
-      const hp = c.hp === null || c.hp === undefined ? c.condition : `${c.hp}/${c.hp_max} HP`;
-      const marks = conditionsOf(c, view);
+      const across = n === 1 ? 1 : Math.ceil(Math.sqrt(n));
+      const size = SQ / across;
+      const cell = n === 1 ? null : { x: px(c.x, b.x0) + (i % across) * size, y: px(c.y, b.y0) + Math.floor(i / across) * size + (n === 2 ? SQ / 4 : 0), size };
+      // In a part of a square: the disc low and left, the mark in the top right corner, clear of the letters.
+      const r = n === 1 ? SQ * 0.42 : size * 0.34;
+      const cx = cell ? cell.x + size * 0.42 : px(c.x, b.x0) + SQ / 2;
+      const cy = cell ? cell.y + size * 0.52 : px(c.y, b.y0) + SQ / 2;
       const draggable = drag?.limit(c.id) != null;
       const token = svg(
         "g",
@@ -181,11 +223,11 @@ export function renderGrid(view, marker, onPick, drag = null) {
           testid: `token-${c.id}`,
           "data-id": c.id,
         },
-        svg("title", {}, `${c.name} (${c.side}${c.unseen ? ", unseen by the table" : ""}), ${hp}${c.down ? ", down" : ""}${marks.length ? `, ${marks.join(", ")}` : ""}, at ${c.x},${c.y} ft`),
+        svg("title", {}, described(view, c)),
         svg("circle", { cx, cy, r }),
-        svg("text", { x: cx, y: cy, "font-size": r * 0.8, "text-anchor": "middle", "dominant-baseline": "central" }, initials(c.name)),
+        svg("text", { x: cx, y: cy, "font-size": r * (mark[c.id].length > 2 ? 0.7 : 0.8), "text-anchor": "middle", "dominant-baseline": "central" }, mark[c.id]),
       );
-      token.append(...healthBar(c, cx, cy, r), ...markers(c, view, cx, cy, r));
+      token.append(...healthBar(c, cx, cy, r, cell ? size / SQ : 1), ...markers(c, view, cx, cy, r, cell));
       if (c.down) {
         const d = r * 0.75;
         token.append(
@@ -204,20 +246,46 @@ export function renderGrid(view, marker, onPick, drag = null) {
     return x >= b.x0 && y >= b.y0 && x <= b.x1 && y <= b.y1 ? { x, y } : null;
   };
   const dragged = drag ? wireDrag(board, view, b, drag, squareAt, px) : () => false;
-  if (onPick) {
-    board.classList.add("pickable");
-    board.addEventListener("click", (ev) => {
-      if (dragged()) return; // the end of a drag is not a pick
-      const at = squareAt(ev);
-      if (at) onPick(at.x, at.y);
-    });
-  }
+  if (onPick) board.classList.add("pickable");
+  board.addEventListener("click", (ev) => {
+    if (dragged()) return; // the end of a drag is not a pick
+    // A tap on a token says who it is (a phone has no hover); nobody moves onto a token's square.
+    const token = ev.target.closest?.(".token");
+    if (token) {
+      const c = byId.get(token.dataset.id);
+      if (c) $("[data-testid=map-said]").textContent = described(view, c);
+      return;
+    }
+    const at = onPick && squareAt(ev);
+    if (at) onPick(at.x, at.y);
+  });
   replace($("[data-testid=grid]"), board);
 
   const sides = [...new Set(view.combatants.map((c) => c.side))];
   replace(
     $("[data-testid=legend]"),
     sides.map((s) => h("li", {}, h("span", { class: `swatch side-${colour(s)}`, "aria-hidden": "true" }), s)),
+  );
+  renderKey(view, mark, colour);
+}
+
+/** The names on the map without a hover: each token's letters, its name, its marks in words,
+ * and who shares its square. */
+function renderKey(view, mark, colour) {
+  const at = (c) => view.combatants.filter((o) => o.id !== c.id && o.x === c.x && o.y === c.y).map((o) => o.name);
+  replace(
+    $("[data-testid=map-key]"),
+    view.combatants.map((c) => {
+      const marks = conditionsOf(c, view);
+      const others = at(c);
+      return h(
+        "li",
+        { testid: `key-${c.id}`, class: c.down ? "is-down" : "" },
+        h("span", { class: `key-mark side-${colour(c.side)}` }, mark[c.id]),
+        " ",
+        `${c.name}${c.down ? ", down" : ""}${marks.length ? ` (${marks.join(", ")})` : ""}${others.length ? `, sharing a square with ${others.join(" and ")}` : ""}`,
+      );
+    }),
   );
 }
 

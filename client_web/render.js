@@ -297,7 +297,7 @@ export function dieForm(a, onAnswer, prefix = "") {
 
 /* ---------- log ---------- */
 
-function rollChip(r) {
+export function rollChip(r) {
   return h(
     "span",
     { class: `roll${r.forced ? " forced" : ""}`, title: r.purpose, testid: "roll" },
@@ -328,6 +328,7 @@ export function setReveal(fn) {
 
 let undo = null; // the GM's: (seq) => void; one button per event in the log
 const undoButtons = new Set(); // events that already have their button
+const ARM_MS = 5000; // how long an undo waits for its second press
 
 /** The GM's log gets an "undo" button on each event (docs/protocol.md, "Undo"). */
 export function setUndo(fn) {
@@ -345,10 +346,35 @@ export function markUndone(undone) {
   }
 }
 
+/** An undo named for what it undoes ("Undo “GM edits Goblin 2: hp 3.”"), which asks first:
+ * the first press arms it for a few seconds, the second sends it. */
 function undoButton(e) {
   if (!undo || e.seq <= 0 || e.kind === "rejected" || undoButtons.has(e.seq)) return null;
   undoButtons.add(e.seq);
-  return h("button", { type: "button", class: "undo", testid: `undo-${e.seq}`, "aria-label": `Undo event ${e.seq}`, on: { click: () => undo(e.seq) } }, "undo");
+  let armed = null;
+  const named = `Undo “${e.text}”`;
+  const disarm = () => {
+    clearTimeout(armed);
+    armed = null;
+    button.textContent = "undo";
+    button.setAttribute("aria-label", named);
+    button.classList.remove("danger");
+    delete button.dataset.armed;
+  };
+  const press = () => {
+    if (armed) {
+      disarm();
+      undo(e.seq);
+      return;
+    }
+    button.textContent = "Undo this? Press again";
+    button.setAttribute("aria-label", `${named}? Press again to undo it`);
+    button.classList.add("danger");
+    button.dataset.armed = "true";
+    armed = setTimeout(disarm, ARM_MS);
+  };
+  const button = h("button", { type: "button", class: "undo", testid: `undo-${e.seq}`, "aria-label": named, on: { click: press } }, "undo");
+  return button;
 }
 
 function logItem(e) {
@@ -356,6 +382,7 @@ function logItem(e) {
     "li",
     {
       class: `entry kind-${e.kind.replace(/[^a-z0-9_-]/gi, "")}`, testid: "log-entry", "data-kind": e.kind, "data-seq": e.seq,
+      tabindex: "-1", // the focus lands on the line when its undo button goes (app.js keepFocus)
       "data-actor": e.actor ?? "", "data-target": e.target ?? "",
     },
     h("span", { class: "text" }, e.text),

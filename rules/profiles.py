@@ -132,6 +132,8 @@ def catalogue() -> dict[str, dict]:
     # may take modules of several profiles, and be of an earlier version.
     every = [m for p in PROFILES.values() for m in (*p.modules, *(m for r in p.revisions for m in r.modules))]
     answers = {kind: dict(said) for m in every for kind, said in m.answers.items()}
+    # The choices' options in words, likewise (a module's `labels`).
+    fields = {option: dict(said) for m in every for option, said in m.labels.items()}
     for name, p in PROFILES.items():
         inherited = ruleset.compose(p.base).modules if p.base else {}
         out[name] = {
@@ -158,7 +160,7 @@ def catalogue() -> dict[str, dict]:
                 for m in ruleset.modules_at(p, ruleset.RULES_VERSION)  # as a new fight takes them
             ],
             "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},
-            "words": {**words.WORDS, "answers": answers},
+            "words": {**words.WORDS, "answers": answers, "fields": fields},
         }
     return out
 

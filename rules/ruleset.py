@@ -120,6 +120,9 @@ class Module:
     # awaiting kind -> each answer as a person reads it (the pages' buttons); '{combatant}': the
     # sentence for an answer that is a combatant's id, its name put for '{name}'
     answers: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=dict)
+    # a choice's option -> its words on the pages' forms, {'label': ..., 'help': ...}, where the
+    # option's name alone would mislead (003's grapple: 'target_unwilling')
+    labels: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=dict)
     steps: Mapping[str, Callable] = dataclasses.field(default_factory=dict)  # step kind -> its handler
     # command tag -> (check(state, cmd), perform(ctx, cmd)): the commands of the wire vocabulary
     # (rules.commands) whose rule is a profile's (003's call_morale)
@@ -145,11 +148,11 @@ def revised(module: Module, **changes: Any) -> Module:
     """`module` with some of its parts replaced, hooks, actions, steps and prompts merged
     over its own: a rule changed for new fights is a new module beside the old one.
     `revised(m, hooks={"bare_roll": new_roll})` keeps every other hook of `m`."""
-    merged = {name: {**getattr(module, name), **value} if name in _MERGED else value for name, value in changes.items()}
+    merged: dict[str, Any] = {name: {**getattr(module, name), **value} if name in _MERGED else value for name, value in changes.items()}
     return dataclasses.replace(module, **merged)
 
 
-_MERGED = ("hooks", "actions", "prompts", "answers", "steps", "commands", "former")
+_MERGED = ("hooks", "actions", "prompts", "answers", "labels", "steps", "commands", "former")
 
 
 @dataclasses.dataclass(frozen=True)

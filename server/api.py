@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
+from fray_table.rules import FIRST_KEPT_VERSION
 from fray_table.rules.commands import AddCombatant, CreateEncounter
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.model import Combatant, Encounter
@@ -36,6 +37,9 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     modules: dict[str, str] = {}  # module -> the profile it is taken from (rules.ruleset.compose)
     combatants: list[Combatant] | None = None  # None: the demo fight
     players: dict[str, list[str]] | None = None  # link name -> combatant ids; default: one per combatant of the first side
+    # The rules version the fight is played under: 0, this server's newest; an older kept one to
+    # play on under the rules a table began with (docs/decisions.md, 'History never changes').
+    rules_version: int = 0
 
 
 class LinkBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -55,19 +59,31 @@ def base_url(request: Request) -> str:
     return request.app.state.public_url or str(request.base_url)
 
 
+class SlowBody(Exception):
+    """The body did not arrive within `--request-timeout` (answered 408 by `slow_body`)."""
+
+
+async def slow_body(request: Request, exc: Exception) -> Response:
+    return error(408, "request/timeout", f"the body did not arrive within {request.app.state.limits.request_seconds:g} s")
+
+
 async def read_body(request: Request) -> bytes | None:
-    """The request body, or None once it is over the limit (read no further)."""
+    """The request body, or None once it is over the limit (read no further); SlowBody
+    once it has taken `--request-timeout` (server/timeouts.py times the head)."""
     limit = request.app.state.limits.body_bytes
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         return None
     chunks, size = [], 0
-    async with asyncio.timeout(request.app.state.limits.request_seconds):  # a body sent too slowly: TimeoutError (json_body: 408)
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                return None
-            chunks.append(chunk)
+    try:
+        async with asyncio.timeout(request.app.state.limits.request_seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    return None
+                chunks.append(chunk)
+    except TimeoutError:
+        raise SlowBody() from None
     return b"".join(chunks)
 
 
@@ -94,7 +110,9 @@ async def gm_claims(request: Request):
 
 async def create_encounter(app, body: CreateBody, base_url: str) -> dict:
     store, access = app.state.store, app.state.access
-    version = app.state.rules_version  # the newest this replica knows (a rolling upgrade's older one: older)
+    version = body.rules_version or app.state.rules_version  # by default the newest this replica knows
+    if not FIRST_KEPT_VERSION <= version <= app.state.rules_version:
+        raise ValueError(f"rules_version {version}: this server plays fights under rules versions {FIRST_KEPT_VERSION} to {app.state.rules_version}")
     validate_options(body.profile, body.options, body.modules, version)
     encounter = new_encounter_id()
     combatants = demo.combatants() if body.combatants is None else body.combatants
@@ -157,10 +175,7 @@ async def issue_links(access, encounter: str, state: Encounter, players: dict[st
 
 async def json_body(request: Request, kind: type, what: str):
     """The request's JSON body as `kind`, or the response refusing it (too large, not valid)."""
-    try:
-        raw = await read_body(request)
-    except TimeoutError:
-        return error(408, "request/timeout", f"the body did not arrive within {request.app.state.limits.request_seconds:g} s")
+    raw = await read_body(request)
     if raw is None:
         return too_large(request)
     try:

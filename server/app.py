@@ -21,9 +21,11 @@ from starlette.websockets import WebSocket
 from fray_table import client_web
 from fray_table.rules import RULES_VERSION
 from fray_table.rules.profiles import catalogue
-from fray_table.server import api, connection, forks, handover, metrics, replay, simulate_api, verify
+from fray_table.server import api, campaign_archive, campaign_fights, campaigns, connection, forks, handover, metrics, replay, simulate_api, verify
 from fray_table.server.api import SECURITY_HEADERS, error
 from fray_table.server.archive import Sweeper
+from fray_table.server.campaign_store import CampaignStore
+from fray_table.server.chronicle import Rebuilds
 from fray_table.server.collector import Collector
 from fray_table.server.edge import KnownHosts, SameSiteWrites, hosts_answered
 from fray_table.server.hub import Hub
@@ -108,6 +110,7 @@ def create_app(
         store = RedisStore(redis_url, cluster=cluster)
         await store.start()
         app.state.store = store
+        app.state.campaigns = CampaignStore(connect(redis_url, cluster=bool(store.cluster), max_connections=16, timeout=5))  # server/campaigns.py
         app.state.signer = Signer(await load_secret(redis_url, bool(store.cluster)))
         app.state.limits = limits
         app.state.access = Access(
@@ -123,6 +126,7 @@ def create_app(
         await app.state.access.start()
         app.state.hub = Hub(store, rules_version)
         await app.state.hub.start()
+        app.state.rebuilds = Rebuilds(store, limits.rebuilds, rules_version)  # replays, logs, dice, exports (server/chronicle.py)
         hub = app.state.hub
         collector = Collector(lambda: hub.joined - hub.departed, lambda: hub.departed)  # no long pauses (server/collector.py)
         collector.start()
@@ -145,6 +149,7 @@ def create_app(
             await collector.stop()
             await app.state.hub.stop()
             await app.state.access.close()
+            await app.state.campaigns.client.aclose()
             await store.close()
             if on_stopped is not None:
                 on_stopped()
@@ -171,6 +176,19 @@ def create_app(
         Route("/api/encounters/{id}/export", replay.export_endpoint),
         Route("/api/encounters/{id}/dice", verify.dice_endpoint),
         Route("/e/{id}", page),
+        # the campaign (server/campaigns.py, campaign_fights.py, campaign_archive.py; client_web/campaign.html)
+        Route("/api/campaigns", campaigns.create, methods=["POST"]),
+        Route("/api/campaigns/import", campaign_archive.import_campaign, methods=["POST"]),
+        Route("/api/campaigns/{id}", campaigns.read),
+        Route("/api/campaigns/{id}/commands", campaigns.command, methods=["POST"]),
+        Route("/api/campaigns/{id}/links", campaigns.links, methods=["GET", "POST"]),
+        Route("/api/campaigns/{id}/links/{token_id}/revoke", campaigns.revoke, methods=["POST"]),
+        Route("/api/campaigns/{id}/fights", campaign_fights.start, methods=["POST"]),
+        Route("/api/campaigns/{id}/fights/{fight}/report", campaign_fights.report, methods=["POST"]),
+        Route("/api/campaigns/{id}/fights/{fight}/replay", campaign_fights.replay),
+        Route("/api/campaigns/{id}/export", campaign_archive.export),
+        Route("/api/campaigns/{id}/import/foundry", campaign_archive.import_foundry, methods=["POST"]),
+        Route("/c/{id}", campaign_page),
         # /ws/encounters/{id}: connection.encounter_socket, dispatched by Fray.__call__
         Mount("/static", StaticFiles(directory=CLIENT_DIR), name="static"),
     ]
@@ -179,7 +197,7 @@ def create_app(
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS), Middleware(SameSiteWrites, origins=origins, headers=SECURITY_HEADERS)],
         # starlette types every handler as taking any Exception; this one is only registered for HTTPException
-        exception_handlers={HTTPException: api.http_error, Exception: api.server_error},  # type: ignore[dict-item]
+        exception_handlers={HTTPException: api.http_error, api.SlowBody: api.slow_body, Exception: api.server_error},  # type: ignore[dict-item]
     )
     app.state.public_url = public_url
     app.hosts = KnownHosts(app, hosts_answered("127.0.0.1", public_url) if allowed_hosts is None else allowed_hosts, SECURITY_HEADERS)
@@ -246,3 +264,7 @@ async def metrics_endpoint(request: Request) -> Response:
 
 async def page(request: Request) -> Response:
     return FileResponse(CLIENT_DIR / "index.html", headers=SECURITY_HEADERS)
+
+
+async def campaign_page(request: Request) -> Response:
+    return FileResponse(CLIENT_DIR / "campaign.html", headers=SECURITY_HEADERS)

@@ -49,6 +49,7 @@ def add_serve(sub) -> None:
 
 def add_schema(sub) -> None:
     schema = sub.add_parser("schema", help="print the JSON Schema of the wire protocol")
+    schema.add_argument("--campaign", action="store_true", help="the campaign's instead: its commands, a character, a finding (docs/campaign.md)")
     schema.set_defaults(handler=schema_command)
 
 
@@ -105,9 +106,10 @@ def serve_command(args) -> int:
 
 
 def schema_command(args) -> int:
+    from fray_table.server.campaigns import schema as campaign_schema
     from fray_table.server.protocol import schema
 
-    print(json.dumps(schema(), indent=2))
+    print(json.dumps(campaign_schema() if args.campaign else schema(), indent=2))
     return 0
 
 

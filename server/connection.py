@@ -12,7 +12,8 @@ import time
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fray_table.rules.commands import Say, Undo, UpgradeRules
+from fray_table.rules.commands import Declare, Say, Undo, UpgradeRules
+from fray_table.rules.declare import declaration
 from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.reducer import check
@@ -90,8 +91,8 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     client.push(room.welcome(viewer, after, claims.i))
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
-    guard = RateGuard(app.state.limits)
-    replies = client.replies = Replies(client.push, access.chat(claims.i))
+    guard = RateGuard(app.state.limits, bucket=seat.bucket)  # the link's rate, across its sockets
+    replies = client.replies = Replies(client.push, access.chat(claims.i))  # the link's chat rate, across its sockets
     try:
         while not seat.closed:
             message = await ws.receive()
@@ -169,6 +170,7 @@ def wire_of(send) -> UvicornWire | None:
     return UvicornWire(protocol)
 
 
+UNCHANGED = "declare/unchanged"  # a declaration the same as the one standing: not stored
 STORE_ANSWER = 20.0  # seconds: longer than the store's tries of one append take to fail
 IN_FLIGHT = 64  # a connection's commands appended but not yet answered; then it stops reading
 
@@ -309,6 +311,10 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
         return protocol.Error(id=message.id, code="server/internal", message="the server could not check that command (a bug, logged)")
     if rejected is not None:
         return protocol.Error(id=message.id, code=rejected.code, message=rejected.message)
+    if isinstance(event.command, Declare) and (made := declaration(room.state, event.command.actor)) is not None and made.action == event.command.action:
+        # Checked after `check`, so only for a combatant the sender controls. Stored, it would change
+        # nothing but the stream's length (issue 28: a fight flooded past what a replay reads).
+        return protocol.Error(id=message.id, code=UNCHANGED, message=f"{event.command.actor} has already declared exactly that: nothing was stored")
     if isinstance(event.command, Undo):  # stored as the restore computed for it (server/undo.py)
         try:
             event = await undo.compensate(app.state.store, room.id, event)

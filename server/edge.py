@@ -22,6 +22,9 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 # a browser always sends one, and they build no link.
 PROBES = frozenset({"/livez", "/readyz", "/healthz"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# JSON, or JSON lines (a file `POST /api/campaigns/import` takes): neither is a type a page of
+# another site may send without the browser asking the server first (a CORS preflight).
+JSON_TYPES = frozenset({"application/json", "application/x-ndjson"})
 UNKNOWN_HOST = "request/unknown-host"
 NOT_JSON = "request/not-json"
 CROSS_SITE = "auth/origin"
@@ -141,7 +144,7 @@ class SameSiteWrites:
         if origin is not None and not same_site(origin, headers.get("host"), self.origins):
             return refusal(403, CROSS_SITE, f"requests from the page {origin[:60]!r} are not allowed: it is not this server's", self.headers)
         media = headers.get("content-type", "").partition(";")[0].strip().lower()
-        if media != "application/json":
+        if media not in JSON_TYPES:
             said = repr(media[:60]) if media else "none"
             return refusal(
                 415, NOT_JSON, f"send this request with 'Content-Type: application/json' (the body is JSON, even when empty); it said {said}", self.headers

@@ -6,10 +6,17 @@ to the fight (a replay link), of an ended fight only: its seed is revealed. Whoe
 forks is the GM of the fork; one who forked from a player's or a spectator's link
 reads the origin's events as that link did (the fork's veil, rules/fork.py): not
 the origin GM's lines, notes or hidden figures, in the log, the replay or an export.
+Such a fork starts from a state its new GM could read whole, so it is made only at
+an event where that link saw all the GM did (no hidden figures, no unseen combatant,
+no GM-only figure, no sealed declaration: `unseen_by`); elsewhere it is refused
+(`fork/veiled-state`), and the GM of a veiled fork may not undo the origin's events
+(server/undo.py: a restore would bring back figures of then). A fork from a link
+that is not the GM's makes a fight, so it needs the admin key where creating one does.
 `POST /api/encounters/{id}/fork` (server/api.py) and `fray fork` (server/fight_data.py)
 both come here.
 """
 
+import asyncio
 import secrets
 import time
 from collections.abc import Sequence
@@ -24,8 +31,8 @@ from fray_table.rules.events import Actor, Event, decode_event, encode_event
 from fray_table.rules.model import Encounter
 from fray_table.rules.reducer import apply, check, fold
 from fray_table.rules.upgrade import version_needed
-from fray_table.rules.view import Viewer
-from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, issue_links, json_body, new_encounter_id, player_links
+from fray_table.rules.view import Viewer, view
+from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, forwarded, issue_links, json_body, new_encounter_id, player_links
 from fray_table.server.hub import UnknownVersion
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
@@ -68,6 +75,13 @@ def fork_events(
         raise ForkRefused(400, "fork/after-end", f"the fight had ended by event #{at}: fork at an event before #{ended}, the end")
     veil, role, combatants = -1, "", []  # the fork's GM reads the origin as its GM did
     if seen_as is not None and seen_as.role != "gm":  # as the link it is forked from did
+        if unseen_by(state, seen_as):
+            raise ForkRefused(
+                403,
+                "fork/veiled-state",
+                f"at event #{at} this fight held what your link did not see (hidden figures, unseen combatants, "
+                "the GM's own figures or sealed declarations): only its GM may fork there",
+            )
         veil, role, combatants = at, seen_as.role, list(seen_as.combatants)
     elif state.origin is not None and state.origin.veil >= 0:  # the GM of a veiled fork: the veil stays
         veil, role, combatants = state.origin.veil, state.origin.veil_role, list(state.origin.veil_combatants)
@@ -88,6 +102,23 @@ def fork_events(
     return [*origin[: at + 1], fork], apply(state, fork)
 
 
+def unseen_by(state: Encounter, viewer: Viewer) -> bool:
+    """Does `state` hold anything `viewer` was not shown, beyond what a veiled fork clears
+    (GM notes, forced dice, the seed: rules/fork.py)? The GM's view against the viewer's,
+    the GM's own badges (hidden, unseen, shield) and its queue and seed set aside."""
+    gm, seen = view(state, Viewer("gm"), actions={}), view(state, viewer, actions={})
+    gm.you = seen.you
+    gm.seed = seen.seed
+    gm.forced, gm.forced_by_die = None, msgspec.UNSET
+    for card in gm.combatants:
+        if card.hidden or card.unseen is True:
+            return True
+        card.notes, card.shield = None, msgspec.UNSET
+        if card.morale == "" and card.morale_round == 0:  # no morale result: the table's card says nothing either
+            card.morale, card.morale_round = None, None
+    return msgspec.json.encode(gm) != msgspec.json.encode(seen)
+
+
 async def fork_stream(
     store,
     origin_id: str,
@@ -105,7 +136,10 @@ async def fork_stream(
     if not raw:
         raise ForkRefused(404, "encounter/unknown", f"there is no encounter {origin_id!r}")
     origin = [decode_event(payload) for _, payload in raw]
-    events, state = fork_events(origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as, rules_version, newest)
+    # Folded in a worker: a long prefix must not stall every table of the replica (issue 28).
+    events, state = await asyncio.to_thread(
+        fork_events, origin, at, encounter, secrets.token_bytes(32), options, int(time.time() * 1000), seen_as, rules_version, newest
+    )
     for event in events:
         await store.append(encounter, event.id, encode_event(event))
     await store.set_meta(encounter, {"created": str(int(time.time())), "profile": state.profile, "forked_from": origin_id})
@@ -136,6 +170,10 @@ async def fork_endpoint(request: Request) -> Response:
     body = await json_body(request, ForkBody, "fork")
     if isinstance(body, Response):
         return body
+    if claims.r != "gm":  # a fork makes a fight: the admin key where creating needs it
+        presented = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        if (why := request.app.state.access.creation_refused(presented, forwarded(request))) is not None:
+            return error(403, "auth/admin-key", f"forking from a link that is not the GM's makes a fight: {why}")
     try:
         if claims.r != "gm":
             try:

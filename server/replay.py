@@ -1,183 +1,94 @@
-"""Replays: an encounter's stream folded from scratch up to a chosen event and
-shown to one viewer exactly as that viewer saw it then, and the viewer's log
-exported as JSON or as a Markdown account of the fight.
+"""Replays: an encounter's stream folded up to a chosen event and shown to one
+viewer exactly as that viewer saw it then, and the viewer's log exported as JSON
+or as a Markdown account of the fight.
 
 Each log line is filtered with the state just after the event that made it,
 as the live fan-out does, so a replay never shows a player more than the
 table showed them: no seed before the end, no GM notes, no hidden figures.
+The folding is server/chronicle.py's: off the event loop, kept, limited.
 """
 
 import re
+from collections.abc import Callable
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from fray_table.rules import RULES_VERSION
-from fray_table.rules.commands import AddCombatant, EditCombatant, Fork, Restore
-from fray_table.rules.events import Event, decode_event
 from fray_table.rules.model import Encounter, Entry
-from fray_table.rules.reducer import apply
-from fray_table.rules.summary import Summary, summarize
-from fray_table.rules.upgrade import version_needed
-from fray_table.rules.view import Viewer, log_for, view
+from fray_table.rules.view import Viewer, view
 from fray_table.server.api import claims_of, error, export_stream
+from fray_table.server.chronicle import Busy, Fold, ReplayError, fold_events  # noqa: F401  (fray replay imports these from here)
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
-from fray_table.server.views import senders
 
-NAMING = (AddCombatant, EditCombatant, Restore)  # the events that may add, rename or reveal a combatant
-MAX_EVENTS = 20_000  # a replay folds at most this many events per request
 _encoder = msgspec.json.Encoder()
 
 
-class Fold(msgspec.Struct):
-    count: int  # events in the stream
-    seq: int  # the last event folded into `state` (0 = the create event)
-    state: Encounter
-    log: list[Entry]  # the viewer's lines, oldest first, up to `seq`
-    rounds: list[dict]  # [{seq, round}]: the event that opened each round, over the whole stream
-    viewer: Viewer
-    ended: bool  # the whole stream: has the fight ended (so anyone may fork it: server/forks.py)
-    made_in: list[int] = []  # the round each line of `log` was made in
-    names: dict[str, str] = {}  # id -> name of every combatant the viewer was shown, up to `seq`
-    counted: list[Entry] = []  # `log` as rules.summary counts it: damage lines with the points their text states
-
-    def summary(self) -> Summary:
-        """The fight up to `seq` in numbers, as this viewer saw it (rules.summary)."""
-        return summarize(zip(self.made_in, self.counted, strict=True), self.names, self.state.round, self.state.undone)
-
-
-class ReplayError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
-OPENS = re.compile(r"^Round (\d+): declarations are open")  # rules.resolve's line opening a round
-
-
-def rounds_of(lines: list[Entry], round_: int) -> list[int]:
-    """The round each of one event's lines was made in, from the round it began in (an
-    advance resolves one round and opens the next)."""
-    made = []
-    for e in lines:
-        if e.kind == "round" and (opened := OPENS.match(e.text)):
-            round_ = int(opened.group(1))
-        made.append(round_)
-    return made
-
-
-async def fold_until(store, encounter: str, viewer: Viewer, at: int | None, newest: int = RULES_VERSION, link: str = "") -> Fold:
-    """Fold the stream from scratch; keep the state after event `at` (None: the last).
-    The whole stream is read (bounded) so the timeline knows its length and rounds."""
-    events = await store.read(encounter, count=MAX_EVENTS + 1)
-    if not events:
-        raise ReplayError(404, "encounter/unknown", f"there is no encounter {encounter!r}")
-    if len(events) > MAX_EVENTS:
-        raise ReplayError(413, "replay/too-long", f"this fight has over {MAX_EVENTS} events: too long to replay here")
+async def _answer(request: Request, kind: str, make: Callable[[Fold], bytes], at: int | None = None) -> bytes | Response:
+    """`make` of the fight up to `at` as the token's viewer saw it (server/chronicle.py: folded
+    off the event loop, kept by position, limited), or the response refusing it."""
+    encounter = request.path_params["id"]
     try:
-        decoded = [decode_event(payload) for _, payload in events]
-    except msgspec.ValidationError:
-        raise ReplayError(409, "rules/unknown-version", "this fight holds an event this server cannot read (a newer release's)") from None
-    return fold_events(decoded, viewer, at, newest, link)
-
-
-def fold_events(decoded: list[Event], viewer: Viewer, at: int | None = None, newest: int = RULES_VERSION, link: str = "") -> Fold:
-    """The fight of `decoded` (its whole stream) as `viewer` saw it up to event `at` (None:
-    the last), folded under its own rules version. A fight whose rules are newer than
-    `newest` (the newest this replica, or this Fray, folds) is refused: ReplayError.
-    `link`: the viewer's token id (a player's lines for a sender alone: server.views.senders)."""
-    needed = max(version_needed(e.command) for e in decoded)
-    if needed > newest:
-        raise ReplayError(409, "rules/unknown-version", f"this fight is played under rules version {needed}; this Fray knows versions up to {newest}")
-    last = len(decoded) - 1
-    stop = last if at is None else max(0, min(at, last))
-    # A veiled fork (rules/fork.py): its GM reads its origin's events as the link it was forked from did.
-    veil, veiled = -1, viewer
-    forks = [e.command for e in decoded if isinstance(e.command, Fork)]
-    if viewer.role == "gm" and forks and forks[-1].veil >= 0:
-        veil, veiled = forks[-1].veil, Viewer(role=forks[-1].veil_role, combatants=tuple(forks[-1].veil_combatants))
-    state: Encounter | None = None
-    kept: Encounter | None = None
-    lines: list[Entry] = []
-    counted: list[Entry] = []
-    made_in: list[int] = []
-    names: dict[str, str] = {}
-    rounds: list[dict] = []
-    for seq, event in enumerate(decoded):
-        before = state.round if state is not None else 0
-        state = apply(state, event)
-        if state.round != before:
-            rounds.append({"seq": seq, "round": state.round})
-        if seq <= stop:
-            seen = veiled if seq <= veil else viewer
-            own = link if seen is viewer and viewer.role == "player" else ""
-            shown = senders(log_for(state.recent, state, seen), own)
-            lines.extend(shown)
-            counted.extend(senders(log_for(state.recent, state, seen, points=True), own) if seen.role != "gm" else shown)
-            made_in.extend(rounds_of(shown, before))
-            if seq == stop or isinstance(event.command, NAMING):  # who the viewer was shown, by name
-                names.update((c.id, c.name) for c in state.combatants if seen.role == "gm" or not c.unseen)
-        if seq == stop:
-            kept = state  # apply() never changes a state: the moment stays as it was
-    assert kept is not None and state is not None
-    seen_as = veiled if stop <= veil else viewer
-    return Fold(
-        count=len(decoded),
-        seq=stop,
-        state=kept,
-        log=lines,
-        rounds=rounds,
-        viewer=seen_as,
-        ended=state.status == "ended",
-        made_in=made_in,
-        names=names,
-        counted=counted,
-    )
-
-
-async def _fold(request: Request, at: int | None) -> Fold | Response:
-    """The fight up to `at` as the token's viewer saw it, or the response refusing it."""
-    try:
-        claims = await claims_of(request.app, request.path_params["id"], request.query_params.get("token"))
-        return await fold_until(request.app.state.store, request.path_params["id"], claims.viewer(), at, request.app.state.rules_version, claims.i)
+        claims = await claims_of(request.app, encounter, request.query_params.get("token"))
+        viewer = claims.viewer()
+        link = claims.i if viewer.role == "player" else ""  # a player's lines for a sender alone are its link's (server.views.senders)
+        made = await request.app.state.rebuilds.answer(
+            encounter, claims.i, (kind, viewer, at, link), lambda chronicle, count, last: make(chronicle.fold(viewer, at, count, last, link))
+        )
     except BadToken as e:
         return error(403, "auth/bad-token", str(e))
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
+    except Busy as e:
+        return error(429, "replay/busy", e.message)
     except ReplayError as e:
         return error(e.status, e.code, e.message)
+    if made is None:
+        return error(404, "encounter/unknown", f"there is no encounter {encounter!r}")
+    return made
 
 
 async def replay_endpoint(request: Request) -> Response:
     """GET /api/encounters/{id}/replay?token=...&at=<seq>: the fight at event `at`, as this viewer saw it."""
     raw = request.query_params.get("at", "")
-    if raw and not raw.isdigit():
+    if raw and not (raw.isdigit() and len(raw) <= 12):
         return error(400, "request/invalid", "'at' is an event number: 0, 1, 2, ...")
-    folded = await _fold(request, int(raw) if raw else None)
-    if isinstance(folded, Response):
-        return folded
-    viewer = folded.viewer
-    # A replay is read-only: no actions to offer.
-    body = {
-        "seq": folded.seq,
-        "count": folded.count,
-        "view": view(folded.state, viewer, actions={}),
-        "log": folded.log,
-        "rounds": folded.rounds,
-        "ended": folded.ended,
-        "summary": folded.summary(),
-    }
-    return Response(_encoder.encode(body), media_type="application/json", headers={"Cache-Control": "no-store"})
+
+    def make(folded: Fold) -> bytes:
+        body = {
+            "seq": folded.seq,
+            "count": folded.count,
+            "view": view(folded.state, folded.viewer, actions={}),  # a replay is read-only: no actions to offer
+            "log": folded.log,
+            "rounds": folded.rounds,
+            "ended": folded.ended,
+            "summary": folded.summary(),
+        }
+        return _encoder.encode(body)
+
+    made = await _answer(request, "replay", make, int(raw) if raw else None)
+    if isinstance(made, Response):
+        return made
+    return Response(made, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 async def log_endpoint(request: Request) -> Response:
-    """GET /api/encounters/{id}/log?token=...: the whole log, each line as this viewer saw it live."""
-    folded = await _fold(request, None)
-    if isinstance(folded, Response):
-        return folded
-    return Response(_encoder.encode(folded.log), media_type="application/json", headers={"Cache-Control": "no-store"})
+    """GET /api/encounters/{id}/log?token=...: the whole log, each line as this viewer saw it live;
+    with `after=SEQ` and/or `limit=N`, a page: the lines of events after SEQ, at most N."""
+    after, limit = request.query_params.get("after", ""), request.query_params.get("limit", "")
+    if not all(raw == "" or (raw.isdigit() and len(raw) <= 12) for raw in (after, limit)):
+        return error(400, "request/invalid", "'after' is an event number and 'limit' a number of lines: 0, 1, 2, ...")
+    first, most = (int(after) + 1 if after else 0), (int(limit) if limit else None)
+
+    def make(folded: Fold) -> bytes:
+        lines = folded.log if not first else [e for e in folded.log if e.seq >= first]
+        return _encoder.encode(lines if most is None else lines[:most])
+
+    made = await _answer(request, f"log:{first}:{most}", make)
+    if isinstance(made, Response):
+        return made
+    return Response(made, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 async def export_endpoint(request: Request) -> Response:
@@ -189,15 +100,15 @@ async def export_endpoint(request: Request) -> Response:
     if fmt not in ("json", "md"):
         return error(400, "request/invalid", "'format' is 'json', 'md' or (for the GM: the raw stream) 'jsonl'")
     encounter = request.path_params["id"]
-    folded = await _fold(request, None)
-    if isinstance(folded, Response):
-        return folded
-    viewer = folded.viewer
+
+    def make(folded: Fold) -> bytes:
+        return _encoder.encode(folded.log) if fmt == "json" else markdown(folded.state, folded.viewer, folded.log).encode()
+
+    body = await _answer(request, f"export:{fmt}", make)
+    if isinstance(body, Response):
+        return body
     safe = re.sub(r"[^A-Za-z0-9_-]", "", encounter)[:40] or "encounter"
-    if fmt == "json":
-        body, media = _encoder.encode(folded.log), "application/json"
-    else:
-        body, media = markdown(folded.state, viewer, folded.log).encode(), "text/markdown; charset=utf-8"
+    media = "application/json" if fmt == "json" else "text/markdown; charset=utf-8"
     disposition = f'attachment; filename="fray-{safe}.{fmt}"'
     return Response(body, media_type=media, headers={"Content-Disposition": disposition, "Cache-Control": "no-store"})
 

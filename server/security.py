@@ -50,10 +50,11 @@ Close = Callable[[str, str, int], Awaitable[None]]  # close(code, reason, close 
 class Seat:
     """One open websocket, as far as limits, revocation and expiry care."""
 
-    def __init__(self, claims: Claims, close: Close) -> None:
+    def __init__(self, claims: Claims, close: Close, bucket: TokenBucket) -> None:
         self.claims = claims
         self.close = close
         self.closed = False  # revoked or expired: the socket reads no further message
+        self.bucket = bucket  # the link's message rate, shared by its sockets (server/limits.py)
 
 
 class Access:
@@ -80,6 +81,9 @@ class Access:
         self._redis: aioredis.Redis | RedisCluster | None = None
         self._seats: dict[str, set[Seat]] = {}  # token id -> open sockets
         self._chat: dict[str, TokenBucket] = {}  # token id -> its chat rate, kept across its reconnections
+        # token id -> its message rate: kept after its last socket closes until refilled, so
+        # that neither more sockets nor reconnecting gives a link more than its rate.
+        self._buckets: dict[str, TokenBucket] = {}
         self._watch: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Future[None]] = set()
 
@@ -140,16 +144,22 @@ class Access:
         return self._redis
 
     async def claims(self, encounter: str, token: str | None) -> Claims:
-        """The token's claims if it is signed, for this encounter, unexpired and not revoked."""
+        """The token's claims if it is signed, for this encounter, unexpired, one of the links
+        issued for the fight (listed) and not revoked."""
         if not token:
             raise BadToken("an invite token is needed (the ?token= of your link)")
         claims = self.signer.verify(token, encounter)
-        try:
-            revoked = await self._client().sismember(revoked_key(encounter), claims.i)
+        try:  # one round trip: both keys are the encounter's (one Cluster slot)
+            async with self._client().pipeline(transaction=False) as pipe:
+                pipe.sismember(revoked_key(encounter), claims.i)
+                pipe.hexists(links_key(encounter), claims.i)
+                revoked, listed = await pipe.execute()
         except UNAVAILABLE as e:
             raise StoreUnavailable(f"the store is unreachable: {e}") from e
         if revoked:
             raise BadToken("this invite link has been revoked by the GM")
+        if not listed:  # a fight deleted, then imported again: its old links (revoked ones too) are gone with it
+            raise BadToken("this invite link is not one of this fight's links (the fight was deleted or imported anew): ask the GM for a new one")
         return claims
 
     async def issue(self, encounter: str, role: str, combatants: tuple[str, ...] = (), name: str = "", ttl: int = 0) -> str:
@@ -208,23 +218,27 @@ class Access:
         seats = self._seats.setdefault(claims.i, set())
         if len(seats) >= self.limits.sockets_per_token:
             raise TooManySockets(f"this link already has {len(seats)} open connections (at most {self.limits.sockets_per_token})")
-        seat = Seat(claims, close)
+        bucket = self._buckets.get(claims.i)
+        if bucket is None:
+            bucket = self._buckets[claims.i] = TokenBucket(self.limits.rate, self.limits.burst)
+        seat = Seat(claims, close, bucket)
         seats.add(seat)
         return seat
 
     def chat(self, token_id: str) -> TokenBucket:
         """The link's chat bucket (`say`), shared by its sockets and kept when they close, so
         reconnecting does not refill it. Per replica, as the socket limit; a bucket that has
-        refilled is dropped (`_forget_refilled`): a new one is the same."""
+        refilled is dropped (`_forget_rested`): a new one is the same."""
         bucket = self._chat.get(token_id)
         if bucket is None:
             bucket = self._chat[token_id] = TokenBucket(self.limits.chat_rate, self.limits.chat_burst)
         return bucket
 
-    def _forget_refilled(self) -> None:
-        for token_id, bucket in list(self._chat.items()):
-            if token_id not in self._seats and bucket.full():
-                del self._chat[token_id]
+    def _forget_rested(self) -> None:
+        """Drop the message and chat rates of links with no socket here whose bucket has refilled."""
+        for buckets in (self._buckets, self._chat):
+            for token_id in [i for i, b in buckets.items() if i not in self._seats and b.full()]:
+                del buckets[token_id]
 
     def leave(self, seat: Seat) -> None:
         seats = self._seats.get(seat.claims.i)
@@ -268,7 +282,7 @@ class Access:
         while True:
             await asyncio.sleep(self.limits.revoke_poll)
             await self._close_expired()
-            self._forget_refilled()
+            self._forget_rested()
             by_encounter: dict[str, list[str]] = {}
             for token_id, seats in list(self._seats.items()):
                 for encounter in {seat.claims.e for seat in seats}:

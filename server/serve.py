@@ -111,6 +111,7 @@ def serve_command(args) -> int:
         chat_rate=args.chat_rate,
         chat_burst=args.chat_burst,
         request_seconds=args.request_timeout,
+        rebuilds=args.rebuilds,
     )
 
     async def on_ready(app) -> None:

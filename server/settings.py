@@ -232,8 +232,8 @@ SERVE: tuple[Setting, ...] = (
     Setting("--origin", "FRAY_ORIGINS", [], origin, "another origin (scheme://host:port) whose pages may open websockets and send API requests", multi=True),
     Setting("--max-frame", "FRAY_MAX_FRAME", _limits.frame_bytes, positive_int, "largest websocket frame, bytes"),
     Setting("--max-body", "FRAY_MAX_BODY", _limits.body_bytes, positive_int, "largest HTTP request body, bytes"),
-    Setting("--rate", "FRAY_RATE", _limits.rate, positive_float, "messages per second per connection"),
-    Setting("--burst", "FRAY_BURST", _limits.burst, positive_int, "messages a connection may send at once"),
+    Setting("--rate", "FRAY_RATE", _limits.rate, positive_float, "messages per second per link (its sockets share them)"),
+    Setting("--burst", "FRAY_BURST", _limits.burst, positive_int, "messages a link may send at once"),
     Setting("--chat-rate", "FRAY_CHAT_RATE", _limits.chat_rate, positive_float, "chat lines per second per link (its sockets together), sustained"),
     Setting("--chat-burst", "FRAY_CHAT_BURST", _limits.chat_burst, positive_int, "chat lines a link may send at once"),
     Setting(
@@ -244,6 +244,7 @@ SERVE: tuple[Setting, ...] = (
         "seconds a connection has to send a request's head, then as many for its body; then it is closed (408 for a body)",
     ),
     Setting("--sockets-per-token", "FRAY_SOCKETS_PER_TOKEN", _limits.sockets_per_token, positive_int, "open websockets per invite link, per replica"),
+    Setting("--rebuilds", "FRAY_REBUILDS", _limits.rebuilds, positive_int, "fights folded at once for replays, logs, dice checks and exports, per replica"),
     Setting("--retain-ended", "FRAY_RETAIN_ENDED", None, duration, "delete ended fights this long after they end, e.g. 30d, 12h, 90m (default: keep them)"),
     Setting("--archive-dir", "FRAY_ARCHIVE_DIR", None, folder, "export each ended fight here (a .jsonl file) before it is deleted"),
     Setting("--log-level", "FRAY_LOG_LEVEL", "info", choice(*LOG_LEVELS), "debug, info, warning, error or critical"),

@@ -156,9 +156,13 @@ def fought(end: Encounter) -> int:
     return end.round - 1 if end.phase == "declaration" else end.round
 
 
-def play_block(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int, first: int, count: int) -> Tally:
+def play_block(start: Encounter, seed: bytes, plans: dict[str, Plan], rounds: int, first: int, count: int, deadline: float | None = None) -> Tally:
+    """Fights `first` to `first + count - 1`; with `deadline` (time.monotonic()), none is begun
+    past it: the runs counted are still the first ones, in order, so the numbers are the seed's."""
     tally, sides = Tally(), starting_sides(start)
     for i in range(first, first + count):
+        if deadline is not None and i > first and time.monotonic() > deadline:
+            break
         end = fight(start, run_seed(seed, i), plans, rounds, sides=sides)
         standing = standing_sides(end)
         if len(standing) == 1:
@@ -183,8 +187,8 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     deadline: float | None = None,
 ) -> Tally:
-    """`runs` fights from `start`; with `deadline` (time.monotonic()), it stops at the
-    first block boundary past it, and the tally says how many were played."""
+    """`runs` fights from `start`; with `deadline` (time.monotonic()), it begins no fight
+    past it (one process), and the tally says how many were played."""
     plans = plans or {}
 
     def blocks(size: int) -> list[tuple]:
@@ -192,8 +196,8 @@ def simulate(
 
     total = Tally()
     if jobs <= 1 or runs <= BLOCK:
-        for block in blocks(BLOCK):
-            total.add(_play(block))
+        for first in range(0, runs, BLOCK):
+            total.add(play_block(start, seed, plans, rounds, first, min(BLOCK, runs - first), deadline))
             if progress is not None:
                 progress(total.runs, runs)
             if deadline is not None and time.monotonic() > deadline:
@@ -210,9 +214,10 @@ def simulate(
     return total
 
 
-def simulate_within(start: Encounter, runs: int, seed: bytes, plans: dict[str, Plan], rounds: int, seconds: float) -> Tally:
-    """As many of `runs` fights as `seconds` allow, on this process (the server's budget)."""
-    return simulate(start, runs, seed, plans, rounds, jobs=1, deadline=time.monotonic() + seconds)
+def simulate_within(start: Encounter, runs: int, seed: bytes, plans: dict[str, Plan], rounds: int, deadline: float) -> Tally:
+    """As many of `runs` fights as there is time for, on this process, beginning none past
+    `deadline` (time.monotonic(): the clock is the machine's, the same in the server that set it)."""
+    return simulate(start, runs, seed, plans, rounds, jobs=1, deadline=deadline)
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:

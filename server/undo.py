@@ -2,7 +2,9 @@
 `restore` that rules.history computes from the whole stream is, in its place,
 under the GM's actor and the GM's command id (so a retry is applied once).
 
-Thin, as the rest of the shell: read, hand to the pure rules, give back.
+Thin, as the rest of the shell: read, hand to the pure rules, give back. In a
+fork made from a player's or a spectator's link, the events under its veil are
+not undone (`undo/veiled`): a restore would hand its GM figures of then.
 """
 
 import asyncio
@@ -10,7 +12,8 @@ import logging
 
 from msgspec import UNSET
 
-from fray_table.rules.commands import Restore, Undo
+from fray_table.rules.commands import Fork, Restore, Undo
+from fray_table.rules.errors import Rejected
 from fray_table.rules.events import Event, decode_event
 from fray_table.rules.history import resolve
 from fray_table.rules.undo import RESTORED
@@ -29,6 +32,9 @@ async def compensate(store, encounter: str, event: Event) -> Event:
     history = [decode_event(payload) for _, payload in await store.read(encounter)]
     if (stored := next((e for e in history if e.id == event.id), None)) is not None:
         return stored  # a retry of an undo already appended: the store acknowledges it as a duplicate
+    veil = max((e.command.veil for e in history if isinstance(e.command, Fork)), default=-1)
+    if event.command.seq <= veil:  # a fork from a player's or spectator's link (server/forks.py)
+        raise Rejected("undo/veiled", f"events 0 to #{veil} are another GM's fight, read as a link of theirs saw it: not yours to undo")
     # Two folds of the whole stream: off the event loop, so the table's updates keep flowing.
     made = await asyncio.to_thread(resolve, history, event)
     restore = made.command

@@ -227,13 +227,15 @@ async def dice_endpoint(request):
     (`fray verify` on the export, or the replay page's own 'Check the dice')."""
     from starlette.responses import Response
 
-    from fray_table.server.replay import _fold
+    from fray_table.server.replay import _answer
 
-    folded = await _fold(request, None)
-    if isinstance(folded, Response):
-        return folded
-    report = check(from_entries(list(folded.log), request.path_params["id"]))
-    return Response(json.dumps(report.as_json()), media_type="application/json", headers={"Cache-Control": "no-store"})
+    def make(folded) -> bytes:
+        return json.dumps(check(from_entries(list(folded.log), request.path_params["id"])).as_json()).encode()
+
+    made = await _answer(request, "dice", make)
+    if isinstance(made, Response):
+        return made
+    return Response(made, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 # --- the command --------------------------------------------------------------------

@@ -14,7 +14,7 @@ from support import ROOT, TIMEOUT, token_of
 from fray_table.client import join
 from fray_table.client.bot import Bot, Plan, label, play
 from fray_table.rules.actions import Hold
-from fray_table.rules.commands import Advance, Declare, End, ForceRolls, Start
+from fray_table.rules.commands import Advance, Answer, Declare, End, ForceRolls, Start
 
 pytestmark = pytest.mark.redis
 
@@ -83,7 +83,9 @@ async def test_bot_declares_for_goblins_the_gm_overrides_one_then_takes_them_bac
         await eventually(lambda: {actor for round_, actor, _ in bot.declared if round_ == 2} == standing)
 
         # The GM takes the goblins back: their link revoked, the bot stops, round 3 is the GM's.
-        revoked = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links/{link['token_id']}/revoke", params={"token": token_of(made["links"]["gm"])}, json={})
+        revoked = httpx.post(
+            f"{fray_server.url}/api/encounters/{made['id']}/links/{link['token_id']}/revoke", params={"token": token_of(made["links"]["gm"])}, json={}
+        )
         assert revoked.status_code == 200
         assert await asyncio.wait_for(playing, TIMEOUT) == "auth/revoked"
         before = len(tactic_lines(gm))
@@ -205,6 +207,45 @@ async def test_bot_on_a_player_link_guesses_what_is_hidden_and_the_rules_correct
             assert bot.refused == ["melee/no-double-attack"]
             assert [(actor, action.double) for _, actor, action in bot.declared] == [("alda", False)]
             assert not [line for line in gm.log if line.kind == "rejected"]  # a refusal before storing: nothing stored
+    finally:
+        playing.cancel()
+        await table.close()
+
+
+async def test_bot_leaves_a_die_rolled_at_the_table_to_the_gm(fray_server):
+    """Option physical_dice 'all': the goblin's attack waits for a real d20, asked of the
+    goblin's link. The bot answers its combatants' prompts, but not that one: nobody rolled
+    it for the bot to enter (its first option would be a 1 every time). The GM enters it."""
+    sword = {"name": "sword", "damage": "1d8", "length": 3, "weight": 3}
+    made = fray_server.create(
+        {
+            "combatants": [
+                {"id": "alda", "name": "Alda", "side": "party", "ac": 15, "hp": 9, "hp_max": 9, "dex": 14, "x": 10, "y": 10, "weapons": [sword]},
+                {"id": "gob", "name": "Goblin", "side": "goblins", "ac": 13, "hp": 4, "hp_max": 4, "dex": 9, "x": 15, "y": 10, "weapons": [sword]},
+            ],
+            "options": {"physical_dice": "all"},
+        }
+    )
+    table = await join(player_link(fray_server, made, ["gob"], "goblin tactics")["link"]).open()
+    bot = Bot(table, Plan())
+    playing = asyncio.create_task(bot.run(30))
+    try:
+        async with join(made["links"]["gm"]) as gm:
+            await gm.send(NO_SURPRISE)
+            await gm.send(Start())
+            await gm.send(Declare(actor="alda", action=Hold()))
+            await gm.wait(lambda t: {d.actor for d in t.view.declarations} == {"alda", "gob"}, TIMEOUT)
+            await gm.send(Advance())
+            await gm.wait(lambda t: t.view.awaiting is not None, TIMEOUT)
+            waiting = gm.view.awaiting
+            assert (waiting.kind, waiting.who, waiting.options[0]) == ("die", "gob", "1")
+            await asyncio.sleep(0.5)
+            assert gm.view.awaiting is not None and gm.view.awaiting.id == waiting.id  # the bot left it
+            await gm.send(Answer(awaiting=waiting.id, choice="2"))
+            await gm.wait(lambda t: t.view.round == 2 and t.view.awaiting is None, TIMEOUT)
+            attacks = [line.text for line in gm.log if line.text.startswith("Goblin attacks Alda")]
+            assert len(attacks) == 1 and attacks[0].startswith("Goblin attacks Alda: d20 2 "), attacks  # the GM's die
+            assert bot.declared and not bot.refused
     finally:
         playing.cancel()
         await table.close()

@@ -54,7 +54,10 @@ def test_browser_gm_console_builds_and_runs_the_table(fray_server, table: Pages)
 
     # Undo that edit from the GM's log: a compensating event, the line struck through.
     edit = gm.get_by_test_id("log-entry").filter(has_text=re.compile(r"^GM edits .*conditions")).first
-    edit.get_by_role("button", name=re.compile("Undo event")).click()
+    undo = edit.get_by_role("button", name=re.compile(r"^Undo “GM edits .*conditions"))
+    undo.click()
+    expect(undo).to_have_attribute("data-armed", "true")  # an undo asks first
+    undo.click()
     expect(player.get_by_test_id(f"conditions-{first}")).to_have_count(0)
     expect(edit).to_have_class(re.compile(r"\bundone\b"))
     expect(player.get_by_test_id("log-entry").get_by_role("button")).to_have_count(0)  # players have no undo

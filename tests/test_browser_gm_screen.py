@@ -90,7 +90,9 @@ def test_browser_gm_bar_leads_the_round(fray_server, table: Pages) -> None:
     edit = gm.get_by_test_id("log-entry").filter(has_text=re.compile(r"^GM edits Goblin 2")).first
     expect(edit).to_be_visible()
     said = edit.locator(".text").text_content()
-    edit.get_by_role("button", name=re.compile("Undo event")).click()
+    undo = edit.get_by_role("button", name=f"Undo “{said}”")  # named for what it undoes
+    undo.click()
+    undo.click()  # it asks first
     undid = gm.get_by_test_id("log-entry").filter(has_text="GM undid").first
     expect(undid.locator(".text")).to_have_text(re.compile(rf"^GM undid “{re.escape(said)}” \(event #\d+\)\.$"))
     table.check()

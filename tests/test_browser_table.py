@@ -56,6 +56,7 @@ def drag_token(page: Page, who: str, to: tuple[int, int], check=None) -> None:
     """Press on a token, move in steps (pointer events), and drop it on a square;
     `check()` runs while the token is still held."""
     card = page.get_by_test_id(f"combatant-{who}")
+    page.get_by_test_id(f"token-{who}").scroll_into_view_if_needed()  # on a phone the controls come first
     start = square(page, int(card.get_attribute("data-x")), int(card.get_attribute("data-y")))
     end = square(page, *to)
     page.mouse.move(*start)

@@ -92,6 +92,32 @@ async def test_export_then_import_into_another_redis_folds_to_the_same_bytes(fra
         there.stop()
 
 
+async def test_a_fight_deleted_then_imported_again_brings_back_none_of_its_old_links(fray_server, redis_url, tmp_path):
+    """Issue 28: a fight deleted, then imported under its own id, took back every old link,
+    a revoked one too, which its GM could not revoke again (its links were deleted with it).
+    An imported fight has only the links issued for it since."""
+    made = fray_server.create(FIGHT)
+    await play(fray_server, made, end=True)
+    gm = {"token": token_of(made["links"]["gm"])}
+    spectator = made["links"]["spectator"]
+    links = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/links", params=gm, timeout=TIMEOUT).json()["links"]
+    watcher = next(item["token_id"] for item in links if item["role"] == "spectator")
+    revoked = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links/{watcher}/revoke", params=gm, json={}, timeout=TIMEOUT)
+    assert revoked.status_code == 200
+    path = tmp_path / "fight.jsonl"
+    exported = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/export", params={**gm, "format": "jsonl"}, timeout=TIMEOUT)
+    path.write_bytes(exported.content)
+    assert httpx.request("DELETE", f"{fray_server.url}/api/encounters/{made['id']}", headers=JSON, params=gm, timeout=TIMEOUT).status_code == 200
+    imported = fray("import", str(path), "--redis-url", redis_url, "--public-url", fray_server.url)
+    assert imported.returncode == 0, imported.stderr
+    for old in (spectator, made["links"]["gm"], made["links"]["players"]["alda"]):
+        answer = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params={"token": token_of(old)}, timeout=TIMEOUT)
+        assert (answer.status_code, answer.json()["code"]) == (403, "auth/bad-token"), answer.text[:200]
+        assert "not one of this fight's links" in answer.json()["message"]
+    new_gm = next(line.split()[-1] for line in imported.stdout.decode().splitlines() if line.strip().startswith("GM:"))
+    assert httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params={"token": token_of(new_gm)}, timeout=TIMEOUT).status_code == 200
+
+
 async def test_import_refuses_an_id_that_exists_unless_renamed(fray_server, redis_url, tmp_path):
     made = fray_server.create(FIGHT)
     path = tmp_path / "fight.jsonl"

@@ -252,32 +252,114 @@ async def test_a_fork_from_a_players_link_shows_its_gm_the_origin_as_that_player
             {"type": "end"},
         ):
             assert (await gm.send(command))["type"] == "ack", command
-        gm_only = [e for e in gm.log if e.get("audience") == "gm" or "morale" in e["text"].lower()]
+        gm_only = [e for e in gm.log if e["seq"] <= 4 and e.get("audience") == "gm"]
     finally:
         await gm.close()
     player_link = made["links"]["players"]["alda"]
-    answer = post_fork(fray_server, made["id"], player_link, {"at": 5})
+    answer = post_fork(fray_server, made["id"], player_link, {"at": 4})
     assert answer.status_code == 201, answer.text
     fork = answer.json()
     params = lambda link, **more: {"token": token_of(link), **more}  # noqa: E731
     as_player = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params=params(player_link), timeout=TIMEOUT).json()
     as_origin_gm = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/log", params=params(made["links"]["gm"]), timeout=TIMEOUT).json()
     fork_log = httpx.get(f"{fray_server.url}/api/encounters/{fork['id']}/log", params=params(fork["links"]["gm"]), timeout=TIMEOUT).json()
-    assert len(as_origin_gm) > len([e for e in as_player if e["seq"] <= 5])  # the origin's GM saw more of it
-    assert [e for e in fork_log if e["seq"] <= 5] == [e for e in as_player if e["seq"] <= 5]
-    assert fork_log[-1]["text"].startswith(f"A fork of encounter {made['id']} after its event #5")
-    replay = httpx.get(f"{fray_server.url}/api/encounters/{fork['id']}/replay", params=params(fork["links"]["gm"], at="5"), timeout=TIMEOUT).json()
+    assert len(as_origin_gm) > len([e for e in as_player if e["seq"] <= 4])  # the origin's GM saw more of it
+    assert [e for e in fork_log if e["seq"] <= 4] == [e for e in as_player if e["seq"] <= 4]
+    assert fork_log[-1]["text"].startswith(f"A fork of encounter {made['id']} after its event #4")
+    replay = httpx.get(f"{fray_server.url}/api/encounters/{fork['id']}/replay", params=params(fork["links"]["gm"], at="4"), timeout=TIMEOUT).json()
     assert replay["view"]["you"]["role"] == "player" and replay["view"]["seed"] is None
-    origin_gm_replay = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/replay", params=params(made["links"]["gm"], at="5"), timeout=TIMEOUT).json()
+    origin_gm_replay = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/replay", params=params(made["links"]["gm"], at="4"), timeout=TIMEOUT).json()
     assert origin_gm_replay["view"]["combatants"][1]["notes"] == "the goblin carries the vault key"
-    assert replay["view"]["combatants"][1]["notes"] is None  # the fork's GM, at the origin's event #5: as the player saw it
+    assert replay["view"]["combatants"][1]["notes"] is None  # the fork's GM, at the origin's event #4: as the player saw it
     welcome = await Table.join(fray_server, fork["links"]["gm"])
     try:
         assert welcome.view["you"]["role"] == "gm"
-        assert [e for e in welcome.log if e["seq"] <= 5] == [e for e in as_player if e["seq"] <= 5]
+        assert [e for e in welcome.log if e["seq"] <= 4] == [e for e in as_player if e["seq"] <= 4]
         assert all(c.get("notes") in (None, "") for c in welcome.view["combatants"])  # the origin GM's note is not the fork's
     finally:
         await welcome.close()
     raw = httpx.get(f"{fray_server.url}/api/encounters/{fork['id']}/export", params=params(fork["links"]["gm"], format="jsonl"), timeout=TIMEOUT)
     assert (raw.status_code, raw.json()["code"]) == (403, "export/veiled")
+    forked_gm = await Table.join(fray_server, fork["links"]["gm"])
+    try:  # an undo would restore the origin's figures of then: those events are not the fork GM's
+        refused = await forked_gm.send({"type": "undo", "seq": 2})
+        assert (refused["type"], refused["code"]) == ("error", "undo/veiled"), refused
+    finally:
+        await forked_gm.close()
+    assert len(await stream(redis_url, fork["id"])) == 6  # nothing appended
     assert gm_only  # the origin had lines for its GM alone, which the veil kept from the fork's GM
+
+
+@pytest_redis
+async def test_a_fork_from_a_link_is_refused_where_that_link_did_not_see_everything(fray_server, redis_url):
+    """Issue 28: a player's or a spectator's fork made them the GM of a state holding a hidden
+    combatant's figures and an unseen one. Such a fork is refused where the link did not see
+    everything its GM would (and made where it did); the GM forks anywhere."""
+    combatants = [
+        FIGHT["combatants"][0],
+        {**FIGHT["combatants"][1], "hidden": True},
+        {"id": "lurker", "name": "Lurker", "side": "goblins", "ac": 12, "hp": 7, "hp_max": 7, "dex": 11, "x": 30, "y": 30, "unseen": True},
+    ]
+    made = fray_server.create({"combatants": combatants})
+    gm = await Table.join(fray_server, made["links"]["gm"])
+    try:
+        for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"}, {"type": "call_morale", "side": "goblins"}, {"type": "end"}):
+            assert (await gm.send(command))["type"] == "ack", command
+    finally:
+        await gm.close()
+    before = len(await stream(redis_url, made["id"]))
+    for link in (made["links"]["players"]["alda"], made["links"]["spectator"]):
+        for at in (2, 3, 5):  # the hidden goblin is in; the unseen lurker too; the fight has begun
+            refused = post_fork(fray_server, made["id"], link, {"at": at})
+            assert (refused.status_code, refused.json()["code"]) == (403, "fork/veiled-state"), refused.text
+            assert "Goblin" not in refused.text and "Lurker" not in refused.text and "gob" not in refused.text
+    allowed = post_fork(fray_server, made["id"], made["links"]["players"]["alda"], {"at": 1})  # Alda alone: all the link saw
+    assert allowed.status_code == 201, allowed.text
+    forked = await Table.join(fray_server, allowed.json()["links"]["gm"])
+    try:
+        assert [c["id"] for c in forked.view["combatants"]] == ["alda"]
+    finally:
+        await forked.close()
+    own = post_fork(fray_server, made["id"], made["links"]["gm"], {"at": 5})  # the GM saw it all
+    assert own.status_code == 201, own.text
+    theirs = await Table.join(fray_server, own.json()["links"]["gm"])
+    try:
+        assert {c["id"]: c["hp"] for c in theirs.view["combatants"]} == {"alda": 40, "gob": 40, "lurker": 7}
+    finally:
+        await theirs.close()
+    assert len(await stream(redis_url, made["id"])) == before
+
+
+@pytest.fixture(scope="module")
+def keyed_server(redis_url: str, tmp_path_factory: pytest.TempPathFactory):
+    from support import FrayServer
+
+    server = FrayServer(redis_url, tmp_path_factory.mktemp("keyed"), env={"FRAY_ADMIN_KEY": ADMIN_KEY})
+    yield server
+    server.stop()
+
+
+ADMIN_KEY = "fork-admin-key-0123456789"
+
+
+@pytest_redis
+async def test_a_fork_from_a_link_that_is_not_the_gms_needs_the_admin_key_where_creating_does(keyed_server, redis_url):
+    """Issue 28: a spectator's link made 30 forks in a second on a server with FRAY_ADMIN_KEY.
+    A fork from a link not the GM's makes a fight: it needs the key, as creating does."""
+    key = {"authorization": f"Bearer {ADMIN_KEY}"}
+    made = httpx.post(f"{keyed_server.url}/api/encounters", json={"combatants": FIGHT["combatants"]}, headers=key, timeout=TIMEOUT).json()
+    gm = await Table.join(keyed_server, made["links"]["gm"])
+    try:
+        for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"}, {"type": "end"}):
+            assert (await gm.send(command))["type"] == "ack", command
+    finally:
+        await gm.close()
+    fork = lambda link, headers: httpx.post(  # noqa: E731
+        f"{keyed_server.url}/api/encounters/{made['id']}/fork", params={"token": token_of(link)}, json={"at": 2}, headers=headers, timeout=TIMEOUT
+    )
+    for link in (made["links"]["spectator"], made["links"]["players"]["alda"]):
+        for headers in ({}, {"authorization": "Bearer wrong"}):
+            refused = fork(link, headers)
+            assert (refused.status_code, refused.json()["code"]) == (403, "auth/admin-key"), refused.text
+    assert fork(made["links"]["spectator"], key).status_code == 201
+    assert fork(made["links"]["gm"], {}).status_code == 201  # the GM's own fight: its link is the key it was given

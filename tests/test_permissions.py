@@ -10,6 +10,7 @@ import httpx
 import pytest
 from support import stream, token_of
 
+from fray_table.rules import RULES_VERSION
 from fray_table.rules.commands import Command
 
 pytestmark = pytest.mark.redis
@@ -64,7 +65,9 @@ SAMPLES = {
     "undo": ([], {"type": "undo", "seq": 3}),  # the last add: the server appends a restore in its place
     "restore": ([], {"type": "restore", "undoes": 3, "at": 4, "what": "x", "undone": [3]}),  # the server's alone
     "fork": ([], {"type": "fork", "id": "y", "seed": base64.b64encode(bytes(32)).decode(), "origin": "x", "at": 3}),  # the server's alone
+    "upgrade_rules": ([], {"type": "upgrade_rules"}),  # of a fight created under the version before today's (OLDER)
 }
+OLDER = {"upgrade_rules"}  # samples sent to a fight of the rules version before today's
 
 
 def command_types() -> list[type]:
@@ -84,7 +87,7 @@ def allowed(cls: type, role: str) -> bool:
 @pytest.mark.parametrize("cls", command_types(), ids=lambda cls: cls.__struct_config__.tag)
 async def test_permission_table(fray_server, redis_url, join, cls, role):
     setup, command = SAMPLES[cls.__struct_config__.tag]
-    made = fray_server.create(FIGHT)
+    made = fray_server.create(FIGHT | ({"rules_version": RULES_VERSION - 1} if cls.__struct_config__.tag in OLDER else {}))
     gm = await join(fray_server, made["links"]["gm"])
     for step in setup:
         ack = await gm.send(step)

@@ -294,6 +294,63 @@ async def test_message_rate_is_limited_then_the_connection_closed(tight_server):
     assert messages[-1]["code"] == "rate/limited"
 
 
+async def test_message_rate_is_per_link_across_its_sockets_and_reconnects(tight_server):
+    """Issue 28: 8 sockets of one link, each under its own rate, stored ~148 events a second.
+    The rate is the link's: its sockets share one bucket, and a new socket does not refill it."""
+    made = create_with_key(tight_server)
+    link = made["links"]["spectator"]
+    first, second = await Table.join(tight_server, link), await Table.join(tight_server, link)
+    for table in (first, second):  # the burst is 5: 5 each would be 10 answered
+        for i in range(5):
+            await table.ws.send(json.dumps({"type": "ping", "id": str(i)}))
+    replies = [await first.next() for _ in range(5)] + [await second.next() for _ in range(5)]
+    pongs = [r for r in replies if r["type"] == "pong"]
+    assert len(pongs) <= 6, replies  # the burst, and at most one refilled meanwhile (5 a second)
+    assert [r["code"] for r in replies if r["type"] == "error"] == ["rate/limited"] * (10 - len(pongs))
+    await first.close()
+    await second.close()
+    await asyncio.sleep(0.2)
+    again = await Table.join(tight_server, link)  # a new socket of the same link: no fresh burst
+    try:
+        for i in range(5):
+            await again.ws.send(json.dumps({"type": "ping", "id": f"again-{i}"}))
+        replies = [await again.next() for _ in range(5)]
+        assert [r["type"] for r in replies].count("pong") <= 3, replies  # what ~0.3 s refilled, not 5
+    finally:
+        await again.close()
+
+
+async def test_a_declaration_that_changes_nothing_is_not_stored(tight_server, redis_url):
+    """Issue 28: the same declaration sent again was stored each time, so one player could
+    grow a fight past what a replay reads. It is refused before the append, and only for a
+    combatant the sender controls (no probe of another side's sealed declarations)."""
+    from support import stream
+
+    made = create_with_key(tight_server)
+    gm = await Table.join(tight_server, made["links"]["gm"])
+    player = await Table.join(tight_server, made["links"]["players"]["alda"])
+    try:
+        for command in ({"type": "force_rolls", "values": [5, 6]}, {"type": "start"}):
+            assert (await gm.send(command))["type"] == "ack", command
+        assert (await gm.send({"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}}))["type"] == "ack"
+        await player.until(gm.position)
+        attack = {"type": "declare", "actor": "alda", "action": {"type": "attack", "target": "gob"}}
+        assert (await player.send(attack))["type"] == "ack"
+        length = len(await stream(redis_url, made["id"]))
+        for _ in range(2):
+            again = await player.send(attack)
+            assert (again["type"], again["code"]) == ("error", "declare/unchanged"), again
+        probe = await player.send({"type": "declare", "actor": "gob", "action": {"type": "attack", "target": "alda"}})
+        assert probe["code"] == "declare/not-your-combatant"  # the goblin's standing declaration is not told
+        assert len(await stream(redis_url, made["id"])) == length
+        changed = await player.send({"type": "declare", "actor": "alda", "action": {"type": "parry"}})
+        assert changed["type"] == "ack", changed  # a changed mind is stored, as ever
+        assert len(await stream(redis_url, made["id"])) == length + 1
+    finally:
+        await gm.close()
+        await player.close()
+
+
 async def test_open_sockets_per_token_are_limited(tight_server):
     made = create_with_key(tight_server)
     link = made["links"]["spectator"]

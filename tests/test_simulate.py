@@ -3,10 +3,12 @@ are known from the dice, the same numbers for the same seeds on any number of
 processes, `fray simulate` on the command line, and the GM's endpoint on a real
 server."""
 
+import asyncio
 import hashlib
 import json
 import subprocess
 import sys
+import time
 
 import httpx
 import msgspec
@@ -278,3 +280,48 @@ def test_the_gm_asks_the_server_how_deadly_a_fight_is(fray_server):
     assert (bad.status_code, bad.json()["code"]) == (400, "request/invalid")
     side = httpx.post(url, params={"token": token_of(made["links"]["gm"])}, json={"sides": {"orcs": {}}}, timeout=TIMEOUT)
     assert side.status_code == 400 and side.json()["message"] == "'sides' names no side of this fight: orcs"
+
+
+def crowd(each: int = 20) -> list[dict]:
+    """Two sides of `each`, too well armoured to fall: every fight runs to the simulator's cap."""
+    return [
+        {"id": f"{side[0]}{i}", "name": f"{side} {i}", "side": side, "ac": 20, "hp": 200, "hp_max": 200, "dex": 10, "x": 10 + 5 * i, "y": y}
+        for side, y in (("party", 10), ("foes", 15))
+        for i in range(each)
+    ]
+
+
+@pytest.mark.redis
+def test_the_simulators_budget_holds_and_no_gm_holds_its_slot(fray_server):
+    """Issue 28: the 5 s budget ran 22.5 s (it was checked every 100 fights), and one GM
+    (a fork's, anyone's) asking again and again kept every other GM at 429 simulate/busy.
+    The budget is checked between fights; GMs wait their turn, one request per link."""
+    long = fray_server.create({"combatants": crowd()})
+    other = fray_server.create({"combatants": duel(1, rounds=1)["combatants"]})
+    ask = lambda made, runs=2000: httpx.post(  # noqa: E731
+        f"{fray_server.url}/api/encounters/{made['id']}/simulate",
+        params={"token": token_of(made["links"]["gm"])},
+        json={"runs": runs, "rounds": 200},
+        timeout=120,
+    )
+    started = time.monotonic()
+    answer = ask(long)
+    took = time.monotonic() - started
+    assert answer.status_code == 200, answer.text
+    assert 0 < answer.json()["runs"] < 2000 and took < 9.0, (answer.json()["runs"], took)  # 5 s, a process to start, a fight to finish
+
+    async def both() -> tuple[httpx.Response, ...]:
+        async with httpx.AsyncClient(timeout=120) as client:
+            post = lambda made, runs: client.post(  # noqa: E731
+                f"{fray_server.url}/api/encounters/{made['id']}/simulate", params={"token": token_of(made["links"]["gm"])}, json={"runs": runs, "rounds": 200}
+            )
+            holding = asyncio.ensure_future(post(long, 2000))
+            await asyncio.sleep(0.3)
+            again = await post(long, 10)  # the same link, while its first runs
+            waiting = await post(other, 50)  # another GM: waits its turn, not 429
+            return await holding, again, waiting
+
+    holding, again, waiting = asyncio.run(both())
+    assert holding.status_code == 200
+    assert (again.status_code, again.json()["code"]) == (429, "simulate/busy")
+    assert waiting.status_code == 200 and waiting.json()["runs"] == 50, waiting.text

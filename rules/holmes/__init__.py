@@ -27,6 +27,7 @@ from fray_table.rules.holmes import (
     tohit,
     traits,
 )
+from fray_table.rules.holmes.grapple import UNWILLING_WORDS
 from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
 from fray_table.rules.ruleset import Module, Profile, Revision, revised
 
@@ -37,6 +38,7 @@ ROUND = Module(
     "003's round: its actions, strikes on the queue, burning oil in the magic phase, subdual and morale at its end.",
     hooks={"arrange": actions.arrange, "targets": actions.targets, "surprise": surprise.roll_surprise, "undone": undo.tell_nothing},
     actions=actions.ACTIONS,
+    labels={"target_unwilling": UNWILLING_WORDS},  # 003: 'wholly unarmed or ... unwilling to use lethal force'
     steps={kinds.STRIKE: combat.strike, kinds.BURN: oil.burn},
     commands={"call_morale": (morale.check_call, morale.call)},  # 003: the GM calls for a morale check
     stops_acting=CANNOT_ACT,

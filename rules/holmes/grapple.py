@@ -27,6 +27,13 @@ THROWN_BACK = 10  # feet: 003's 1" (a ruling: an inch is 10 ft, as for movement)
 REACH = 5  # feet: a grappler must stand beside the target
 
 
+# The declaration's box `target_unwilling`, in 003's words (the pages' form: Module.labels).
+UNWILLING_WORDS = {
+    "label": "The target is wholly unarmed or otherwise unwilling to use lethal force",
+    "help": "003: then no attack roll is needed to approach it: closing in is automatic. The brawl's dice (d6 per hit die) still decide who is pinned.",
+}
+
+
 def may_grapple(state: Encounter, c: Combatant) -> bool:
     """003: 'If a man-type wishes to grapple and pin an opponent' (option grapple_man_types)."""
     return c.man_type or not state.options.get("grapple_man_types", True)

@@ -14,6 +14,7 @@ from fray_table.rules.model import ACT, Combatant
 from fray_table.rules.ruleset import rules_of
 
 KNOCKED_DOWN, STUCK = "knocked down", "weapon stuck"
+ARMOR_BEYOND_REPAIR = "armor beyond repair"  # 000: 'beyond repair and MUST be replaced'
 
 
 def hold(c: Combatant, condition: str, last: int) -> None:
@@ -74,8 +75,8 @@ def damage_armor(ctx: Context, target: Combatant) -> None:
         end = "; it is reduced to 0 and gives no protection"
     elif target.armor_damage >= BEYOND_REPAIR[target.armor]:
         end = "; it is beyond repair and must be replaced"
-    if target.armor_damage >= BEYOND_REPAIR[target.armor] and "armor beyond repair" not in target.conditions:
-        target.conditions = target.conditions + ["armor beyond repair"]
+    if target.armor_damage >= BEYOND_REPAIR[target.armor] and ARMOR_BEYOND_REPAIR not in target.conditions:
+        target.conditions = target.conditions + [ARMOR_BEYOND_REPAIR]
     ctx.log(
         "armor",
         **said(f"{target.name}'s {target.armor} is damaged", (f" ({target.armor_damage} of {points} points)", ""), ac_lowered(ctx, target, 1), f"{end}."),

@@ -1,0 +1,47 @@
+"""The campaign's bestiary: monsters as data (name, Hit Dice, AC, HP, weapons and their
+damage, size, morale figures...), each a combatant template in the fight's own shape, so
+its figures are declared once and checked as a fight checks them. A monster's attack
+bonus left unset is read off 002's hit table by its Hit Dice, as in any fight. The GM
+sets (adds or replaces by name) and removes them; a fight takes numbered copies."""
+
+import msgspec
+
+from fray_table.rules.campaign.commands import RemoveMonster, SetMonster
+from fray_table.rules.campaign.sheet import check_sheet
+from fray_table.rules.campaign.state import Campaign
+from fray_table.rules.errors import Rejected
+from fray_table.rules.model import Combatant
+
+MAX_MONSTERS = 200
+SIDE = "monsters"  # the side a fight's monsters from the bestiary take
+
+
+def set_monster(state: Campaign, cmd: SetMonster, say) -> None:
+    m = msgspec.structs.replace(cmd.monster, id="", x=0, y=0, name=cmd.monster.name.strip())
+    check_sheet(m, state.profile, state.rules_version, "campaign/bad-monster")
+    known = any(x.name == m.name for x in state.bestiary)
+    if not known and len(state.bestiary) >= MAX_MONSTERS:
+        raise Rejected("campaign/full", f"a bestiary holds at most {MAX_MONSTERS} monsters")
+    state.bestiary = [m if x.name == m.name else x for x in state.bestiary] if known else [*state.bestiary, m]
+    say(f"The bestiary {'updates' if known else 'gains'} {m.name} (HD {m.hd}{f'+{m.hd_plus}' if m.hd_plus else ''}, AC {m.ac}, {m.hp} HP).", audience="gm")
+
+
+def remove_monster(state: Campaign, cmd: RemoveMonster, say) -> None:
+    if not any(x.name == cmd.name for x in state.bestiary):
+        raise Rejected("campaign/no-such-monster", f"the bestiary has no {cmd.name!r}")
+    state.bestiary = [x for x in state.bestiary if x.name != cmd.name]
+    say(f"{cmd.name} leaves the bestiary.", audience="gm")
+
+
+def monsters(state: Campaign, wanted: dict[str, int]) -> list[Combatant]:
+    """Numbered copies of bestiary monsters for a fight ('Goblin 1', 'Goblin 2'), hidden
+    from the players; ValueError naming one the bestiary lacks."""
+    out = []
+    for name, count in wanted.items():
+        m = next((x for x in state.bestiary if x.name == name), None)
+        if m is None:
+            raise ValueError(f"the bestiary has no {name!r}")
+        if not 0 <= count <= 50:
+            raise ValueError(f"{count} {name}: a fight takes 0 to 50 of each")
+        out += [msgspec.structs.replace(m, name=f"{name} {i}" if count > 1 else name, side=SIDE, hidden=True) for i in range(1, count + 1)]
+    return out

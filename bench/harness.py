@@ -114,11 +114,17 @@ def demo_fight(host: str) -> tuple[str, list[str]]:
     return made["id"], urls
 
 
-# Attack commands of a real holmes-phases fight: each declares (or re-declares) an attack.
-# Every second pass through the list calls a shot, so each declaration changes the one standing:
+# Attack commands of a real holmes-phases fight: each declares an attack anew. The second half
+# changes every declaration standing (the party calls a shot, each goblin picks another target):
 # a declaration the same as the one standing is refused before it is stored (declare/unchanged).
 FIGHT_COMMANDS = [
-    {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target, "called_shots": called}}
-    for called in (0, 1)
-    for actor, target in [("alda", "gob1"), ("gob1", "alda"), ("bran", "gob2"), ("gob2", "bran"), ("cora", "gob3"), ("gob3", "cora"), ("gob4", "alda")]
+    {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target} | extra}
+    for actor, target, extra in [
+        *[
+            (a, t, {})
+            for a, t in [("alda", "gob1"), ("gob1", "alda"), ("bran", "gob2"), ("gob2", "bran"), ("cora", "gob3"), ("gob3", "cora"), ("gob4", "alda")]
+        ],
+        *[(a, t, {"called_shots": 1}) for a, t in [("alda", "gob1"), ("bran", "gob2"), ("cora", "gob3")]],
+        *[(a, t, {}) for a, t in [("gob1", "bran"), ("gob2", "cora"), ("gob3", "alda"), ("gob4", "bran")]],
+    ]
 ]

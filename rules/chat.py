@@ -5,7 +5,7 @@ else, whatever happens later.
 
 `say {text}` speaks to the table; `say {text, to}` whispers: the GM to the player who
 controls combatant `to`, a player to the GM (`to: "gm"`). Plain text, 1 to 500
-characters, no control characters; the server also limits how fast one connection
+characters, no control characters; the server also limits how fast one link
 may chat (server.limits, `chat/too-fast`).
 """
 
@@ -21,6 +21,16 @@ MAX_TEXT = 500  # characters of one chat line
 GM = "gm"
 
 
+NOT_PLAIN = ("Cc", "Cf", "Co", "Cs")  # Unicode categories: control (a newline), format (a right-to-left override), private use, surrogates
+
+
+def plain(text: str) -> bool:
+    """Is it plain text, as a person's words must be (a chat line, a name, a spell): no
+    control or formatting character. The server asks it of every string of every
+    command and request body before anything is stored (server.protocol.unplain)."""
+    return not any(unicodedata.category(ch) in NOT_PLAIN for ch in text)
+
+
 def to_audience(cid: str) -> str:
     """The audience of a whisper to the player who controls combatant `cid` (rules.view.sees)."""
     return f"to:{cid}"
@@ -32,7 +42,7 @@ def check_say(state: Encounter, by: Actor, cmd: Say) -> None:
         raise Rejected("chat/empty", "say something: the message is empty")
     if len(text) > MAX_TEXT:
         raise Rejected("chat/too-long", f"a chat message is at most {MAX_TEXT} characters, not {len(text)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in text):
+    if not plain(text):
         raise Rejected("chat/bad-text", "a chat message is plain text: no control or formatting characters")
     if not cmd.to:
         return

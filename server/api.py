@@ -3,6 +3,7 @@
 Every answer is JSON; every refusal is `{code, message}` with a stable code.
 """
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -18,7 +19,7 @@ from fray_table.rules.events import Actor, Event, encode_event
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.profiles import validate_options
 from fray_table.rules.reducer import apply, canonical, check
-from fray_table.server import demo
+from fray_table.server import demo, protocol
 from fray_table.server.hub import UnknownVersion
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import ROLES, BadToken
@@ -58,18 +59,31 @@ def base_url(request: Request) -> str:
     return request.app.state.public_url or str(request.base_url)
 
 
+class SlowBody(Exception):
+    """The body did not arrive within `--request-timeout` (answered 408 by `slow_body`)."""
+
+
+async def slow_body(request: Request, exc: Exception) -> Response:
+    return error(408, "request/timeout", f"the body did not arrive within {request.app.state.limits.request_seconds:g} s")
+
+
 async def read_body(request: Request) -> bytes | None:
-    """The request body, or None once it is over the limit (read no further)."""
+    """The request body, or None once it is over the limit (read no further); SlowBody
+    once it has taken `--request-timeout` (server/timeouts.py times the head)."""
     limit = request.app.state.limits.body_bytes
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         return None
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(request.app.state.limits.request_seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    return None
+                chunks.append(chunk)
+    except TimeoutError:
+        raise SlowBody() from None
     return b"".join(chunks)
 
 
@@ -165,16 +179,27 @@ async def json_body(request: Request, kind: type, what: str):
     if raw is None:
         return too_large(request)
     try:
-        return msgspec.json.decode(raw or b"{}", type=kind)
+        body: object = msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.DecodeError as e:
         return error(400, "request/invalid", f"the {what} is not valid: {e}")
     except RecursionError:
         return error(400, "request/invalid", f"the {what} nests too deeply")
+    if (where := protocol.unplain(body)) is not None:
+        return error(400, protocol.BAD_TEXT, f"the {what}'s {protocol.bad_text(where)}")
+    return body
+
+
+FORWARDING = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip")
+
+
+def forwarded(request: Request) -> bool:
+    """Did the request come through a proxy or a tunnel (one on this machine included)? It says so in these headers."""
+    return any(name in request.headers for name in FORWARDING)
 
 
 async def create(request: Request) -> Response:
     presented = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-    if (why := request.app.state.access.creation_refused(presented)) is not None:
+    if (why := request.app.state.access.creation_refused(presented, forwarded(request))) is not None:
         return error(403, "auth/admin-key", why)
     body = await json_body(request, CreateBody, "encounter description")
     if isinstance(body, Response):

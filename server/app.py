@@ -27,6 +27,7 @@ from fray_table.server.archive import Sweeper
 from fray_table.server.campaign_store import CampaignStore
 from fray_table.server.chronicle import Rebuilds
 from fray_table.server.collector import Collector
+from fray_table.server.edge import KnownHosts, SameSiteWrites, hosts_answered
 from fray_table.server.hub import Hub
 from fray_table.server.limits import Limits
 from fray_table.server.security import Access, SecurityHeaders
@@ -46,7 +47,12 @@ class Fray(Starlette):
     keep each layer's frame alive for as long, about 5 KB a socket
     (docs/decisions.md). Everything else is routed as usual."""
 
+    hosts: KnownHosts | None = None  # set by create_app: a Host it does not answer to is refused first
+
     async def __call__(self, scope, receive, send) -> None:
+        if self.hosts is not None and (refused := self.hosts.refused(scope)) is not None:
+            await refused(scope, receive, send)
+            return
         if scope["type"] == "websocket" and (match := SOCKET_PATH.fullmatch(scope["path"])):
             scope["app"] = self
             scope["path_params"] = {"id": match[1]}
@@ -83,11 +89,15 @@ def create_app(
     retain_ended: float | None = None,
     archive_dir: pathlib.Path | None = None,
     public_url: str = "",
+    allowed_hosts: list[str] | None = None,
+    proxied: bool = False,
     rules_version: int = RULES_VERSION,
 ) -> Fray:
     """`loopback`: the server listens on loopback only (creation is then open without an admin key).
     `cluster`: Redis Cluster or not (None: ask the Redis; server.store.RedisStore).
     `public_url`: the base of every generated link (else each request's own address).
+    `allowed_hosts`: the Host names it answers to (server/edge.py; default: loopback's and the public URL's).
+    `proxied`: it believes a proxy's forwarded headers (`--forwarded-allow-ips`): creating then needs the admin key.
     `on_stopped`: called last when the app shuts down (the CLI stops its embedded Redis there:
     uvicorn re-raises SIGTERM after shutting down, so code after uvicorn.run never runs).
     `retain_ended`: seconds an ended fight is kept (None: forever), then deleted, archived
@@ -104,7 +114,14 @@ def create_app(
         app.state.signer = Signer(await load_secret(redis_url, bool(store.cluster)))
         app.state.limits = limits
         app.state.access = Access(
-            redis_url, app.state.signer, limits=limits, admin_key=admin_key, loopback=loopback, origins=origins, cluster=bool(store.cluster)
+            redis_url,
+            app.state.signer,
+            limits=limits,
+            admin_key=admin_key,
+            loopback=loopback,
+            origins=origins,
+            cluster=bool(store.cluster),
+            proxied=proxied or bool(public_url),
         )
         await app.state.access.start()
         app.state.hub = Hub(store, rules_version)
@@ -178,11 +195,12 @@ def create_app(
     app = Fray(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS)],
+        middleware=[Middleware(SecurityHeaders, headers=SECURITY_HEADERS), Middleware(SameSiteWrites, origins=origins, headers=SECURITY_HEADERS)],
         # starlette types every handler as taking any Exception; this one is only registered for HTTPException
-        exception_handlers={HTTPException: api.http_error, Exception: api.server_error},  # type: ignore[dict-item]
+        exception_handlers={HTTPException: api.http_error, api.SlowBody: api.slow_body, Exception: api.server_error},  # type: ignore[dict-item]
     )
     app.state.public_url = public_url
+    app.hosts = KnownHosts(app, hosts_answered("127.0.0.1", public_url) if allowed_hosts is None else allowed_hosts, SECURITY_HEADERS)
     app.state.rules_version = rules_version
     return app
 
@@ -205,7 +223,7 @@ async def index(request: Request) -> Response:
 async def about(request: Request) -> Response:
     """What the home page needs to know: the version, and whether creating a fight asks for the admin key."""
     access = request.app.state.access
-    creation = "open" if access.creation_refused("") is None else ("admin-key" if access.admin_key else "closed")
+    creation = "open" if access.creation_refused("", api.forwarded(request)) is None else ("admin-key" if access.admin_key else "closed")
     return JSONResponse(
         {"fray": "combat encounter server", "version": version(), "create": "POST /api/encounters", "creation": creation, "docs": "README.md"},
         headers=SECURITY_HEADERS,

@@ -35,7 +35,8 @@ log = logging.getLogger("fray.archive")
 FORMAT = "fray-fight"
 VERSION = 1
 PAGE = 1000  # events read from the store at a time
-NEW_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+NEW_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # an encounter id a file may bring (it names the archive's file)
+MAX_LINE = 4 * 1024 * 1024  # bytes of one line: an event with a battle map and 200 combatants is well under 1 MB
 DURATION = re.compile(r"(\d+)([smhd])")
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -99,6 +100,8 @@ async def export_lines(store, encounter: str, progress: Callable[[int, int], Non
 
 async def export_to_file(store, encounter: str, folder: pathlib.Path) -> pathlib.Path:
     """The fight written to `folder/<id>.jsonl`, whole or not at all (a temporary file, then a rename)."""
+    if not NEW_ID.fullmatch(encounter):  # it names a file: never one outside `folder`
+        raise ArchiveError(f"the encounter id {encounter[:70]!r} cannot name an archive file (1 to 64 letters, digits, '-' or '_')")
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{encounter}.jsonl"
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{encounter}.", suffix=".part")
@@ -131,6 +134,8 @@ def parse(lines: Iterable[bytes], source: str = "the file", each: Callable[[Even
         if not raw.strip():
             continue
         where = f"{source}, line {number}"
+        if len(raw) > MAX_LINE:
+            raise ArchiveError(f"{where}: a line of {len(raw):,} bytes; a fight's lines are at most {MAX_LINE:,}")
         if header is None:
             try:
                 header = _header.decode(raw)
@@ -205,9 +210,24 @@ def renamed(fight: Fight, new_id: str) -> Fight:
     return Fight(msgspec.structs.replace(fight.header, encounter=new_id), events, state)
 
 
+def vet(fight: Fight) -> None:
+    """ArchiveError unless every event is one this server could have stored (server/vetting.py):
+    a file is not trusted further than a client (`fray import`)."""
+    from fray_table.server.vetting import Unstorable, vet_events
+
+    try:
+        vet_events(fight.events)
+    except Unstorable as e:
+        raise ArchiveError(f"event #{e.seq}: {e}") from None
+
+
 async def import_fight(store, fight: Fight) -> str:
-    """Append the fight's events to a new encounter of `store`; its id."""
+    """Append the fight's events to a new encounter of `store`; its id. ArchiveError for an
+    id that cannot name a file, or an event the server could not have stored (`vet`)."""
     encounter = fight.header.encounter
+    if not NEW_ID.fullmatch(encounter):  # an id names files (the archive's): the file's is not trusted
+        raise ArchiveError(f"the encounter id {encounter[:70]!r} is not 1 to 64 letters, digits, '-' or '_': import it under another id with --as NEW_ID")
+    vet(fight)
     if await store.exists(encounter):
         raise ArchiveError(f"an encounter {encounter!r} already exists here; import it under another id with --as NEW_ID")
     # Submitted together, appended in order by the store's one writer.
@@ -276,22 +296,32 @@ class Sweeper:
         store, removed = self.app.state.store, []
         cutoff_ms = (self.clock() - self.retain) * 1000
         for encounter in await store.list_encounters():
-            last = await store.last(encounter)
-            if last is None or position_key(last[0])[0] > cutoff_ms or self._not_ended.get(encounter) == last[0]:
-                continue
-            state = None
-            async for _, payload in _events(store, encounter):
-                state = apply(state, decode_event(payload))
-            if state is None or state.status != "ended":
-                self._not_ended[encounter] = last[0]
-                continue
-            if self.archive is not None:
-                await export_to_file(store, encounter, self.archive)
-            await delete_fight(self.app, encounter, "this fight ended and has been removed from the server")
-            self._not_ended.pop(encounter, None)
-            removed.append(encounter)
-            log.info("removed the ended fight %s%s", encounter, f" (archived in {self.archive})" if self.archive else "")
+            try:
+                if await self._sweep_one(store, encounter, cutoff_ms):
+                    removed.append(encounter)
+            except StoreUnavailable:
+                raise  # the next sweep tries again
+            except Exception:  # one fight that cannot be swept (an id no file may have) stops no other
+                log.exception("sweeping the ended fight %r failed; the others go on", encounter[:70])
         return removed
+
+    async def _sweep_one(self, store, encounter: str, cutoff_ms: float) -> bool:
+        """Remove this fight if it ended over `retain` ago; whether it did."""
+        last = await store.last(encounter)
+        if last is None or position_key(last[0])[0] > cutoff_ms or self._not_ended.get(encounter) == last[0]:
+            return False
+        state = None
+        async for _, payload in _events(store, encounter):
+            state = apply(state, decode_event(payload))
+        if state is None or state.status != "ended":
+            self._not_ended[encounter] = last[0]
+            return False
+        if self.archive is not None:
+            await export_to_file(store, encounter, self.archive)
+        await delete_fight(self.app, encounter, "this fight ended and has been removed from the server")
+        self._not_ended.pop(encounter, None)
+        log.info("removed the ended fight %s%s", encounter, f" (archived in {self.archive})" if self.archive else "")
+        return True
 
 
 async def _events(store, encounter: str) -> AsyncIterator[tuple[str, bytes]]:

@@ -14,7 +14,7 @@ from fray_table.rules.campaign.commands import AddCharacter, CreateCampaign
 from fray_table.rules.campaign.events import CampaignEvent, decode_event, encode_event
 from fray_table.rules.campaign.foundry import from_actor
 from fray_table.rules.campaign.reducer import apply
-from fray_table.server.api import SECURITY_HEADERS, error, read_body, too_large
+from fray_table.server.api import SECURITY_HEADERS, error, forwarded, read_body, too_large
 from fray_table.server.campaign_store import is_campaign_id, new_campaign_id
 from fray_table.server.campaigns import actor_of, link, load, seat, seen
 from fray_table.server.store import StoreUnavailable, position_key
@@ -95,7 +95,7 @@ def parse(data: bytes, new_id: str = "") -> list[CampaignEvent]:
 async def import_campaign(request: Request) -> Response:
     """POST a file (as creation is allowed: server/security.py); `?as=campaign-...` for another id."""
     presented = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-    if (why := request.app.state.access.creation_refused(presented)) is not None:
+    if (why := request.app.state.access.creation_refused(presented, forwarded(request))) is not None:
         return error(403, "auth/admin-key", why)
     raw = await read_body(request)
     if raw is None:

@@ -22,7 +22,7 @@ from fray_table.rules.events import Actor
 from fray_table.rules.model import Combatant
 from fray_table.rules.ruleset import installed
 from fray_table.server import demo
-from fray_table.server.api import SECURITY_HEADERS, base_url, error, json_body
+from fray_table.server.api import SECURITY_HEADERS, base_url, error, forwarded, json_body
 from fray_table.server.campaign_store import is_campaign_id, new_campaign_id
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken, Claims
@@ -121,7 +121,7 @@ def seen(claims: Claims, loaded: Loaded) -> dict:
 
 async def create(request: Request) -> Response:
     presented = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-    if (why := request.app.state.access.creation_refused(presented)) is not None:
+    if (why := request.app.state.access.creation_refused(presented, forwarded(request))) is not None:
         return error(403, "auth/admin-key", why)
     body = await json_body(request, CreateBody, "campaign description")
     if isinstance(body, Response):

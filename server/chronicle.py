@@ -36,6 +36,7 @@ from fray_table.rules.reducer import folding
 from fray_table.rules.summary import Summary, summarize
 from fray_table.rules.upgrade import version_needed
 from fray_table.rules.view import Viewer, log_for
+from fray_table.server.views import senders
 
 NAMING = (AddCombatant, EditCombatant, Restore)  # the events that may add, rename or reveal a combatant
 CHECKPOINT_EVERY = 256  # events between the states a chronicle keeps
@@ -177,9 +178,10 @@ class Chronicle:
             state = after  # folding's own copy, changed in place: the last one is the one kept
         return state
 
-    def fold(self, viewer: Viewer, at: int | None, count: int, last: Encounter) -> Fold:
+    def fold(self, viewer: Viewer, at: int | None, count: int, last: Encounter, link: str = "") -> Fold:
         """The fight up to event `at` (None: the last) as `viewer` saw it, over its first
-        `count` events: what a fold from scratch of those events gives (server/replay.py)."""
+        `count` events: what a fold from scratch of those events gives (server/replay.py).
+        `link`: a player's token id: a line for a command's sender alone is its link's (server.views.senders)."""
         stop = count - 1 if at is None else max(0, min(at, count - 1))
         # A veiled fork (rules/fork.py): its GM reads its origin's events as the link it was forked from did.
         veil, veiled = -1, viewer
@@ -195,9 +197,10 @@ class Chronicle:
             seen = veiled if seq <= veil else viewer
             if self.lines[seq]:
                 frame = cast(Encounter, self.frames[seq])
-                shown = log_for(self.lines[seq], frame, seen)
+                own = link if seen is viewer else ""  # under a veil, the origin's lines are read by combatants
+                shown = senders(log_for(self.lines[seq], frame, seen), own)
                 lines.extend(shown)
-                counted.extend(log_for(self.lines[seq], frame, seen, points=True) if seen.role != "gm" else shown)
+                counted.extend(senders(log_for(self.lines[seq], frame, seen, points=True), own) if seen.role != "gm" else shown)
                 made_in.extend(rounds_of(shown, self.began[seq]))
             if seq == stop:  # who the viewer was shown, by name
                 names.update((c.id, c.name) for c in state.combatants if seen.role == "gm" or not c.unseen)

@@ -87,12 +87,12 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
         await refuse(ws, "limit/sockets", str(e), 4429)
         return
     viewer = claims.viewer()
-    client = Client(viewer, texts_to(send) if send is not None else ws.send_text, ws.close, wire=wire_of(send))
-    client.push(room.welcome(viewer, after))
+    client = Client(viewer, texts_to(send) if send is not None else ws.send_text, ws.close, wire=wire_of(send), link=claims.i)
+    client.push(room.welcome(viewer, after, claims.i))
     app.state.hub.join(room, client)
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
     guard = RateGuard(app.state.limits, bucket=seat.bucket)  # the link's rate, across its sockets
-    replies = client.replies = Replies(client.push, TokenBucket(app.state.limits.chat_rate, app.state.limits.chat_burst))
+    replies = client.replies = Replies(client.push, access.chat(claims.i))  # the link's chat rate, across its sockets
     try:
         while not seat.closed:
             message = await ws.receive()
@@ -184,7 +184,7 @@ class Replies:
 
     def __init__(self, push, chat: TokenBucket | None = None) -> None:
         self._push = push
-        self.chat = chat  # this connection's chat rate (rules.chat): `say` past it gets chat/too-fast
+        self.chat = chat  # this link's chat rate (rules.chat, Access.chat): `say` past it gets chat/too-fast
         self._queue: list[tuple[asyncio.Future | None, Outgoing | str]] = []  # (append, message id) or (None, text); short (IN_FLIGHT)
         self.last_position = "0-0"  # of this connection's last acknowledged command
 
@@ -282,6 +282,8 @@ async def judge(app, room, by: Actor, token_id: str, text: str, replies: Replies
             code="chat/too-fast",
             message=f"at most {limits.chat_burst} chat messages at once, then one every {1 / limits.chat_rate:g} s: this one was not sent",
         )
+    if not isinstance(message.command, Say) and (where := protocol.unplain(message.command)) is not None:  # `say`: rules.chat's own check
+        return protocol.Error(id=message.id, code=protocol.BAD_TEXT, message=protocol.bad_text(where))
     logs.command_id.set(message.id[:100])
     if isinstance(message.command, UpgradeRules):  # to this replica's newest rules, unless it names a version
         if message.command.version > app.state.rules_version:

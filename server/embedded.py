@@ -22,6 +22,8 @@ import os
 import pathlib
 import signal
 import socket
+import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -56,9 +58,55 @@ def socket_path_for(data_dir: pathlib.Path) -> pathlib.Path:
     path = data_dir / "redis.sock"
     if len(str(path)) <= MAX_SOCKET_PATH:
         return path
-    # Derived from the folder, so every process sharing the folder finds it.
+    # Derived from the folder, so every process sharing the folder finds it; in a folder
+    # of this user's alone, so nobody else can put a socket of their own there first.
     digest = hashlib.sha256(str(data_dir).encode()).hexdigest()[:16]
-    return pathlib.Path(tempfile.gettempdir()) / f"fray-{digest}.sock"
+    return private_folder(pathlib.Path(tempfile.gettempdir()) / f"fray-{os.getuid()}") / f"{digest}.sock"
+
+
+def private_folder(folder: pathlib.Path) -> pathlib.Path:
+    """`folder`, made if need be, if it is this user's alone (0700, not a link); else RuntimeError."""
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700)
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise RuntimeError(
+            f"{folder} holds the embedded Redis's socket for a long --data path, and it is not a folder of this user's alone "
+            "(mode 0700): remove it, or choose a shorter --data path"
+        )
+    return folder
+
+
+def keep_private(data_dir: pathlib.Path) -> None:
+    """The folder holds the token secret (in Redis's files): nobody else may read it. Files
+    and folders this user owns lose any group or other permission (an older Fray's, or
+    made before Redis ran with umask 077)."""
+    uid = os.getuid()
+    for path in (data_dir, *data_dir.rglob("*")):
+        with contextlib.suppress(OSError):  # a file Redis renames meanwhile (an AOF rewrite)
+            st = os.lstat(path)
+            if st.st_uid == uid and st.st_mode & 0o077 and not stat.S_ISLNK(st.st_mode) and not stat.S_ISSOCK(st.st_mode):
+                os.chmod(path, stat.S_IMODE(st.st_mode) & 0o700)
+
+
+def serving_pid(path: pathlib.Path) -> int | None:
+    """The pid of the process listening on the unix socket `path` (Linux: SO_PEERCRED), or None if unknown."""
+    if not hasattr(socket, "SO_PEERCRED"):
+        return None
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(1.0)
+            sock.connect(str(path))
+            pid, _, _ = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+            return pid
+    except OSError:
+        return None
+
+
+def private_child() -> None:
+    """In the child, before exec: files it makes are its user's alone; it dies with its parent."""
+    os.umask(0o077)
+    die_with_parent()
 
 
 def ping(path: pathlib.Path, timeout: float = 1.0) -> bytes | None:
@@ -132,7 +180,10 @@ class EmbeddedRedis:
             if ping(self.socket_path) is None:
                 self._spawn()
                 self.owned = True
+            else:
+                self._check_adoptable()
             self._wait_until_ready()
+            keep_private(self.data_dir)
             self._users = os.open(self.data_dir / "users.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             fcntl.flock(self._users, fcntl.LOCK_SH)
             if not self.owned:
@@ -173,11 +224,28 @@ class EmbeddedRedis:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
+    def _check_adoptable(self) -> None:
+        """What answers on the socket must be the Redis started on this folder (the pid in its
+        pidfile), not whatever listens there: it would be handed the token secret."""
+        pid = serving_pid(self.socket_path)
+        if pid is None:
+            return  # not Linux: the socket's folder is this user's alone, or the data folder itself
+        try:
+            recorded = int((self.data_dir / "redis.pid").read_text().strip() or 0)
+        except (OSError, ValueError):
+            recorded = 0
+        if pid != recorded:
+            raise RuntimeError(
+                f"something listens on {self.socket_path} (process {pid}) that is not the Redis of {self.data_dir} "
+                f"(its pidfile says {recorded or 'nothing'}): Fray will not use it; stop it, or choose another --data folder"
+            )
+
     def _prepare_folder(self) -> None:
         if self.data_dir.exists() and not self.data_dir.is_dir():
             raise RuntimeError(f"Cannot use {self.data_dir} as Fray's data folder: it is a file, not a folder.")
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            keep_private(self.data_dir)
             probe = self.data_dir / ".fray-write-test"
             probe.write_bytes(b"")
             probe.unlink()
@@ -211,7 +279,7 @@ class EmbeddedRedis:
             # shutdown stops it afterwards (stop(): SIGTERM).
             blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             try:
-                self._process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+                self._process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, preexec_fn=private_child)
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 

@@ -32,7 +32,7 @@ from fray_table.rules.model import Encounter
 from fray_table.rules.reducer import apply, check, fold
 from fray_table.rules.upgrade import version_needed
 from fray_table.rules.view import Viewer, view
-from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, issue_links, json_body, new_encounter_id, player_links
+from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, forwarded, issue_links, json_body, new_encounter_id, player_links
 from fray_table.server.hub import UnknownVersion
 from fray_table.server.store import StoreUnavailable
 from fray_table.server.tokens import BadToken
@@ -172,7 +172,7 @@ async def fork_endpoint(request: Request) -> Response:
         return body
     if claims.r != "gm":  # a fork makes a fight: the admin key where creating needs it
         presented = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        if (why := request.app.state.access.creation_refused(presented)) is not None:
+        if (why := request.app.state.access.creation_refused(presented, forwarded(request))) is not None:
             return error(403, "auth/admin-key", f"forking from a link that is not the GM's makes a fight: {why}")
     try:
         if claims.r != "gm":

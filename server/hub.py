@@ -26,7 +26,7 @@ from fray_table.rules.upgrade import version_needed
 from fray_table.rules.view import View, Viewer, log_for
 from fray_table.server import metrics, protocol
 from fray_table.server.store import position_key
-from fray_table.server.views import Views
+from fray_table.server.views import Views, sender_lines, senders
 
 if TYPE_CHECKING:
     from fray_table.server.connection import Replies  # which imports this module
@@ -110,10 +110,11 @@ class Client:
     and the transport takes it (most of the time): no task switch, no copy a socket.
     An idle client holds no text and no task (a welcome is several KB)."""
 
-    __slots__ = ("_close", "_send_text", "_sending", "_wire", "closing", "dropped", "limit", "outbox", "replies", "viewer", "writer")
+    __slots__ = ("_close", "_send_text", "_sending", "_wire", "closing", "dropped", "limit", "link", "outbox", "replies", "viewer", "writer")
 
-    def __init__(self, viewer: Viewer, send_text, close, outbox: int = 256, wire: Wire | None = None) -> None:
+    def __init__(self, viewer: Viewer, send_text, close, outbox: int = 256, wire: Wire | None = None, link: str = "") -> None:
         self.viewer = viewer
+        self.link = link  # its token id: a player's lines for a sender alone go to the link that sent them (server.views.senders)
         self._send_text = send_text
         self._close = close
         self._wire = wire
@@ -256,7 +257,7 @@ class Room:
             self._folded = None
         return new
 
-    def welcome(self, viewer: Viewer, after: str = "0-0") -> Outgoing:
+    def welcome(self, viewer: Viewer, after: str = "0-0", link: str = "") -> Outgoing:
         assert self.state is not None
         start = position_key(after)
         entries = [e for p, e in self.log if position_key(p) > start][-WELCOME_LOG:]
@@ -269,7 +270,7 @@ class Room:
                 # The view as builtins (server/views.py), encoded exactly as a View
                 # would be; a Struct does not check the types of its fields.
                 view=cast(View, shown),
-                log=log_for(entries, self.state, viewer),
+                log=senders(log_for(entries, self.state, viewer), link if viewer.role == "player" else ""),
                 rules_version=kept(self.state.rules_version),
                 rules_newest=self.newest,
             )
@@ -296,7 +297,15 @@ class Room:
         assert self.state is not None
         for viewer, clients in self.audiences.items():
             ops = self.views.patch(self.state, viewer)
-            message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=log_for(new, self.state, viewer))))
+            lines = log_for(new, self.state, viewer)
+            if viewer.role == "player" and sender_lines(lines):  # rare (a whisper, a rejection): one message a link
+                for link in {client.link for client in clients}:
+                    message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=senders(lines, link))))
+                    for client in clients:
+                        if client.link == link:
+                            client.push(message)
+                continue
+            message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=lines)))
             for client in clients:
                 client.push(message)
         self.views.settle()

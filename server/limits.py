@@ -1,6 +1,6 @@
 """Limits that keep one client from hurting the others: message rate per
-link (shared by that link's sockets on a replica), open sockets per token,
-frame and body sizes.
+link (shared by that link's sockets on a replica), chat rate per link (the same), open
+sockets per token, frame and body sizes, the time a request may take.
 
 Every number has a flag and an environment variable (`fray serve --help`,
 docs/operations.md); `Limits()` holds the defaults.
@@ -20,8 +20,9 @@ class Limits(msgspec.Struct, frozen=True):
     strikes: int = 20  # rate-limited messages in a row before the connection is closed
     sockets_per_token: int = 8  # open websockets per invite token, per replica
     revoke_poll: float = 0.5  # seconds between checks of revoked tokens on other replicas
-    chat_rate: float = 0.5  # chat lines (say) per second per connection, sustained: one every 2 s
-    chat_burst: int = 5  # chat lines a connection may send at once
+    chat_rate: float = 0.5  # chat lines (say) per second per link, sustained: one every 2 s (its sockets share it)
+    chat_burst: int = 5  # chat lines a link may send at once
+    request_seconds: float = 10.0  # a request's head, then its body, must arrive within this (server/timeouts.py)
     rebuilds: int = 2  # fights folded for a replay, log, dice check or export at once, per replica (server/chronicle.py)
 
 

@@ -10,11 +10,40 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from fray_table.rules.chat import plain
 from fray_table.rules.commands import Command
 from fray_table.rules.model import Entry
 from fray_table.rules.view import View, Viewer
 
 PROTOCOL_VERSION = 1
+BAD_TEXT = "protocol/bad-text"
+
+
+def unplain(value: Any, path: str = "") -> str | None:
+    """The path ('action.spell', 'combatants[0].name') of the first string in a decoded
+    command or request body that is not plain text (rules.chat.plain: a newline, a
+    right-to-left override), or None. One check for every free-text field, made at the
+    edge before anything is appended, so no stored fight folds differently."""
+    if isinstance(value, str):
+        return None if plain(value) else (path or "the value")
+    if isinstance(value, Struct):
+        value = {f: getattr(value, f) for f in value.__struct_fields__}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and not plain(key):
+                return (path or "the value") + " (a key)"
+            if (found := unplain(item, where)) is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            if (found := unplain(item, f"{path}[{i}]")) is not None:
+                return found
+    return None
+
+
+def bad_text(where: str) -> str:
+    return f"{where} holds a control or formatting character (a newline, a right-to-left override...): names and words are plain text"
 
 
 class Message(Struct, tag_field="type", forbid_unknown_fields=True):

@@ -32,8 +32,9 @@ async def _answer(request: Request, kind: str, make: Callable[[Fold], bytes], at
     try:
         claims = await claims_of(request.app, encounter, request.query_params.get("token"))
         viewer = claims.viewer()
+        link = claims.i if viewer.role == "player" else ""  # a player's lines for a sender alone are its link's (server.views.senders)
         made = await request.app.state.rebuilds.answer(
-            encounter, claims.i, (kind, viewer, at), lambda chronicle, count, last: make(chronicle.fold(viewer, at, count, last))
+            encounter, claims.i, (kind, viewer, at, link), lambda chronicle, count, last: make(chronicle.fold(viewer, at, count, last, link))
         )
     except BadToken as e:
         return error(403, "auth/bad-token", str(e))

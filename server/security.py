@@ -13,13 +13,13 @@ import contextlib
 import hmac
 import logging
 import time
-import urllib.parse
 from collections.abc import Awaitable, Callable
 
 import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
+from fray_table.server.edge import same_site
 from fray_table.server.limits import Limits, TokenBucket
 from fray_table.server.store import UNAVAILABLE, StoreUnavailable, connect
 from fray_table.server.tokens import BadToken, Claims, Signer
@@ -68,8 +68,10 @@ class Access:
         loopback: bool = True,
         origins: tuple[str, ...] = (),
         cluster: bool = False,
+        proxied: bool = False,
     ) -> None:
         self.signer = signer
+        self.proxied = proxied  # a public URL or trusted proxies: reached from beyond this machine, whatever it listens on
         self.limits = limits
         self.admin_key = admin_key
         self.loopback = loopback
@@ -78,6 +80,7 @@ class Access:
         self._cluster = cluster
         self._redis: aioredis.Redis | RedisCluster | None = None
         self._seats: dict[str, set[Seat]] = {}  # token id -> open sockets
+        self._chat: dict[str, TokenBucket] = {}  # token id -> its chat rate, kept across its reconnections
         # token id -> its message rate: kept after its last socket closes until refilled, so
         # that neither more sockets nor reconnecting gives a link more than its rate.
         self._buckets: dict[str, TokenBucket] = {}
@@ -99,35 +102,39 @@ class Access:
 
     # --- creating encounters -------------------------------------------------
 
-    def creation_refused(self, presented: str) -> str | None:
-        """Why this request may not create an encounter, or None if it may."""
+    def creation_refused(self, presented: str, forwarded: bool = False) -> str | None:
+        """Why this request may not create an encounter, or None if it may. `forwarded`:
+        the request came through a proxy or a tunnel (it carries forwarding headers)."""
         if self.admin_key:
             if presented and hmac.compare_digest(presented.encode(), self.admin_key.encode()):
                 return None
             return "creating an encounter needs the admin key (header 'Authorization: Bearer <FRAY_ADMIN_KEY>')"
-        if self.loopback:
-            return None
-        return "creating encounters is closed: this server listens beyond loopback and has no FRAY_ADMIN_KEY"
+        if not self.loopback:
+            return "creating encounters is closed: this server listens beyond loopback and has no FRAY_ADMIN_KEY"
+        if self.proxied or forwarded:
+            return (
+                "creating encounters is closed: this server is reached through a proxy or a tunnel (a public URL, forwarded headers) and has no FRAY_ADMIN_KEY"
+            )
+        return None
 
     def creation_policy(self) -> str:
         if self.admin_key:
             return "creating encounters needs the admin key (FRAY_ADMIN_KEY)"
-        if self.loopback:
-            return "creating encounters is open to anyone who reaches this loopback address (set FRAY_ADMIN_KEY to require a key)"
-        return "creating encounters is CLOSED: listening beyond loopback without FRAY_ADMIN_KEY"
+        if not self.loopback:
+            return "creating encounters is CLOSED: listening beyond loopback without FRAY_ADMIN_KEY"
+        if self.proxied:
+            return "creating encounters is CLOSED: reached through a proxy or a tunnel (--public-url, --forwarded-allow-ips) without FRAY_ADMIN_KEY"
+        return (
+            "creating encounters is open to anyone who reaches this loopback address, except through a proxy or a tunnel (set FRAY_ADMIN_KEY to require a key)"
+        )
 
     # --- the websocket Origin ------------------------------------------------
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """Browsers always send Origin on a websocket; a page of another site must
-        not open a socket with a player's link. No Origin: not a browser."""
-        if origin is None:
-            return True
-        origin = origin.rstrip("/").lower()
-        if origin in self.origins:
-            return True
-        netloc = urllib.parse.urlsplit(origin).netloc if "://" in origin else ""
-        return bool(netloc) and host is not None and netloc == host.lower()
+        not open a socket with a player's link. No Origin: not a browser. `host` is
+        one the server answers to (server/edge.py refused any other before this)."""
+        return origin is None or same_site(origin, host, self.origins)
 
     # --- tokens and links ------------------------------------------------------
 
@@ -218,10 +225,20 @@ class Access:
         seats.add(seat)
         return seat
 
+    def chat(self, token_id: str) -> TokenBucket:
+        """The link's chat bucket (`say`), shared by its sockets and kept when they close, so
+        reconnecting does not refill it. Per replica, as the socket limit; a bucket that has
+        refilled is dropped (`_forget_rested`): a new one is the same."""
+        bucket = self._chat.get(token_id)
+        if bucket is None:
+            bucket = self._chat[token_id] = TokenBucket(self.limits.chat_rate, self.limits.chat_burst)
+        return bucket
+
     def _forget_rested(self) -> None:
-        """Drop the rate of links with no socket here whose bucket has refilled."""
-        for token_id in [i for i, b in self._buckets.items() if i not in self._seats and b.full()]:
-            del self._buckets[token_id]
+        """Drop the message and chat rates of links with no socket here whose bucket has refilled."""
+        for buckets in (self._buckets, self._chat):
+            for token_id in [i for i, b in buckets.items() if i not in self._seats and b.full()]:
+                del buckets[token_id]
 
     def leave(self, seat: Seat) -> None:
         seats = self._seats.get(seat.claims.i)

@@ -13,8 +13,10 @@ from redis.retry import Retry
 
 from fray_table.server import logs
 from fray_table.server.addresses import ANY, start_url
+from fray_table.server.edge import hosts_answered
 from fray_table.server.forwarded import ForwardedHeaders, Trusted
 from fray_table.server.limits import Limits
+from fray_table.server.timeouts import http_protocol
 
 log = logging.getLogger("fray.serve")
 BACKOFF_FIRST, BACKOFF_MAX = 0.25, 5.0
@@ -108,6 +110,7 @@ def serve_command(args) -> int:
         sockets_per_token=args.sockets_per_token,
         chat_rate=args.chat_rate,
         chat_burst=args.chat_burst,
+        request_seconds=args.request_timeout,
         rebuilds=args.rebuilds,
     )
 
@@ -122,6 +125,7 @@ def serve_command(args) -> int:
             for name, link in made["links"]["players"].items():
                 print(f"  {name + ':':<10} {link}", flush=True)
 
+    trusted = Trusted(args.forwarded_allow_ips)
     app = create_app(
         url,
         on_ready=on_ready,
@@ -134,9 +138,10 @@ def serve_command(args) -> int:
         cluster=args.redis_cluster,
         retain_ended=args.retain_ended,
         archive_dir=args.archive_dir,
+        allowed_hosts=hosts_answered(args.host, args.public_url, args.allowed_hosts),
+        proxied=bool(trusted),
         rules_version=args.rules_version,
     )
-    trusted = Trusted(args.forwarded_allow_ips)
     config = uvicorn.Config(
         ForwardedHeaders(app, trusted) if trusted else app,
         host=args.host,
@@ -148,7 +153,9 @@ def serve_command(args) -> int:
         timeout_graceful_shutdown=args.shutdown_timeout,
         ws_max_size=limits.frame_bytes,
         ws_ping_interval=20,
-        ws_per_message_deflate=False,  # updates are small patches: compressing costs more CPU than it saves
+        ws_per_message_deflate=False,
+        http=http_protocol(limits.request_seconds),  # a connection that sends no whole request head is closed (server/timeouts.py)
+        timeout_keep_alive=5,  # seconds an idle connection is kept after a response  # updates are small patches: compressing costs more CPU than it saves
     )
     try:
         Server(config, app, args.shutdown_timeout).run()

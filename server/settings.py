@@ -11,6 +11,7 @@ import argparse
 import ipaddress
 import os
 import pathlib
+import re
 import sys
 import urllib.parse
 from collections.abc import Callable
@@ -152,6 +153,24 @@ def origin(value: str) -> str:
     return value.strip().rstrip("/")
 
 
+HOST_NAME = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
+
+
+def allowed_host(value: str) -> str:
+    """A host name players reach the server by: a name, an IP address, '*.domain' (its subdomains) or '*' (any)."""
+    host = value.strip().lower()
+    if host == "*":
+        return host
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return host
+    except ValueError:
+        pass
+    if not HOST_NAME.fullmatch(host) or len(host) > 253:
+        raise ValueError("a host is a name (table.example), an IP address, '*.example.org' or '*', with no scheme or port")
+    return host
+
+
 def networks(value: str) -> str:
     """'*', or comma-separated addresses and networks (checked here, used by server/forwarded.py)."""
     for item in filter(None, (v.strip() for v in value.split(","))):
@@ -202,13 +221,28 @@ SERVE: tuple[Setting, ...] = (
     Setting("--data", "FRAY_DATA", None, folder, "folder for the embedded Redis (default: the user data folder)"),
     Setting("--appendfsync", "FRAY_APPENDFSYNC", "everysec", choice("always", "everysec", "no"), "embedded Redis durability: always, everysec or no"),
     Setting("--no-demo", "FRAY_NO_DEMO", False, flag, "do not create a demo fight at start"),
-    Setting("--origin", "FRAY_ORIGINS", [], origin, "another origin (scheme://host:port) whose pages may open websockets", multi=True),
+    Setting(
+        "--allowed-hosts",
+        "FRAY_ALLOWED_HOSTS",
+        [],
+        allowed_host,
+        "another name players reach this server by (a Host it answers to, beside loopback's, the address it listens on and --public-url's)",
+        multi=True,
+    ),
+    Setting("--origin", "FRAY_ORIGINS", [], origin, "another origin (scheme://host:port) whose pages may open websockets and send API requests", multi=True),
     Setting("--max-frame", "FRAY_MAX_FRAME", _limits.frame_bytes, positive_int, "largest websocket frame, bytes"),
     Setting("--max-body", "FRAY_MAX_BODY", _limits.body_bytes, positive_int, "largest HTTP request body, bytes"),
     Setting("--rate", "FRAY_RATE", _limits.rate, positive_float, "messages per second per link (its sockets share them)"),
     Setting("--burst", "FRAY_BURST", _limits.burst, positive_int, "messages a link may send at once"),
-    Setting("--chat-rate", "FRAY_CHAT_RATE", _limits.chat_rate, positive_float, "chat lines per second per connection, sustained"),
-    Setting("--chat-burst", "FRAY_CHAT_BURST", _limits.chat_burst, positive_int, "chat lines a connection may send at once"),
+    Setting("--chat-rate", "FRAY_CHAT_RATE", _limits.chat_rate, positive_float, "chat lines per second per link (its sockets together), sustained"),
+    Setting("--chat-burst", "FRAY_CHAT_BURST", _limits.chat_burst, positive_int, "chat lines a link may send at once"),
+    Setting(
+        "--request-timeout",
+        "FRAY_REQUEST_TIMEOUT",
+        _limits.request_seconds,
+        positive_float,
+        "seconds a connection has to send a request's head, then as many for its body; then it is closed (408 for a body)",
+    ),
     Setting("--sockets-per-token", "FRAY_SOCKETS_PER_TOKEN", _limits.sockets_per_token, positive_int, "open websockets per invite link, per replica"),
     Setting("--rebuilds", "FRAY_REBUILDS", _limits.rebuilds, positive_int, "fights folded at once for replays, logs, dice checks and exports, per replica"),
     Setting("--retain-ended", "FRAY_RETAIN_ENDED", None, duration, "delete ended fights this long after they end, e.g. 30d, 12h, 90m (default: keep them)"),
@@ -264,7 +298,12 @@ def add_settings(parser: argparse.ArgumentParser, settings: tuple[Setting, ...],
             parser.add_argument(s.flag, action="store_true", default=default, help=label)
         elif s.multi:
             parser.add_argument(
-                s.flag, action="append", type=check, default=list(default), metavar="ORIGIN", help=label + "; repeatable, comma-separated in the variable"
+                s.flag,
+                action="append",
+                type=check,
+                default=list(default),
+                metavar=s.env.removeprefix("FRAY_").removesuffix("S"),
+                help=label + "; repeatable, comma-separated in the variable",
             )
         else:
             parser.add_argument(s.flag, type=check, default=default, metavar=s.env.removeprefix("FRAY_"), help=label)

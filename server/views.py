@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from fray_table.rules.battlemap import map_view
-from fray_table.rules.model import Encounter, by_sides
+from fray_table.rules.model import Encounter, Entry, by_sides
 from fray_table.rules.view import (
     Choice,
     Viewer,
@@ -42,6 +42,30 @@ from fray_table.rules.view import (
     seen_actions,
 )
 from fray_table.server.patch import diff
+
+
+def senders(entries: list[Entry], link: str) -> list[Entry]:
+    """A player's lines as the link `link` (a token id) reads them: a line for a command's
+    sender alone (audience 'player:<ids>': a whisper to the GM, a rejection) goes to the
+    link that sent it, not to every link holding the same combatants, nor to every link
+    holding none (rules.view.sees knows combatants, not links). The ids of events sent
+    over a websocket begin with the sender's token id and a dot (server/connection.py).
+    `link` '': no link to tell (as rules.view)."""
+    if not link:
+        return entries
+    return [e for e in entries if not e.audience.startswith("player:") or sent_by(e.command_id or "", link)]
+
+
+def sent_by(command_id: str, link: str) -> bool:
+    """Was this command sent through the link `link`? An id with no link in it (a setup's
+    `add-0`) names none: its line goes to the combatants' links, as it always did."""
+    sender, dot, _ = command_id.partition(".")
+    return not dot or sender == link
+
+
+def sender_lines(entries: list[Entry]) -> bool:
+    return any(e.audience.startswith("player:") for e in entries)
+
 
 _pack = msgspec.msgpack.Encoder().encode
 _plain = msgspec.to_builtins

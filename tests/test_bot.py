@@ -83,7 +83,9 @@ async def test_bot_declares_for_goblins_the_gm_overrides_one_then_takes_them_bac
         await eventually(lambda: {actor for round_, actor, _ in bot.declared if round_ == 2} == standing)
 
         # The GM takes the goblins back: their link revoked, the bot stops, round 3 is the GM's.
-        revoked = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links/{link['token_id']}/revoke", params={"token": token_of(made["links"]["gm"])})
+        revoked = httpx.post(
+            f"{fray_server.url}/api/encounters/{made['id']}/links/{link['token_id']}/revoke", params={"token": token_of(made["links"]["gm"])}, json={}
+        )
         assert revoked.status_code == 200
         assert await asyncio.wait_for(playing, TIMEOUT) == "auth/revoked"
         before = len(tactic_lines(gm))
@@ -156,14 +158,14 @@ async def test_gm_hands_the_goblins_to_a_tactic_on_the_server_and_takes_them_bac
         await gm.wait(lambda t: set(GOBLINS) <= {d.actor for d in t.view.declarations}, TIMEOUT)
         assert len(tactic_lines(gm)) == 4 and all("(tactics: weakest, flee at 25%) declares: " in line for line in tactic_lines(gm))
 
-        released = httpx.post(f"{tactics}/{handed.json()['token_id']}/release", params={"token": gm_token})
+        released = httpx.post(f"{tactics}/{handed.json()['token_id']}/release", params={"token": gm_token}, json={})
         assert released.json() == {"token_id": handed.json()["token_id"], "released": True}
         assert httpx.get(tactics, params={"token": gm_token}).json()["handovers"] == []
         await gm.send(Advance())
         await gm.wait(lambda t: t.view.round == 2 or t.view.status == "ended", TIMEOUT)
         await asyncio.sleep(0.5)
         assert len(tactic_lines(gm)) == 4  # round 2 is the GM's again
-    again = httpx.post(f"{tactics}/{handed.json()['token_id']}/release", params={"token": gm_token})
+    again = httpx.post(f"{tactics}/{handed.json()['token_id']}/release", params={"token": gm_token}, json={})
     assert (again.status_code, again.json()["code"]) == (404, "link/unknown")
 
 

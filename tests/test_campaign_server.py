@@ -15,7 +15,12 @@ BORS = {"id": "bors", "owner": "Ben", "sheet": {"name": "Bors", "side": "party",
 
 
 def api(server, path: str, link: str, body=None, method: str = "POST") -> httpx.Response:
+    if body is None and method != "GET":
+        body = {}  # a request that changes something says its body is JSON (server/edge.py)
     return httpx.request(method, f"{server.url}{path}", params={"token": token_of(link)}, json=body, timeout=TIMEOUT)
+
+
+NDJSON = {"content-type": "application/x-ndjson"}  # a campaign's file, as its export says it is
 
 
 def campaign_id(link: str) -> str:
@@ -116,10 +121,10 @@ async def test_a_fight_from_the_campaign_brings_its_scar_back_on_review(fray_ser
     exported = httpx.get(f"{fray_server.url}{base}/export", params={"token": token_of(gm)}, timeout=TIMEOUT)
     now = api(fray_server, base, gm, method="GET").json()
     assert exported.status_code == 200 and len(exported.text.splitlines()) == 1 + now["seq"]  # the header, then every event
-    same = httpx.post(f"{fray_server.url}/api/campaigns/import", content=exported.content, timeout=TIMEOUT)
+    same = httpx.post(f"{fray_server.url}/api/campaigns/import", content=exported.content, headers=NDJSON, timeout=TIMEOUT)
     assert same.status_code == 409 and same.json()["code"] == "campaign/exists"
     new_id = campaign + "copy"
-    imported = httpx.post(f"{fray_server.url}/api/campaigns/import", params={"as": new_id}, content=exported.content, timeout=TIMEOUT)
+    imported = httpx.post(f"{fray_server.url}/api/campaigns/import", params={"as": new_id}, content=exported.content, headers=NDJSON, timeout=TIMEOUT)
     assert imported.status_code == 201, imported.text
     copy = api(fray_server, f"/api/campaigns/{new_id}", imported.json()["links"]["gm"], method="GET").json()
     assert copy["characters"] == now["characters"] and copy["day"] == now["day"] == 7 and copy["id"] == new_id
@@ -158,12 +163,24 @@ def test_a_foundry_ose_actor_imports_as_a_character(fray_server):
     made = httpx.post(f"{fray_server.url}/api/campaigns", json={}, timeout=TIMEOUT).json()
     gm, base = made["links"]["gm"], f"/api/campaigns/{made['id']}"
     actor = (pathlib.Path(__file__).parent / "foundry_ose_actor.json").read_bytes()
-    r = httpx.post(f"{fray_server.url}{base}/import/foundry", params={"token": token_of(gm), "owner": "Hal"}, content=actor, timeout=TIMEOUT)
+    r = httpx.post(
+        f"{fray_server.url}{base}/import/foundry",
+        params={"token": token_of(gm), "owner": "Hal"},
+        content=actor,
+        headers={"content-type": "application/json"},
+        timeout=TIMEOUT,
+    )
     assert r.status_code == 201, r.text
     hilda = next(c for c in r.json()["characters"] if c["id"] == r.json()["character"])
     assert (hilda["sheet"]["name"], hilda["owner"], hilda["ac"], hilda["gear"]["oil"]) == ("Hilda the Bold", "Hal", 16, 3)  # 000: chain 15 + shield 1
     assert "system.saves" in r.json()["left_out"]
-    bad = httpx.post(f"{fray_server.url}{base}/import/foundry", params={"token": token_of(gm)}, content=b'{"nope": 1}', timeout=TIMEOUT)
+    bad = httpx.post(
+        f"{fray_server.url}{base}/import/foundry",
+        params={"token": token_of(gm)},
+        content=b'{"nope": 1}',
+        headers={"content-type": "application/json"},
+        timeout=TIMEOUT,
+    )
     assert bad.status_code == 400 and bad.json()["code"] == "campaign/bad-file"
 
 

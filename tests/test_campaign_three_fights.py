@@ -93,7 +93,9 @@ async def test_four_characters_three_fights_in_a_row(fray_replicas, join):
     assert here["sha256"] == there["sha256"] and [f["fight"] for f in here["fights"]] == [first, second, third]
     exported = httpx.get(f"{two.url}{base}/export", params={"token": token_of(gm)}, timeout=TIMEOUT)
     copy_id = made["id"] + "again"
-    imported = httpx.post(f"{one.url}/api/campaigns/import", params={"as": copy_id}, content=exported.content, timeout=TIMEOUT).json()
+    imported = httpx.post(
+        f"{one.url}/api/campaigns/import", params={"as": copy_id}, content=exported.content, headers={"content-type": "application/x-ndjson"}, timeout=TIMEOUT
+    ).json()
     copy = api(two, f"/api/campaigns/{copy_id}", imported["links"]["gm"], method="GET").json()
     assert copy["characters"] == here["characters"] and copy["day"] == here["day"] == 7 and copy["fights"] == here["fights"]
 

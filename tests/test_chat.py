@@ -78,14 +78,20 @@ async def test_a_whisper_reaches_its_addressee_and_the_gm_alone_live_and_in_the_
 
 
 @pytest.mark.redis
-async def test_chat_is_rate_limited_per_connection(fray_server, join):
-    """server.limits: 5 chat lines at once, then one every 2 s, per connection; the next is
-    refused (chat/too-fast) and nothing is stored; another connection is not held back."""
+async def test_chat_is_rate_limited_per_link(fray_server, join):
+    """server.limits: 5 chat lines at once, then one every 2 s, per link; the next is refused
+    (chat/too-fast) and nothing is stored, from another socket of the link or after
+    reconnecting (issue 28: reconnecting refilled it); another link is not held back."""
     made = fray_server.create(FIGHT)
     ann = await join(fray_server, made["links"]["players"]["Ann"])
-    answers = [await ann.send({"type": "say", "text": f"line {i}"}) for i in range(6)]
-    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"]
-    assert answers[-1]["code"] == "chat/too-fast"
+    answers = [await ann.send({"type": "say", "text": f"line {i}"}) for i in range(5)]
+    assert [a["type"] for a in answers] == ["ack"] * 5
+    await ann.close()
+    again = await join(fray_server, made["links"]["players"]["Ann"])
+    beside = await join(fray_server, made["links"]["players"]["Ann"])
+    for table in (again, beside):
+        answer = await table.send({"type": "say", "text": "line 5"})
+        assert answer["type"] == "error" and answer["code"] == "chat/too-fast", answer
     bob = await join(fray_server, made["links"]["players"]["Bob"])
     assert (await bob.send({"type": "say", "text": "me too"}))["type"] == "ack"
     await bob.until((await bob.send({"type": "say", "text": "and again"}))["position"])
@@ -125,3 +131,43 @@ async def test_the_chat_limit_is_the_operators_to_set(redis_url, tmp_path, join)
         assert "at most 2 chat messages at once, then one every 100 s" in answers[-1]["message"]
     finally:
         server.stop()
+
+
+@pytest.mark.redis
+async def test_a_whisper_to_the_gm_is_read_by_the_link_that_sent_it_not_by_others_with_the_same_combatants(fray_server, join):
+    """Issue 28: a player's whisper to the GM had the audience of its combatants, so every
+    other link holding the same ones read it, and every link holding none read the
+    whispers of any other link holding none. Live, in a welcome, /log and /replay."""
+    made = fray_server.create(FIGHT)
+    gm_token = token_of(made["links"]["gm"])
+    base = f"{fray_server.url}/api/encounters/{made['id']}"
+
+    def issued(name: str, combatants: list[str]) -> str:
+        r = httpx.post(f"{base}/links", params={"token": gm_token}, json={"role": "player", "name": name, "combatants": combatants})
+        assert r.status_code == 201, r.text
+        return r.json()["link"]
+
+    twin, idle, other_idle = issued("Ann's tablet", ["alda"]), issued("Cy", []), issued("Di", [])
+    gm = await join(fray_server, made["links"]["gm"])
+    ann = await join(fray_server, made["links"]["players"]["Ann"])
+    tablet, cy, di = await join(fray_server, twin), await join(fray_server, idle), await join(fray_server, other_idle)
+    everyone = (gm, ann, tablet, cy, di)
+    for table, text in ((ann, "I palm the key"), (cy, "I am the thief")):
+        ack = await table.send({"type": "say", "text": text, "to": "gm"})
+        assert ack["type"] == "ack", ack
+        for t in everyone:
+            await t.until(ack["position"])
+    assert chat_lines(gm.log) == ["Ann whispers to the GM: I palm the key", "Cy whispers to the GM: I am the thief"]
+    assert chat_lines(ann.log) == ["Ann whispers to the GM: I palm the key"]
+    assert chat_lines(cy.log) == ["Cy whispers to the GM: I am the thief"]
+    for table in (tablet, di):
+        assert chat_lines(table.log) == []
+        assert "palm the key" not in "".join(table.frames) and "the thief" not in "".join(table.frames)
+    for link, sees in ((twin, False), (other_idle, False), (made["links"]["players"]["Ann"], True)):
+        token = token_of(link)
+        for path in ("log", "replay"):
+            r = httpx.get(f"{base}/{path}", params={"token": token})
+            assert r.status_code == 200 and ("palm the key" in r.text) is sees, (link, path)
+        again = await join(fray_server, link)
+        assert ("palm the key" in "".join(again.frames)) is sees
+    assert "the thief" in httpx.get(f"{base}/log", params={"token": token_of(idle)}).text

@@ -114,7 +114,7 @@ async def test_client_closed_for_good_by_a_revoked_link(fray_server):
     issued = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links", params={"token": gm_token}, json={"role": "player", "combatants": ["alda"]})
     link = issued.json()
     table = await join(link["link"]).open()
-    revoked = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links/{link['token_id']}/revoke", params={"token": gm_token})
+    revoked = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links/{link['token_id']}/revoke", params={"token": gm_token}, json={})
     assert revoked.status_code == 200
     with pytest.raises(Closed) as closed:
         await table.wait(lambda t: False, TIMEOUT)

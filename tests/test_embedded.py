@@ -1,6 +1,8 @@
+import asyncio
 import pathlib
 
 import pytest
+import redis.asyncio as aioredis
 
 from fray_table.server.embedded import EmbeddedRedis, default_data_dir, ping
 from fray_table.server.store import RedisStore
@@ -71,3 +73,102 @@ def test_embedded_unknown_fsync_policy_is_misuse(tmp_path: pathlib.Path):
 
 def test_default_data_dir_is_named_for_fray():
     assert default_data_dir().name == "fray"
+
+
+async def test_embedded_files_are_the_users_alone(tmp_path: pathlib.Path):
+    """Issue 28: the embedded Redis's files (its append-only file holds the token secret)
+    were readable by every user of the machine: the folder is 0700 and every file in it
+    has no group or other permission, those Redis writes later (an AOF rewrite) too."""
+    import os
+    import stat
+
+    data = tmp_path / "data"
+    old = os.umask(0o022)  # as a login shell sets it
+    try:
+        with EmbeddedRedis(data) as redis:
+            store = RedisStore(redis.url)
+            await store.start()
+            await store.append("e1", "c1", b"the secret is in here")
+            await store.close()
+            client = aioredis.Redis.from_url(redis.url)
+            try:
+                await client.bgrewriteaof()
+                for _ in range(100):  # bounded: until the rewrite is done
+                    if (await client.info("persistence"))["aof_rewrite_in_progress"] == 0:
+                        break
+                    await asyncio.sleep(0.05)
+            finally:
+                await client.aclose()
+            paths = [data, *data.rglob("*")]
+            assert any(p.name.endswith(".aof") for p in paths) and (data / "redis.log").exists()
+            shared = {str(p.relative_to(tmp_path)): oct(stat.S_IMODE(p.lstat().st_mode)) for p in paths if not p.is_socket() and p.lstat().st_mode & 0o077}
+            assert shared == {}
+    finally:
+        os.umask(old)
+
+
+def test_embedded_long_folder_socket_is_in_a_folder_of_the_users_alone(tmp_path: pathlib.Path, monkeypatch):
+    """Issue 28: a long data path put the socket at a predictable /tmp/fray-<hash>.sock, where
+    anyone could have put one first. Now it is in /tmp/fray-<uid>, 0700 and the user's, or refused."""
+    import os
+    import stat
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir(mode=0o777)
+    folder = tmp_path / ("x" * 60) / ("y" * 60)
+    path = EmbeddedRedis(folder).socket_path
+    assert path.parent == tmp_path / "tmp" / f"fray-{os.getuid()}"
+    st = path.parent.lstat()
+    assert stat.S_ISDIR(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o700 and st.st_uid == os.getuid()
+    path.parent.chmod(0o777)  # as another user could have left it
+    with pytest.raises(RuntimeError, match="not a folder of this user's alone"):
+        EmbeddedRedis(folder)
+
+
+@pytest.mark.parametrize("long", [False, True])
+def test_embedded_redis_does_not_adopt_whatever_listens_on_its_socket(tmp_path: pathlib.Path, long: bool):
+    """Issue 28: a Redis already listening at the socket's path was adopted (and handed the
+    token secret). Only the Redis started on the folder (the pid in its pidfile) is."""
+    import socket
+    import threading
+
+    folder = tmp_path / ("x" * 60) / ("y" * 60) if long else tmp_path / "data"
+    folder.mkdir(parents=True)
+    impostor = EmbeddedRedis(folder)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(impostor.socket_path))
+    server.listen()
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def answer() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1)
+                try:
+                    conn.recv(64)
+                    conn.sendall(b"+PONG\r\n")
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        embedded = EmbeddedRedis(folder)
+        try:
+            with pytest.raises(RuntimeError, match="that is not the Redis of"):
+                embedded.start()
+        finally:
+            embedded.stop()
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
+        impostor.socket_path.unlink(missing_ok=True)
+    with EmbeddedRedis(folder) as redis:  # the socket free again: Fray starts its own
+        assert redis.owned and ping(redis.socket_path) == b"+PONG\r\n"

@@ -2,6 +2,7 @@
 Redis servers, the GM's export and delete over HTTP, and the sweep of ended fights."""
 
 import asyncio
+import base64
 import json
 import os
 import subprocess
@@ -9,10 +10,12 @@ import sys
 import time
 
 import httpx
+import msgspec
 import pytest
 import websockets
 from support import ROOT, TIMEOUT, FrayServer, Table, digest, folded, stream, token_of
 
+from fray_table.rules.events import encode_event
 from fray_table.server import archive
 from fray_table.server.embedded import EmbeddedRedis
 from fray_table.server.store import RedisStore
@@ -26,6 +29,7 @@ FIGHT = {
     ]
 }
 SECRET = {"FRAY_SECRET": "test-secret-0123456789abcdef"}  # what support.FrayServer runs with
+JSON = {"content-type": "application/json"}  # every request that changes something says its body is JSON (server/edge.py)
 
 
 def fray(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
@@ -98,12 +102,12 @@ async def test_a_fight_deleted_then_imported_again_brings_back_none_of_its_old_l
     spectator = made["links"]["spectator"]
     links = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/links", params=gm, timeout=TIMEOUT).json()["links"]
     watcher = next(item["token_id"] for item in links if item["role"] == "spectator")
-    revoked = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links/{watcher}/revoke", params=gm, timeout=TIMEOUT)
+    revoked = httpx.post(f"{fray_server.url}/api/encounters/{made['id']}/links/{watcher}/revoke", params=gm, json={}, timeout=TIMEOUT)
     assert revoked.status_code == 200
     path = tmp_path / "fight.jsonl"
     exported = httpx.get(f"{fray_server.url}/api/encounters/{made['id']}/export", params={**gm, "format": "jsonl"}, timeout=TIMEOUT)
     path.write_bytes(exported.content)
-    assert httpx.delete(f"{fray_server.url}/api/encounters/{made['id']}", params=gm, timeout=TIMEOUT).status_code == 200
+    assert httpx.request("DELETE", f"{fray_server.url}/api/encounters/{made['id']}", headers=JSON, params=gm, timeout=TIMEOUT).status_code == 200
     imported = fray("import", str(path), "--redis-url", redis_url, "--public-url", fray_server.url)
     assert imported.returncode == 0, imported.stderr
     for old in (spectator, made["links"]["gm"], made["links"]["players"]["alda"]):
@@ -189,10 +193,10 @@ async def test_gm_deletes_an_ended_fight_not_a_running_one(fray_server, redis_ur
     await play(fray_server, made, end=False)
     url = f"{fray_server.url}/api/encounters/{made['id']}"
     gm = {"token": token_of(made["links"]["gm"])}
-    running = httpx.delete(url, params=gm, timeout=TIMEOUT)
+    running = httpx.request("DELETE", url, headers=JSON, params=gm, timeout=TIMEOUT)
     assert running.status_code == 409
     assert running.json() == {"code": "encounter/running", "message": "this fight is still running: end it before deleting it"}
-    player = httpx.delete(url, params={"token": token_of(made["links"]["players"]["alda"])}, timeout=TIMEOUT)
+    player = httpx.request("DELETE", url, headers=JSON, params={"token": token_of(made["links"]["players"]["alda"])}, timeout=TIMEOUT)
     assert player.status_code == 403 and player.json()["code"] == "auth/forbidden"
     watcher = await Table.join(fray_server, made["links"]["spectator"])
     gm_table = await Table.join(fray_server, made["links"]["gm"])
@@ -200,7 +204,7 @@ async def test_gm_deletes_an_ended_fight_not_a_running_one(fray_server, redis_ur
     assert ack["type"] == "ack", ack
     await gm_table.close()
     await watcher.until(ack["position"])
-    deleted = httpx.delete(url, params=gm, timeout=TIMEOUT)
+    deleted = httpx.request("DELETE", url, headers=JSON, params=gm, timeout=TIMEOUT)
     assert deleted.status_code == 200 and deleted.json() == {"id": made["id"], "deleted": True}
     # the open socket is told why and closed
     for _ in range(100):
@@ -263,3 +267,104 @@ def test_serve_refuses_a_bad_retention_time_in_one_line():
 
 def test_parse_duration_units():
     assert [archive.parse_duration(t) for t in ("30d", "12h", "90m", "45s", "off", "", "0")] == [2592000, 43200, 5400, 45, None, None, None]
+
+
+def edited(lines: list[bytes], header: dict | None = None, event: tuple[int, dict] | None = None, extra: dict | None = None) -> bytes:
+    """An export with its header, one event line (by index among the events) or one more event changed."""
+    parsed = [json.loads(line) for line in lines]
+    if header:
+        parsed[0].update(header)
+        parsed[1]["event"]["command"].update(
+            {k: v for k, v in header.items() if k == "rules_version"} | ({"id": header["encounter"]} if "encounter" in header else {})
+        )
+    if event:
+        index, change = event
+        parsed[1 + index]["event"].update(change)
+    if extra:
+        last = parsed[-1]["position"]
+        ms, _, n = last.partition("-")
+        parsed.append({"position": f"{ms}-{int(n) + 1}", "event": extra})
+    return b"\n".join(json.dumps(p).encode() for p in parsed) + b"\n"
+
+
+SVG = base64.b64encode(b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>').decode()
+
+
+async def test_import_refuses_what_the_server_would_never_have_stored_and_writes_nothing(fray_server, redis_url, tmp_path):
+    """Issue 28: `fray import` took the fight id from the file unchecked, and a 20 MB line,
+    forged senders, a battle map that is an SVG and rules version 99."""
+    made = fray_server.create(FIGHT)
+    await play(fray_server, made, end=False)
+    lines = fray("export", made["id"], "--redis-url", redis_url).stdout.splitlines()
+    gm_only = next(i for i, line in enumerate(lines[1:]) if json.loads(line)["event"]["command"]["type"] == "force_rolls")
+    cases = [
+        (edited(lines, header={"encounter": "../../outside"}), "the encounter id '../../outside' is not 1 to 64 letters"),
+        (edited(lines, header={"rules_version": 99}), "this fight is played under rules version 99"),
+        (
+            edited(lines, event=(gm_only, {"by": {"role": "player", "name": "Ann", "combatants": ["alda"]}})),
+            "a 'player' may not send 'force_rolls': a forged sender",
+        ),
+        (edited(lines, event=(gm_only, {"by": {"role": "system", "name": "server"}})), "a 'system' may not send 'force_rolls': a forged sender"),
+        (edited(lines, event=(0, {"by": {"role": "gm", "name": "GM"}})), "a 'create' is written by the server"),
+        (
+            edited(
+                lines,
+                extra={
+                    "id": "gm.map",
+                    "by": {"role": "gm"},
+                    "command": {"type": "set_map", "image": SVG, "media": "image/svg+xml", "width": 10, "height": 10, "square": 40},
+                },
+            ),
+            "a battle map the server refuses",
+        ),
+        (b"\n".join([*lines, b'{"position": "9999999999999-0", "event": "' + b"x" * (5 * 1024 * 1024) + b'"}']), "a line of 5,242,"),
+    ]
+    for content, fault in cases:
+        path = tmp_path / "crafted.jsonl"
+        path.write_bytes(content)
+        done = (
+            fray("import", str(path), "--as", "crafted" + made["id"], "--redis-url", redis_url)
+            if "outside" not in fault
+            else fray("import", str(path), "--redis-url", redis_url)
+        )
+        assert done.returncode == 2, (fault, done.stdout, done.stderr)
+        assert fault in done.stderr.decode(), (fault, done.stderr.decode())
+        assert await stream(redis_url, "crafted" + made["id"]) == [] and await stream(redis_url, "../../outside") == []
+    path.write_bytes(edited(lines, header={"encounter": "../../outside"}))  # under an id of the operator's choosing, the same fight is welcome
+    done = fray("import", str(path), "--as", "renamed" + made["id"], "--redis-url", redis_url)
+    assert done.returncode == 0, done.stderr
+    assert len(await stream(redis_url, "renamed" + made["id"])) == len(lines) - 1
+
+
+async def test_a_fight_whose_id_cannot_name_a_file_is_not_archived_and_stops_no_other_sweep(other_redis, tmp_path):
+    """Issue 28: an id from an unchecked import named a file outside --archive-dir, and one
+    bad id stopped every retention sweep. Now it is logged and left; the others are swept."""
+    redis_url = other_redis
+    kept = tmp_path / "archive"
+    server = FrayServer(redis_url, tmp_path, env={"FRAY_RETAIN_ENDED": "1s", "FRAY_ARCHIVE_DIR": str(kept)})
+    try:
+        ended = server.create(FIGHT)
+        await play(server, ended, end=True)
+        events = [e for _, e in await stream(redis_url, ended["id"])]
+        bad = "../escaped"
+        create = msgspec.structs.replace(events[0].command, id=bad)
+        store = RedisStore(redis_url)
+        await store.start()
+        try:
+            for event in [msgspec.structs.replace(events[0], command=create), *events[1:]]:
+                await store.append(bad, event.id, encode_event(event))
+            await store.set_meta(bad, {"created": "0", "profile": "holmes-phases", "imported": "0"})  # as an import made it
+        finally:
+            await store.close()
+        deadline = time.monotonic() + 20
+        while await stream(redis_url, ended["id"]):
+            assert time.monotonic() < deadline, "the good ended fight was never swept"
+            await asyncio.sleep(0.3)
+        assert (kept / f"{ended['id']}.jsonl").exists()
+        while "cannot name an archive file" not in server.log_path.read_text():  # the bad one's turn comes (its last event is newer)
+            assert time.monotonic() < deadline, "the fight with the bad id was never tried"
+            await asyncio.sleep(0.3)
+        assert not (tmp_path / "escaped.jsonl").exists() and not list(tmp_path.glob(".escaped*"))
+        assert await stream(redis_url, bad)  # left where it is, for the operator
+    finally:
+        server.stop()

@@ -19,6 +19,9 @@ from fray_table.server import addresses
 pytestmark = pytest.mark.redis
 
 FORWARDED = {"x-forwarded-proto": "https", "x-forwarded-host": "table.example", "x-forwarded-for": "203.0.113.9"}
+ADMIN_KEY = "admin-key-for-tests-0123456789"  # reached through a proxy or a tunnel, creating needs it (docs/security.md)
+KEY = {"authorization": f"Bearer {ADMIN_KEY}"}
+PROXIED = {"FRAY_FORWARDED_ALLOW_IPS": "127.0.0.1", "FRAY_ADMIN_KEY": ADMIN_KEY, "FRAY_ALLOWED_HOSTS": "table.example"}
 
 
 def base_of(link: str) -> str:
@@ -34,7 +37,7 @@ def test_public_url_is_in_generated_and_printed_links(redis_url, tmp_path):
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "FRAY_SECRET": "test-secret-0123456789abcdef"},
+        env={**os.environ, "FRAY_SECRET": "test-secret-0123456789abcdef", "FRAY_ADMIN_KEY": ADMIN_KEY},
     )
     try:
         deadline = time.monotonic() + 20
@@ -44,7 +47,7 @@ def test_public_url_is_in_generated_and_printed_links(redis_url, tmp_path):
         assert "fray: serving on https://fray.example/table/" in printed, printed
         gm_line = next(line for line in printed.splitlines() if line.startswith("  GM:"))
         assert gm_line.split()[1].startswith("https://fray.example/table/e/")
-        made = httpx.post(f"http://127.0.0.1:{port}/api/encounters", json={}, timeout=TIMEOUT).json()
+        made = httpx.post(f"http://127.0.0.1:{port}/api/encounters", json={}, headers=KEY, timeout=TIMEOUT).json()
         for link in (made["links"]["gm"], made["links"]["spectator"], *made["links"]["players"].values()):
             assert link.startswith(f"https://fray.example/table/e/{made['id']}?token="), link
     finally:
@@ -54,10 +57,10 @@ def test_public_url_is_in_generated_and_printed_links(redis_url, tmp_path):
 
 
 def test_links_follow_forwarded_headers_from_an_allowed_proxy_only(redis_url, tmp_path):
-    trusting = FrayServer(redis_url, tmp_path, env={"FRAY_FORWARDED_ALLOW_IPS": "127.0.0.1"})
-    other = FrayServer(redis_url, tmp_path, env={"FRAY_FORWARDED_ALLOW_IPS": "10.0.0.0/8"})  # the test is not that proxy
+    trusting = FrayServer(redis_url, tmp_path, env=PROXIED)
+    other = FrayServer(redis_url, tmp_path, env={**PROXIED, "FRAY_FORWARDED_ALLOW_IPS": "10.0.0.0/8"})  # the test is not that proxy
     try:
-        made = httpx.post(f"{trusting.url}/api/encounters", json={}, headers=FORWARDED, timeout=TIMEOUT).json()
+        made = httpx.post(f"{trusting.url}/api/encounters", json={}, headers={**FORWARDED, **KEY}, timeout=TIMEOUT).json()
         assert base_of(made["links"]["gm"]) == "https://table.example"
         listed = httpx.get(
             f"{trusting.url}/api/encounters/{made['id']}/links",
@@ -66,7 +69,7 @@ def test_links_follow_forwarded_headers_from_an_allowed_proxy_only(redis_url, tm
             timeout=TIMEOUT,
         ).json()
         assert {base_of(item["link"]) for item in listed["links"]} == {"https://table.example"}
-        refused = httpx.post(f"{other.url}/api/encounters", json={}, headers=FORWARDED, timeout=TIMEOUT).json()
+        refused = httpx.post(f"{other.url}/api/encounters", json={}, headers={**FORWARDED, **KEY}, timeout=TIMEOUT).json()
         assert base_of(refused["links"]["gm"]) == f"http://127.0.0.1:{other.port}"
     finally:
         trusting.stop()
@@ -75,9 +78,9 @@ def test_links_follow_forwarded_headers_from_an_allowed_proxy_only(redis_url, tm
 
 async def test_websocket_origin_follows_the_forwarded_host(redis_url, tmp_path):
     """A page served as https://table.example through the proxy opens its socket there too."""
-    server = FrayServer(redis_url, tmp_path, env={"FRAY_FORWARDED_ALLOW_IPS": "127.0.0.1"})
+    server = FrayServer(redis_url, tmp_path, env=PROXIED)
     try:
-        made = server.create()
+        made = httpx.post(f"{server.url}/api/encounters", json={}, headers=KEY, timeout=TIMEOUT).json()
         url = server.ws_url(made["links"]["gm"])
         ws = await websockets.connect(url, origin="https://table.example", additional_headers=FORWARDED, open_timeout=TIMEOUT)
         table = Table(ws)

@@ -116,17 +116,17 @@ async def test_gm_lists_issues_and_revokes_links(fray_server, join):
         assert r.status_code == 400 and r.json()["code"] == "request/invalid", (bad, r.text)
     for token in (player_token, token_of(made["links"]["spectator"])):
         assert httpx.get(url, params={"token": token}).json()["code"] == "auth/forbidden"
-        r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": token})
+        r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": token}, json={})
         assert r.status_code == 403 and r.json()["code"] == "auth/forbidden"
 
-    r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": gm_token})
+    r = httpx.post(f"{url}/{new['token_id']}/revoke", params={"token": gm_token}, json={})
     assert r.status_code == 200 and r.json() == {"token_id": new["token_id"], "revoked": True}
     code, reason, messages = await closed(table.ws)
     assert code == 4403 and "revoked" in reason
     assert messages[-1]["code"] == "auth/revoked"
-    assert httpx.post(f"{url}/nope/revoke", params={"token": gm_token}).json()["code"] == "link/unknown"
+    assert httpx.post(f"{url}/nope/revoke", params={"token": gm_token}, json={}).json()["code"] == "link/unknown"
     gm_id = listed[0]["token_id"]
-    assert httpx.post(f"{url}/{gm_id}/revoke", params={"token": gm_token}).json()["code"] == "link/is-gm"
+    assert httpx.post(f"{url}/{gm_id}/revoke", params={"token": gm_token}, json={}).json()["code"] == "link/is-gm"
     listed = httpx.get(url, params={"token": gm_token}).json()["links"]
     assert [link["revoked"] for link in listed if link["token_id"] == new["token_id"]] == [True]
 
@@ -140,7 +140,7 @@ async def test_revoked_token_is_refused_at_once_and_closed_on_every_replica(fray
     listed = httpx.get(f"{one.url}/api/encounters/{made['id']}/links", params={"token": token_of(made["links"]["gm"])}).json()["links"]
     token_id = next(link["token_id"] for link in listed if link["role"] == "player")
     started = time.monotonic()
-    r = httpx.post(f"{one.url}/api/encounters/{made['id']}/links/{token_id}/revoke", params={"token": token_of(made["links"]["gm"])})
+    r = httpx.post(f"{one.url}/api/encounters/{made['id']}/links/{token_id}/revoke", params={"token": token_of(made["links"]["gm"])}, json={})
     assert r.status_code == 200
     for table in (on_one, on_two):  # the other replica learns it within its poll interval
         code, reason, _ = await closed(table.ws, within=3)
@@ -188,6 +188,36 @@ def test_creation_is_open_on_loopback_only_and_serve_says_so(fray_server):
     assert keyed.creation_refused("") is not None and keyed.creation_refused("k" * 20) is None
 
 
+def test_creation_behind_a_proxy_or_a_tunnel_needs_the_admin_key(fray_server, redis_url, tmp_path):
+    """Issue 28, item 5: the documented --public-url setup on 127.0.0.1, a tunnel on this
+    machine (it adds X-Forwarded-For) or trusted proxies reach the server from beyond
+    loopback: without FRAY_ADMIN_KEY nobody creates a fight; with it, the key does."""
+    url = f"{fray_server.url}/api/encounters"
+    tunnelled = httpx.post(url, json=FIGHT, headers={"x-forwarded-for": "203.0.113.9"})
+    assert tunnelled.status_code == 403 and tunnelled.json()["code"] == "auth/admin-key", tunnelled.text
+    assert "proxy or a tunnel" in tunnelled.json()["message"]
+    for header in ("forwarded", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"):
+        assert httpx.post(url, json=FIGHT, headers={header: "x"}).status_code == 403, header
+    assert httpx.get(f"{fray_server.url}/api/about", headers={"x-forwarded-for": "203.0.113.9"}).json()["creation"] == "closed"
+    assert httpx.post(url, json=FIGHT).status_code == 201  # on loopback itself, still open
+    for env in ({"FRAY_PUBLIC_URL": "https://table.example/"}, {"FRAY_FORWARDED_ALLOW_IPS": "127.0.0.1"}):
+        server = FrayServer(redis_url, tmp_path, env=env)
+        try:
+            r = httpx.post(f"{server.url}/api/encounters", json=FIGHT)
+            assert r.status_code == 403 and r.json()["code"] == "auth/admin-key", (env, r.text)
+            assert httpx.get(f"{server.url}/api/about").json()["creation"] == "closed"
+            assert "creating encounters is CLOSED: reached through a proxy or a tunnel" in server.log_path.read_text()
+        finally:
+            server.stop()
+    keyed = FrayServer(redis_url, tmp_path, env={"FRAY_PUBLIC_URL": "https://table.example/", "FRAY_ADMIN_KEY": ADMIN_KEY})
+    try:
+        assert httpx.post(f"{keyed.url}/api/encounters", json=FIGHT).status_code == 403
+        made = create_with_key(keyed)
+        assert made["links"]["gm"].startswith("https://table.example/e/")
+    finally:
+        keyed.stop()
+
+
 # --- origin and headers ---------------------------------------------------------------
 
 
@@ -225,6 +255,9 @@ def test_token_bucket_refills_at_its_rate():
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
     now[0] += 0.5
     assert [bucket.take(), bucket.take()] == [True, False]
+    assert not bucket.full()
+    now[0] += 1.5  # 3 tokens at 2 a second: full again, as a new bucket (a link's chat bucket is then forgotten)
+    assert bucket.full()
     guard = RateGuard(Limits(rate=1, burst=1, strikes=2), clock=lambda: now[0])
     assert guard.admit() and not guard.admit() and not guard.exhausted
     assert not guard.admit() and guard.exhausted
@@ -335,14 +368,14 @@ async def test_open_sockets_per_token_are_limited(tight_server):
 def test_request_body_and_scenario_size_are_limited(tight_server):
     url = f"{tight_server.url}/api/encounters"
     headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
-    r = httpx.post(url, content=b" " * 9000, headers=headers)
+    r = httpx.post(url, content=b" " * 9000, headers={**headers, "content-type": "application/json"})
     assert r.status_code == 413 and r.json()["code"] == "request/too-large"
 
     def chunks():
         yield b"{"
         yield b" " * 9000
 
-    r = httpx.post(url, content=chunks(), headers=headers)  # chunked: no content-length to trust
+    r = httpx.post(url, content=chunks(), headers={**headers, "content-type": "application/json"})  # chunked: no content-length to trust
     assert r.status_code == 413
 
 
@@ -413,3 +446,55 @@ def test_a_link_lasts_at_least_its_ttl():
         claims = signer.claims("e1", "spectator", ttl=1)
         assert claims.x >= before + 1
         assert signer.verify(signer.sign(claims), "e1") == claims
+
+
+def closed_within(sock, seconds: float) -> tuple[bool, bytes]:
+    """Whether the server closed `sock` within `seconds` (bounded), and what it sent first."""
+
+    sock.settimeout(0.2)
+    got = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        except OSError:
+            return True, got
+        if not chunk:
+            return True, got
+        got += chunk
+    return False, got
+
+
+async def test_idle_and_half_sent_connections_are_dropped_and_open_tables_are_not(redis_url, tmp_path):
+    """Issue 28: a connection that sends nothing, or a request by halves, was held for ever
+    (uvicorn times out only a keep-alive connection after a response). With
+    --request-timeout 1: the idle one and the half-sent head are closed, a body sent by
+    halves is answered 408, while a websocket table left idle stays open."""
+    import socket
+
+    server = FrayServer(redis_url, tmp_path, env={"FRAY_REQUEST_TIMEOUT": "1"})
+    try:
+        made = server.create(FIGHT)
+        table = await Table.join(server, made["links"]["spectator"])
+        idle = socket.create_connection(("127.0.0.1", server.port))
+        half = socket.create_connection(("127.0.0.1", server.port))
+        half.sendall(b"GET /api/about HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        body = socket.create_connection(("127.0.0.1", server.port))
+        body.sendall(b'POST /api/encounters HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"combatants": ')
+        started = time.monotonic()
+        for sock in (idle, half):
+            gone, sent = closed_within(sock, 5)
+            assert gone and sent == b"", sent
+            sock.close()
+        assert time.monotonic() - started < 4
+        gone, sent = closed_within(body, 5)
+        body.close()
+        assert b"408" in sent.split(b"\r\n")[0] and b"request/timeout" in sent, sent
+        await table.ws.send(json.dumps({"type": "ping", "id": "still-here"}))  # the table, idle 1 s and more, is open
+        assert (await table.next()) == {"type": "pong", "id": "still-here"}
+        await table.close()
+        assert httpx.get(f"{server.url}/api/about").status_code == 200
+    finally:
+        server.stop()

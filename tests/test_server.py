@@ -172,7 +172,7 @@ async def test_resume_after_a_position_gets_only_what_was_missed(fray_server, jo
 
 
 def test_unknown_encounter_and_bad_body_are_refused(fray_server):
-    r = httpx.post(f"{fray_server.url}/api/encounters", content=b"[1,2]")
+    r = httpx.post(f"{fray_server.url}/api/encounters", content=b"[1,2]", headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["code"] == "request/invalid"
     r = httpx.post(f"{fray_server.url}/api/encounters", json={"profile": "nope"})
     assert r.status_code == 400 and "unknown profile" in r.json()["message"]
@@ -195,3 +195,45 @@ async def test_log_endpoint_has_the_whole_log_not_the_rooms_recent_window(fast_s
     edits = [e for e in entries if e["text"].startswith("GM edits Goblin")]
     assert len(edits) == WELCOME_LOG + 20
     assert entries[0]["text"].startswith("Encounter created")
+
+
+BAD_TEXTS = ("Sleep\nInjected line", "wand of \u202efire", "tab\tbed", "zero\u200bwidth")
+
+
+async def test_every_free_text_field_is_plain_text_or_refused_before_it_is_stored(fray_server, redis_url, join):
+    """Issue 28: spell and device names took newlines and right-to-left overrides (`say`
+    refused them). One check for every string of a command or a request body, at the edge."""
+    made = fray_server.create(
+        {"combatants": [{"id": "mage", "name": "Mage", "side": "party", "caster": True}, {"id": "gob", "name": "Goblin", "side": "goblins"}]}
+    )
+    gm = await join(fray_server, made["links"]["gm"])
+    player = await join(fray_server, made["links"]["players"]["mage"])
+    for command in ({"type": "force_rolls", "values": [6, 6]}, {"type": "start"}):  # nobody surprised: the mage may declare
+        assert (await gm.send(command))["type"] == "ack"
+    before = len(await stream(redis_url, made["id"]))
+    for text in BAD_TEXTS:
+        for table, command, where in (
+            (player, {"type": "declare", "actor": "mage", "action": {"type": "cast", "spell": text}}, "action.spell"),
+            (player, {"type": "declare", "actor": "mage", "action": {"type": "use_device", "device": text}}, "action.device"),
+            (gm, {"type": "add_combatant", "combatant": {"name": text, "side": "goblins"}}, "combatant.name"),
+            (gm, {"type": "add_combatant", "combatant": {"name": "Orc", "side": "goblins", "notes": text}}, "combatant.notes"),
+            (player, {"type": "say", "text": text}, "chat message"),  # the chat's own check, the same test (rules.chat.plain)
+        ):
+            answer = await table.send(command)
+            assert answer["type"] == "error" and answer["code"] in ("protocol/bad-text", "chat/bad-text"), (command, answer)
+            assert answer["code"] == ("chat/bad-text" if command["type"] == "say" else "protocol/bad-text")
+            assert where in answer["message"] and "plain text" in answer["message"]
+    assert len(await stream(redis_url, made["id"])) == before  # nothing stored
+    ok = await player.send({"type": "declare", "actor": "mage", "action": {"type": "cast", "spell": "Sleep (Ünïcode is fine)"}})
+    assert ok["type"] == "ack", ok
+
+    url = f"{fray_server.url}/api/encounters"
+    for body, where in (
+        ({"combatants": [{"name": "Gob\u202elin", "side": "a"}, {"name": "B", "side": "b"}]}, "combatants[0].name"),
+        ({"combatants": [{"name": "A", "side": "a\nb"}, {"name": "B", "side": "b"}]}, "combatants[0].side"),
+        ({"players": {"Ann\n": []}}, "players (a key)"),
+    ):
+        r = httpx.post(url, json=body)
+        assert r.status_code == 400 and r.json()["code"] == "protocol/bad-text" and where in r.json()["message"], r.text
+    link = httpx.post(f"{url}/{made['id']}/links", params={"token": token_of(made["links"]["gm"])}, json={"role": "spectator", "name": "Eve\u202e"})
+    assert link.status_code == 400 and link.json()["code"] == "protocol/bad-text" and "name" in link.json()["message"]

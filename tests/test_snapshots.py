@@ -80,3 +80,27 @@ async def test_a_fresh_replica_starts_from_a_trusted_snapshot(redis_url, tmp_pat
         assert digest(reader, made)["sha256"] == expected
     finally:
         reader.stop()
+
+
+async def test_digest_and_snapshot_hold_while_a_forced_die_of_a_kind_waits(redis_url, tmp_path, join):
+    """Issue 28: a die forced by kind (`force_rolls {sides: 20}`) waiting in the queue made
+    /digest answer 500 and every periodic snapshot fail (canonical bytes of a map with int keys;
+    main's issue 27 work keys the queues by text, which this checks on a real server)."""
+    server = FrayServer(redis_url, tmp_path, env={"FRAY_SNAPSHOT_EVERY": "2"})
+    try:
+        made = server.create(FIGHT)
+        gm = await join(server, made["links"]["gm"])
+        for command in ({"type": "force_rolls", "values": [6, 5], "sides": 6}, {"type": "force_rolls", "values": [20], "sides": 20}):
+            ack = await gm.send(command)
+            assert ack["type"] == "ack", ack
+        await gm.until(ack["position"])
+        answer = digest(server, made)
+        assert answer.get("position") == ack["position"], answer
+        assert answer["sha256"] == hashlib.sha256(await folded(redis_url, made["id"])).hexdigest()
+        snapshot = await snapshot_of(redis_url, made["id"])
+        state = msgspec.msgpack.decode(snapshot["state"], type=Encounter)
+        assert state.forced_by_die.get("6") == [6, 5]  # taken while the d6s waited (keyed by text since rules version 8)
+        assert canonical(state) == snapshot["state"]
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log_path.read_text()

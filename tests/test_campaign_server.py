@@ -193,13 +193,19 @@ async def test_a_campaign_of_newer_rules_is_not_folded_here(fray_server, redis_u
     from fray_table.server.campaign_store import CampaignStore, new_campaign_id
     from fray_table.server.tokens import Signer
 
+    from fray_table.server.security import links_key
+    from fray_table.server.tokens import _encode
+
+    signer = Signer(b"test-secret-0123456789abcdef")  # the test servers' FRAY_SECRET (tests/support.py)
     client = aioredis.Redis.from_url(redis_url)
-    try:  # a campaign made by a newer release, under the same signed links
+    try:  # a campaign made by a newer release, under the same signed links, its GM's link listed as a server lists it
         newer = new_campaign_id()
         event = CampaignEvent("create", Actor("system"), CreateCampaign(newer, "Later", "ll-house", 99))
         await CampaignStore(client).append(newer, "create", encode_event(event))
+        claims = signer.claims(newer, "gm")
+        await client.hset(links_key(newer), claims.i, _encode(claims))
     finally:
         await client.aclose()
-    token = Signer(b"test-secret-0123456789abcdef").issue(newer, "gm")  # the test servers' FRAY_SECRET (tests/support.py)
+    token = signer.sign(claims)
     r = httpx.get(f"{fray_server.url}/api/campaigns/{newer}", params={"token": token}, timeout=TIMEOUT)
     assert r.status_code == 409 and r.json()["code"] == "rules/unknown-version" and "99" in r.json()["message"]

@@ -69,7 +69,9 @@ async def test_metrics_count_commands_clients_and_latency(fast_server, join):
     made = fast_server.create()
     before = httpx.get(fast_server.url + "/metrics", timeout=TIMEOUT).text
     gm = await join(fast_server, made["links"]["gm"])
-    assert (await gm.send({"type": "start"}))["type"] == "ack"
+    started = await gm.send({"type": "start"})
+    assert started["type"] == "ack"
+    await gm.until(started["position"])  # folded: the server's own check now refuses a second start before storing it
     rejected = await gm.send({"type": "start"})  # already running: the reducer refuses it
     assert rejected["type"] == "error"
     await gm.send({"type": "advance"})

@@ -1,11 +1,11 @@
 """The lasting effects of the documents, as data: what each condition a fight leaves on a
 character does in the campaign, and how long it lasts in in-game days. The condition's
-word is the one the fight's rules write (rules.charts.ll_house, rules.challenges.wounds),
+word is the one the fight's rules write (rules.charts.ll_house, rules.charts.attack_result),
 imported, never retyped."""
 
 from msgspec import Struct
 
-from fray_table.rules.challenges.wounds import SUFFIX
+from fray_table.rules.charts.attack_result import WOUND as SUFFIX
 from fray_table.rules.charts.attack_result import WOUNDS
 from fray_table.rules.charts.ll_house import CONCUSSION, DEATH_AND_DYING, HEAL_WEEKS, LIMB, LOSS
 

@@ -19,14 +19,14 @@ import re
 
 import msgspec
 
-from fray_table.rules.charts.attack_result import WOUNDS, Grade, grade
+from fray_table.rules.charts.attack_result import WOUND, WOUNDS, Grade, grade
 from fray_table.rules.context import Context
 from fray_table.rules.model import Combatant, Encounter
 from fray_table.rules.ruleset import rules_of
 
 MODULE = "wounds"
 PROFILE = "challenges"
-SUFFIX = " wound"
+SUFFIX = WOUND
 INFLICTS = re.compile(r" that also inflicts an? \w+ wound( \([^)]*\))?")  # the wound clause of a chart row's words
 
 

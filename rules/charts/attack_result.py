@@ -53,6 +53,7 @@ NATURAL_20 = Grade("A normal Hit plus gain an immediate extra attack", damage="n
 
 # 001, the wounds of the Attack Chart: the penalty each puts on attack rolls ('-1 to attack rolls, etc.').
 WOUNDS = {"light": 1, "serious": 3, "critical": 5}
+WOUND = " wound"  # a wound's condition is its grade and this: 'light wound' (rules.challenges.wounds, rules.campaign)
 
 
 def grade(result: int) -> Grade:

@@ -24,7 +24,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory):
-    """A local three-master Redis Cluster (tests/redis_cluster.py), for the tests marked
+    """A local three-master Redis Cluster (tests/topology/redis_cluster.py), for the tests marked
     `cluster`; skipped without redis-server 7 and redis-cli on PATH, unless CI=true."""
     from redis_cluster import LocalCluster, binaries
 

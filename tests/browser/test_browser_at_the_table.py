@@ -6,7 +6,7 @@ resolving; the map in a melee (tokens and their marks apart, names shown without
 hover); grapple's box in 003's words; focus kept where the action was, the GM's bar
 announced, undo buttons named for what they undo and asking first; and "the same as
 last round" offered only where the order still holds, saying why not elsewhere.
-Each page also passes axe-core (tests/test_browser_a11y.py)."""
+Each page also passes axe-core (tests/browser/test_browser_a11y.py)."""
 
 import re
 

@@ -1,7 +1,7 @@
 """The browser's own check of the dice (client_web/dice.js) under node: it passes docs/dice.md's
 test vectors as the Python does, and judges a fight's log as `fray verify` does (a fight that
 verifies, one tampered roll, a tampered seed, a fork). The replay page runs the same module
-in Chromium (tests/test_browser_dice_check.py)."""
+in Chromium (tests/browser/test_browser_dice_check.py)."""
 
 import json
 import shutil

@@ -1,4 +1,4 @@
-"""A Foundry VTT OSE actor (tests/foundry_ose_actor.json, written from the `ose` system's
+"""A Foundry VTT OSE actor (tests/campaign/foundry_ose_actor.json, written from the `ose` system's
 data models: actor `system` with details, scores, hp, ac/aac, thac0, movement; items of
 type weapon, armor and item) becomes a campaign character; what does not map is listed."""
 

@@ -1,4 +1,4 @@
-"""Each crash kind the random fights of tests/test_machine.py found (issue 11), as the
+"""Each crash kind the random fights of tests/rules/test_machine.py found (issue 11), as the
 sequence that showed it: the command now resolves without a `rules/bug` and says what
 happened instead."""
 

@@ -3,10 +3,10 @@
 installed beside fray-table) plays a fight with no edit to the engine or to any
 other profile. Modules of other profiles are taken per encounter."""
 
-import ast
 import os
 
 import pytest
+from imports import imported
 from scenes import ADVANCE, NO_SURPRISE, fighter, rejected, texts
 from support import ROOT
 
@@ -23,13 +23,9 @@ def test_the_engine_imports_no_profile():
     assert len(engine) > 25
     offenders = {}
     for path in engine:
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            hit = [n for n in names if any(n.startswith(f"fray_table.rules.{p}") for p in PROFILE_PACKAGES)]
-            if hit:
-                offenders[str(path.relative_to(RULES))] = hit
+        hit = [n for n in imported(path) if any(n.startswith(f"fray_table.rules.{p}") for p in PROFILE_PACKAGES)]
+        if hit:
+            offenders[str(path.relative_to(RULES))] = hit
     assert offenders == {}
 
 

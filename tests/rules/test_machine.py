@@ -336,7 +336,7 @@ class Fight(RuleBasedStateMachine):
             cmd = {"type": "declare", "actor": cid, "action": action}
             msgspec.convert(cmd, Command)
         except msgspec.ValidationError:
-            return  # the wire refuses it before the reducer (tests/test_fuzz.py covers that)
+            return  # the wire refuses it before the reducer (tests/server/test_fuzz.py covers that)
         self.send(cmd, f"player:{cid}" if as_player else "gm")
 
     # Declaring and advancing are most of a fight: more rules for them, drawn more often.

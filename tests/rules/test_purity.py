@@ -1,8 +1,8 @@
 """rules/ is pure: no I/O, no asyncio, no clock, no random, nothing from server/."""
 
-import ast
 import pathlib
 
+from imports import absolute, imported
 from support import ROOT
 
 RULES = ROOT / "rules"
@@ -14,14 +14,9 @@ def top(module: str) -> str:
     return module.removeprefix("fray_table.").split(".")[0]
 
 
-def imported_modules(path: pathlib.Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names |= {top(a.name) for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(top(node.module))
-    return names
+def imported_modules(path: pathlib.Path, package: list[str] | None = None) -> set[str]:
+    """The top-level packages a module imports, its relative imports resolved (rules/imports.py)."""
+    return {top(name) for name in imported(path, package)}
 
 
 def test_rules_import_nothing_impure():
@@ -35,6 +30,8 @@ def test_purity_check_catches_a_server_import(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from fray_table.server.store import RedisStore\nimport random\n")
     assert imported_modules(bad) & FORBIDDEN == {"server", "random"}
+    bad.write_text("from ..server.store import RedisStore\n")  # as rules/bad.py would write it
+    assert imported_modules(bad, ["fray_table", "rules"]) & FORBIDDEN == {"server"}
 
 
 # The engine (DESIGN, 'The rules core'): state, commands, events, dice, the reducer, the
@@ -73,15 +70,10 @@ ENGINE = {
 PROFILES = {"holmes", "llhouse", "challenges", "thac0sheet"}
 
 
-def profile_imports(path: pathlib.Path) -> list[str]:
-    """The profile packages a module imports, in any form (from fray_table.rules import holmes, too)."""
-    hit = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-        hit += [n for n in names if n.removeprefix("fray_table.rules.").split(".")[0] in PROFILES and n.startswith("fray_table.rules.")]
-    return hit
+def profile_imports(path: pathlib.Path, package: list[str] | None = None) -> list[str]:
+    """The profile packages a module imports, in any form (from fray_table.rules import holmes,
+    from ..holmes import combat, from . import holmes: rules/imports.py resolves them)."""
+    return [n for n in imported(path, package) if n.startswith("fray_table.rules.") and n.removeprefix("fray_table.rules.").split(".")[0] in PROFILES]
 
 
 def test_the_engine_modules_are_listed_and_import_no_profile():
@@ -104,3 +96,29 @@ def test_the_profile_check_catches_an_import_of_holmes(tmp_path):
         "fray_table.rules.holmes.combat.attack",
         "fray_table.rules.llhouse",
     ]
+
+
+def test_the_profile_check_catches_a_relative_import_of_holmes(tmp_path):
+    bad = tmp_path / "bad.py"  # as if it were rules/bad.py, then rules/charts/bad.py
+    bad.write_text("from . import holmes\nfrom .holmes.combat import attack\nfrom .model import Combatant\n")
+    assert profile_imports(bad, ["fray_table", "rules"]) == [
+        "fray_table.rules.holmes",
+        "fray_table.rules.holmes.combat",
+        "fray_table.rules.holmes.combat.attack",
+    ]
+    bad.write_text("from ..llhouse import attack\nfrom ..grid import distance\n")
+    assert profile_imports(bad, ["fray_table", "rules", "charts"]) == ["fray_table.rules.llhouse", "fray_table.rules.llhouse.attack"]
+
+
+def test_the_package_imports_itself_by_relative_imports_only():
+    """Issue 25: inside rules/, server/, client_web/ and client/ every import of the package is
+    relative (`from ..rules.model import Combatant`), so the clone reads as the installed package."""
+    files = [p for top in ("rules", "server", "client_web", "client") for p in (ROOT / top).rglob("*.py")]
+    assert len(files) > 150
+    assert {str(p.relative_to(ROOT)): absolute(p) for p in files if absolute(p)} == {}
+
+
+def test_the_relative_import_check_catches_an_absolute_one(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import os\nfrom fray_table.rules.model import Combatant\nimport fray_table.server.hub\nfrom .model import Encounter\n")
+    assert absolute(bad) == ["fray_table.rules.model", "fray_table.server.hub"]

@@ -1,6 +1,6 @@
 """Issue 21: history never changes. Every golden stream folds to the state bytes it had
 when frozen, event by event (tests/golden/*.states; its views and log lines:
-tests/test_golden.py); fights exported by the release that kept rules version 7 replay
+tests/rules/test_golden.py); fights exported by the release that kept rules version 7 replay
 offline (`fray replay`) and after `fray import` exactly as that release showed each
 viewer; a fight folds under its own version, moves on only by the GM's upgrade_rules,
 and a version this Fray does not know is refused with one line naming both."""

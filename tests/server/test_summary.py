@@ -1,6 +1,6 @@
 """The end-of-fight summary (issue 13, Deliver 8), in the replay body of each viewer:
 rounds, who fell and to whom, damage dealt and taken, forced and table-rolled dice;
-a hidden combatant's damage counts for all who read its line (tests/test_summary_log.py)."""
+a hidden combatant's damage counts for all who read its line (tests/server/test_summary_log.py)."""
 
 import httpx
 import pytest

@@ -1,4 +1,4 @@
-"""Fray on a real local Redis Cluster (three masters, tests/redis_cluster.py):
+"""Fray on a real local Redis Cluster (three masters, tests/topology/redis_cluster.py):
 every key of an encounter in one slot, two replicas playing a fight, and the
 encounter's slot moved to another master in the middle of it with nothing
 acknowledged lost."""

@@ -3,6 +3,7 @@ tests/golden/record.py with an earlier version's code) folds, with today's code,
 the same log lines and views for every viewer."""
 
 import json
+import pathlib
 
 import pytest
 from golden.record import FIGHTS, HERE, load, shown
@@ -10,8 +11,13 @@ from golden.record import FIGHTS, HERE, load, shown
 
 @pytest.mark.parametrize("name", sorted(FIGHTS))
 def test_golden_stream_folds_as_recorded(name):
-    expected = json.loads((HERE / f"{name}.expected.json").read_text())
-    now = json.loads(json.dumps(shown(load(name)), ensure_ascii=False))
+    shows_as_recorded(load(name), HERE / f"{name}.expected.json")
+
+
+def shows_as_recorded(stream: list[bytes], recorded: pathlib.Path) -> None:
+    """Each viewer is shown what `recorded` says, event by event: log lines, views, the last view."""
+    expected = json.loads(recorded.read_text())
+    now = json.loads(json.dumps(shown(stream), ensure_ascii=False))
     assert now.keys() == expected.keys()
     for viewer in expected:
         for seq, (was, lines) in enumerate(zip(expected[viewer]["log"], now[viewer]["log"], strict=True)):

@@ -4,26 +4,17 @@ changed: the torch at the oil, the natural 20 that is the criticals module's, 00
 shield bash and shield sacrifice on 003's roll) folds, with today's code, to the same log
 lines and views for every viewer, under its own version."""
 
-import json
-
 import pytest
-from golden.record import shown
 from golden.states import hashes
 from golden.v8.record import FIGHTS, HERE, VERSION, load, states
+from test_golden import shows_as_recorded
 
 from fray_table.rules.events import decode_event
 
 
 @pytest.mark.parametrize("name", FIGHTS)
 def test_golden_stream_of_version_8_folds_as_recorded(name):
-    expected = json.loads((HERE / f"{name}.expected.json").read_text())
-    now = json.loads(json.dumps(shown(load(name)), ensure_ascii=False))
-    assert now.keys() == expected.keys()
-    for viewer in expected:
-        for seq, (was, lines) in enumerate(zip(expected[viewer]["log"], now[viewer]["log"], strict=True)):
-            assert lines == was, f"{viewer}, event {seq}"
-        assert now[viewer]["final"] == expected[viewer]["final"], viewer
-        assert now[viewer]["views"] == expected[viewer]["views"], viewer
+    shows_as_recorded(load(name), HERE / f"{name}.expected.json")
 
 
 @pytest.mark.parametrize("name", FIGHTS)

@@ -8,7 +8,7 @@ tactic on it (`fray bot`).
             print(line.text)
 """
 
-from fray_table.client.link import Link, parse
-from fray_table.client.table import Closed, Refused, Table, join
+from .link import Link, parse
+from .table import Closed, Refused, Table, join
 
 __all__ = ["Closed", "Link", "Refused", "Table", "join", "parse"]

@@ -18,13 +18,13 @@ import itertools
 import time
 from collections.abc import Callable
 
-from fray_table.client.sight import state_of, strength
-from fray_table.client.table import Closed, Refused, Table
-from fray_table.rules.actions import Action, tag
-from fray_table.rules.commands import Answer, Declare
-from fray_table.rules.model import DIE
-from fray_table.rules.view import Choice, View
-from fray_table.server.tactics import TACTICS, Field, Plan, candidates
+from ..rules.actions import Action, tag
+from ..rules.commands import Answer, Declare
+from ..rules.model import DIE
+from ..rules.view import Choice, View
+from ..server.tactics import TACTICS, Field, Plan, candidates
+from .sight import state_of, strength
+from .table import Closed, Refused, Table
 
 __all__ = ["TACTICS", "Bot", "Plan", "label"]
 

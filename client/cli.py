@@ -1,6 +1,6 @@
 """`fray bot LINK --tactic nearest`: a bot (client/bot.py) from the command line."""
 
-from fray_table.server.tactics import TACTICS, Plan
+from ..server.tactics import TACTICS, Plan
 
 
 def add_bot(sub) -> None:
@@ -21,7 +21,7 @@ def add_bot(sub) -> None:
 
 
 def bot_command(args) -> int:
-    from fray_table.client import bot, link
+    from . import bot, link
 
     try:
         link.parse(args.link)

@@ -11,8 +11,8 @@ tactic's next choice is tried.
 
 from collections import Counter
 
-from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.view import Choice, CombatantView, View
+from ..rules.model import Combatant, Encounter, Weapon
+from ..rules.view import Choice, CombatantView, View
 
 # An unknown HP, by condition: after every known one (no combatant has thousands).
 GUESSED_HP = {"down": 0, "badly wounded": 1_000_000, "wounded": 2_000_000, "unhurt": 3_000_000}

@@ -20,11 +20,11 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from fray_table.client.link import Link, parse
-from fray_table.rules.commands import Command
-from fray_table.rules.model import Entry
-from fray_table.rules.view import View, Viewer
-from fray_table.server import patch, protocol
+from ..rules.commands import Command
+from ..rules.model import Entry
+from ..rules.view import View, Viewer
+from ..server import patch, protocol
+from .link import Link, parse
 
 FINAL = frozenset({1007, 1008, 1009, 4400, 4401, 4403, 4404, 4410, 4429})  # closes a reconnect would not mend
 RESENT = ("store/unknown", "store/unavailable")  # perhaps stored, not stored: send again with the same id

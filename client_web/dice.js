@@ -1,7 +1,7 @@
 // Checking a fight's dice in the browser, trusting no server (docs/dice.md): the draw
 // (keyed BLAKE2b with an 8-byte digest, unbiased by rejection), SHA-256 for the seed's
 // commitment, and the check of a log export, as server/verify.py makes it. No DOM here:
-// tests/test_dice_js.py runs it under node against the document's test vectors.
+// tests/browser/test_dice_js.py runs it under node against the document's test vectors.
 
 const MASK = (1n << 64n) - 1n;
 const SPAN = 1n << 64n;

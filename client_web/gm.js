@@ -30,6 +30,31 @@ const SHIELD = { name: "shield", label: "shield (000: +1 AC)", kind: "shield" };
 const ARMOR_FIGURE = { name: "armor", label: "armor (000's chart)", kind: "str", choices: ["", ...ARMOR.map(([n]) => n)], default: "" };
 const descendingAc = (view) => view?.combatants.some((c) => c.ac !== null && c.ac !== undefined && c.ac_shown !== c.ac);
 
+/**
+ * A click handler that acts on the second click within 4 s (ending the fight, moving it to
+ * newer rules: neither is undone by a click): the first shows `warning` on the button.
+ */
+function twice(warning, act) {
+  return (ev) => {
+    const el = ev.currentTarget;
+    if (el.dataset.armed) {
+      clearTimeout(Number(el.dataset.armed));
+      delete el.dataset.armed;
+      el.textContent = el.dataset.label;
+      act();
+      return;
+    }
+    el.dataset.label = el.textContent;
+    el.textContent = warning;
+    el.dataset.armed = String(
+      setTimeout(() => {
+        delete el.dataset.armed;
+        el.textContent = el.dataset.label;
+      }, 4000),
+    );
+  };
+}
+
 export class GmConsole {
   /**
    * @param {HTMLElement} root
@@ -41,7 +66,6 @@ export class GmConsole {
     this.root = root;
     this.send = send;
     this.view = null;
-    this.endArmed = null;
     this.prefilled = "";
 
     const button = (testid, label, click) => h("button", { type: "button", testid, on: { click } }, label);
@@ -50,11 +74,17 @@ export class GmConsole {
     this.start = button("start", "Start the fight", () => send({ type: "start" }, "start"));
     this.advance = button("advance", "Close declarations and resolve", () => this.bar.advance(this.advance));
     this.advance.dataset.label = "Close declarations and resolve";
-    this.end = button("end", "End the fight", () => this.confirmEnd());
+    this.end = button("end", "End the fight", twice("Really end? Click again", () => send({ type: "end" }, "end")));
     // A fight keeps the rules it was created with; the GM may play on under the server's newest (upgrade_rules).
     this.upgradeNote = h("span", { class: "hint", testid: "upgrade-note" });
-    this.upgrade = button("upgrade-rules", "Play on under today's rules", () => this.confirmUpgrade());
-    this.upgradeArmed = null;
+    this.upgrade = button(
+      "upgrade-rules",
+      "Play on under today's rules",
+      twice("Really? Click again: the log will say so", () => {
+        send({ type: "upgrade_rules" }, "play on under today's rules");
+        this.upgradeBox.hidden = true; // the welcome after a reconnect says where the fight is
+      }),
+    );
     this.upgradeBox = h("p", { class: "upgrade", testid: "upgrade-rules-box", hidden: true }, this.upgradeNote, " ", this.upgrade);
 
     this.forceInput = h("input", { id: "force-input", testid: "force-input", inputmode: "numeric", placeholder: "e.g. d20: 20, 17; d6: 3", autocomplete: "off" });
@@ -146,38 +176,6 @@ export class GmConsole {
       this.fresh.el,
     );
     root.hidden = false;
-  }
-
-  /** Two clicks, as ending: the move cannot be undone by the fight's own rules. */
-  confirmUpgrade() {
-    if (this.upgradeArmed) {
-      clearTimeout(this.upgradeArmed);
-      this.upgradeArmed = null;
-      this.upgrade.textContent = "Play on under today's rules";
-      this.send({ type: "upgrade_rules" }, "play on under today's rules");
-      this.upgradeBox.hidden = true; // the welcome after a reconnect says where the fight is
-      return;
-    }
-    this.upgrade.textContent = "Really? Click again: the log will say so";
-    this.upgradeArmed = setTimeout(() => {
-      this.upgradeArmed = null;
-      this.upgrade.textContent = "Play on under today's rules";
-    }, 4000);
-  }
-
-  confirmEnd() {
-    if (this.endArmed) {
-      clearTimeout(this.endArmed);
-      this.endArmed = null;
-      this.end.textContent = "End the fight";
-      this.send({ type: "end" }, "end");
-      return;
-    }
-    this.end.textContent = "Really end? Click again";
-    this.endArmed = setTimeout(() => {
-      this.endArmed = null;
-      this.end.textContent = "End the fight";
-    }, 4000);
   }
 
   /** The profile's AC convention: from its declaration, else from the cards (a descending AC differs from the ascending one). */
@@ -288,7 +286,7 @@ export class GmConsole {
     const first = this.view === null;
     this.view = view;
     const older = rules.version && rules.newest > rules.version && view.status !== "ended";
-    if (this.upgradeBox.hidden === Boolean(older) && !this.upgradeArmed) {
+    if (this.upgradeBox.hidden === Boolean(older) && !this.upgrade.dataset.armed) {
       this.upgradeBox.hidden = !older;
       this.upgradeNote.textContent = older ? `This fight is played under the rules of version ${rules.version}, as it was created; this server's are version ${rules.newest}.` : "";
     }

@@ -6,10 +6,10 @@ default) as base64: MAP_BYTES.
 
 from msgspec import Struct
 
-from fray_table.rules.commands import SetMap
-from fray_table.rules.context import Context
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Encounter, MapImage
+from .commands import SetMap
+from .context import Context
+from .errors import Rejected
+from .model import Encounter, MapImage
 
 MAP_BYTES = 45_000  # bytes of image: 60 KB as base64, inside the default 64 KB frame
 MAX_PX = 8000  # an image side, in pixels

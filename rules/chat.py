@@ -11,11 +11,11 @@ may chat (server.limits, `chat/too-fast`).
 
 import unicodedata
 
-from fray_table.rules.commands import Say
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor
-from fray_table.rules.model import Encounter, Entry
+from .commands import Say
+from .context import Context, lookup
+from .errors import Rejected
+from .events import Actor
+from .model import Encounter, Entry
 
 MAX_TEXT = 500  # characters of one chat line
 GM = "gm"

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
-from fray_table.rules.actions import Action
-from fray_table.rules.model import Awaiting, Combatant, Declaration, MapImage, Step
+from .actions import Action
+from .model import Awaiting, Combatant, Declaration, MapImage, Step
 
 GM = frozenset({"gm"})
 TABLE = frozenset({"gm", "player"})
@@ -238,7 +238,7 @@ Command = (
 )
 
 # Each command in words, as a log line names one it speaks of (the GM's undo: 'GM undid an
-# edit of a combatant'). tests/test_rules_undo.py checks every command has its words.
+# edit of a combatant'). tests/rules/holmes/test_rules_undo.py checks every command has its words.
 IN_WORDS = {
     "create": "the creation of the encounter",
     "add_combatant": "adding a combatant",

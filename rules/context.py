@@ -2,11 +2,11 @@
 
 from typing import Any, NotRequired, TypedDict
 
-from fray_table.rules.dice import Dice
-from fray_table.rules.events import Actor
-from fray_table.rules.model import Combatant, Encounter, Entry, Mod
-from fray_table.rules.ruleset import rules_of
-from fray_table.rules.unseen import unnamed
+from .dice import Dice
+from .events import Actor
+from .model import Combatant, Encounter, Entry, Mod
+from .ruleset import rules_of
+from .unseen import unnamed
 
 
 class Said(TypedDict):

@@ -2,15 +2,15 @@
 targets of their attacks, attack options, movement, any spells to be cast.'
 """
 
-from fray_table.rules.actions import House, tag
-from fray_table.rules.commands import Declare
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor
-from fray_table.rules.model import Combatant, Declaration, Encounter
-from fray_table.rules.round import may_act, why_idle
-from fray_table.rules.ruleset import ActionRules, Rules, owner_of_action, rules_of
-from fray_table.rules.unseen import unseen_ids
+from .actions import House, tag
+from .commands import Declare
+from .context import Context, lookup
+from .errors import Rejected
+from .events import Actor
+from .model import Combatant, Declaration, Encounter
+from .round import may_act, why_idle
+from .ruleset import ActionRules, Rules, owner_of_action, rules_of
+from .unseen import unseen_ids
 
 
 def record_of(rules: Rules, action) -> ActionRules | None:

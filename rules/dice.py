@@ -10,7 +10,7 @@ import functools
 import hashlib
 import re
 
-from fray_table.rules.model import Roll, die_key
+from .model import Roll, die_key
 
 _SPAN = 1 << 64
 _DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")

@@ -3,7 +3,7 @@
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules.commands import Command
+from .commands import Command
 
 
 class Actor(Struct, gc=False, frozen=True):

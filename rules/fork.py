@@ -10,12 +10,12 @@ seed and may be undone like any other; the fork event itself may not.
 
 import hashlib
 
-from fray_table.rules.commands import Fork, UpgradeRules
-from fray_table.rules.context import Context
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Encounter, Origin
-from fray_table.rules.profiles import validate_options
-from fray_table.rules.upgrade import check_upgrade, options_at
+from .commands import Fork, UpgradeRules
+from .context import Context
+from .errors import Rejected
+from .model import Encounter, Origin
+from .profiles import validate_options
+from .upgrade import check_upgrade, options_at
 
 
 def check_fork(state: Encounter, cmd: Fork) -> None:

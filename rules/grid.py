@@ -1,6 +1,6 @@
 """The board every profile plays on: the 5-ft grid (engine geometry, not a rule of any one document)."""
 
-from fray_table.rules.model import Combatant
+from .model import Combatant
 
 GRID = 5  # feet: a square of the grid
 

@@ -10,11 +10,11 @@ same one: `plan(events[:at], Undo(undoes, rewind))`.
 
 from collections.abc import Sequence
 
-from fray_table.rules.commands import Restore, Undo
-from fray_table.rules.events import Event
-from fray_table.rules.model import Encounter, Entry
-from fray_table.rules.reducer import apply
-from fray_table.rules.undo import RESTORED, check_undo
+from .commands import Restore, Undo
+from .events import Event
+from .model import Encounter, Entry
+from .reducer import apply
+from .undo import RESTORED, check_undo
 
 
 class _At:

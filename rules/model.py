@@ -13,7 +13,7 @@ through one, and the garbage collector need not track the thousands a fold makes
 import msgspec
 from msgspec import Struct, field
 
-from fray_table.rules.actions import ACT, Action  # noqa: F401  (ACT: a declared action's step, rules.actions)
+from .actions import ACT, Action  # noqa: F401  (ACT: a declared action's step, rules.actions)
 
 
 def descending(ac: int) -> int:
@@ -259,7 +259,7 @@ class Encounter(Struct, gc=False):
 # --- Copying a state: apply() works on a copy and never changes its argument.
 # Frozen structs (Weapon, Step, Roll, Mod, actions) are shared; every list, dict and
 # mutable struct is copied. Written out by hand because this runs once per event
-# (a generic walk costs three times as much); tests/test_safety.py checks that every
+# (a generic walk costs three times as much); tests/rules/test_safety.py checks that every
 # container field of these types is copied, so a field added later cannot be missed.
 
 

@@ -15,9 +15,9 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules import ruleset, words
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant
+from . import ruleset, words
+from .errors import Rejected
+from .model import Combatant
 
 
 class Option(Struct, frozen=True):

@@ -13,8 +13,8 @@ from typing import Any, get_args
 
 import msgspec
 
-from fray_table.rules import battlemap, chat, fork, resolve, setup, undo, upgrade
-from fray_table.rules.commands import (
+from . import battlemap, chat, fork, resolve, setup, undo, upgrade
+from .commands import (
     AddCombatant,
     Advance,
     Answer,
@@ -35,12 +35,12 @@ from fray_table.rules.commands import (
     Undo,
     UpgradeRules,
 )
-from fray_table.rules.context import Context
-from fray_table.rules.declare import check_declare, declare
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor, Event
-from fray_table.rules.model import Encounter, Entry, copied
-from fray_table.rules.ruleset import rules_of
+from .context import Context
+from .declare import check_declare, declare
+from .errors import Rejected
+from .events import Actor, Event
+from .model import Encounter, Entry, copied
+from .ruleset import rules_of
 
 _canonical = msgspec.msgpack.Encoder(order="deterministic")
 
@@ -166,7 +166,7 @@ def folding(events: Iterable[Event], state: Encounter | None = None, narrated: b
     `narrated=False` folds without the words: no event writes a log line but a
     refusal (the reducer's own, which says the command was refused), for a reader of
     outcomes alone (the simulator, server/simulate.py). No rule reads the log, so the
-    state is otherwise the same, byte for byte (tests/test_fold_without_words.py)."""
+    state is otherwise the same, byte for byte (tests/rules/test_fold_without_words.py)."""
     clean, since = state, []  # the last state no rule has raised on since, and the events after it
     work = copied(state) if state is not None else None
     for event in events:

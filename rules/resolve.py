@@ -5,17 +5,17 @@ from collections.abc import Callable
 
 import msgspec
 
-from fray_table.rules.commands import Advance, Answer, Start
-from fray_table.rules.conditions import out_of_fight
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.declare import controls, declaration, record_of
-from fray_table.rules.dice import NeedDie
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor
-from fray_table.rules.model import DIE, END_OF_ROUND, Awaiting, Encounter, Step
-from fray_table.rules.round import may_act, plan, why_idle
-from fray_table.rules.ruleset import rules_of
-from fray_table.rules.unseen import reveal
+from .commands import Advance, Answer, Start
+from .conditions import out_of_fight
+from .context import Context, lookup
+from .declare import controls, declaration, record_of
+from .dice import NeedDie
+from .errors import Rejected
+from .events import Actor
+from .model import DIE, END_OF_ROUND, Awaiting, Encounter, Step
+from .round import may_act, plan, why_idle
+from .ruleset import rules_of
+from .unseen import reveal
 
 # What resumes a parked queue, and the steps queued mid-phase, come from the
 # encounter's rules (rules.ruleset: Module.prompts, Module.steps); a die rolled at

@@ -5,9 +5,9 @@ phases [Houserule]. All actions in one phase are completed prior to the next
 phase beginning.'
 """
 
-from fray_table.rules.actions import tag
-from fray_table.rules.model import ACT, END_OF_ROUND, Combatant, Encounter, Step
-from fray_table.rules.ruleset import Rules, rules_of
+from .actions import tag
+from .model import ACT, END_OF_ROUND, Combatant, Encounter, Step
+from .ruleset import Rules, rules_of
 
 # 003: declaration, then the attack, movement and magic phases, then end of round.
 PHASES = ("declaration", "attack", "movement", "magic", "end")

@@ -32,8 +32,8 @@ from collections.abc import Callable, Mapping
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from fray_table.rules import FIRST_KEPT_VERSION, RULES_VERSION
-from fray_table.rules.model import Encounter
+from . import FIRST_KEPT_VERSION, RULES_VERSION
+from .model import Encounter
 
 GROUP = "fray.profiles"
 

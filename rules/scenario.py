@@ -9,14 +9,14 @@ import hashlib
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules import RULES_VERSION
-from fray_table.rules.commands import AddCombatant, Command, CreateEncounter, ForceRolls, Restore, Undo
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor, Event
-from fray_table.rules.history import resolve
-from fray_table.rules.model import Combatant, Encounter, Entry
-from fray_table.rules.reducer import apply, check
-from fray_table.rules.setup import check_create
+from . import RULES_VERSION
+from .commands import AddCombatant, Command, CreateEncounter, ForceRolls, Restore, Undo
+from .errors import Rejected
+from .events import Actor, Event
+from .history import resolve
+from .model import Combatant, Encounter, Entry
+from .reducer import apply, check
+from .setup import check_create
 
 MAX_COMMANDS = 10_000
 

@@ -5,16 +5,16 @@ import hashlib
 
 import msgspec
 
-from fray_table.rules import ruleset
-from fray_table.rules.commands import AddCombatant, ClearForced, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.declare import check_action, declaration, describe, record_of
-from fray_table.rules.dice import parse
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import GRID
-from fray_table.rules.model import ACT, Combatant, Encounter, Weapon, die_key
-from fray_table.rules.profiles import check_declared, naming_figures, validate_options
-from fray_table.rules.ruleset import rules_of
+from . import ruleset
+from .commands import AddCombatant, ClearForced, CreateEncounter, Declare, EditCombatant, End, ForceRolls, RemoveCombatant
+from .context import Context, lookup
+from .declare import check_action, declaration, describe, record_of
+from .dice import parse
+from .errors import Rejected
+from .grid import GRID
+from .model import ACT, Combatant, Encounter, Weapon, die_key
+from .profiles import check_declared, naming_figures, validate_options
+from .ruleset import rules_of
 
 MAX_COMBATANTS = 200
 MAX_FORCED = 100
@@ -276,7 +276,7 @@ def remove(ctx: Context, cmd: RemoveCombatant) -> None:
     if waiting is not None and (waiting.who == cmd.id or cmd.id in ((waiting.attacker, waiting.target) if waiting.attacker else waiting.id.split(":"))):
         # A question to or about the leaver cannot be answered (issue 11: the answer
         # looked it up and failed): it is dropped, and the round goes on without it.
-        from fray_table.rules.resolve import run  # resolve imports the rules this module's checks use
+        from .resolve import run  # resolve imports the rules this module's checks use
 
         state.awaiting = None
         state.entered = []

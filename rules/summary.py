@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from msgspec import Struct
 
-from fray_table.rules.model import DAMAGE, DOWN, UP, Entry
+from .model import DAMAGE, DOWN, UP, Entry
 
 
 class Fell(Struct):

@@ -11,12 +11,12 @@ import copy
 
 from msgspec import UNSET
 
-from fray_table.rules.commands import IN_WORDS, Restore, Undo
-from fray_table.rules.context import Context
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import DOWN, UP, Combatant, Encounter, die_key
-from fray_table.rules.round import PHASES
-from fray_table.rules.setup import MAX_COMBATANTS, MAX_FORCED, check_figures
+from .commands import IN_WORDS, Restore, Undo
+from .context import Context
+from .errors import Rejected
+from .model import DOWN, UP, Combatant, Encounter, die_key
+from .round import PHASES
+from .setup import MAX_COMBATANTS, MAX_FORCED, check_figures
 
 # The state fields a restore may carry. The others are never restored: the
 # rules the fight is pinned to and its seed, the position (it keeps counting:

@@ -11,7 +11,7 @@ combatant may keep them hidden. An unseen combatant's figures are hidden too.
 
 import re
 
-from fray_table.rules.model import Combatant, Encounter
+from .model import Combatant, Encounter
 
 SOMEONE = "someone unseen"  # what the table reads in a line in place of an unseen combatant's name
 

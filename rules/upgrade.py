@@ -10,12 +10,12 @@ the same way (`Fork.rules_version`).
 that does not know that version hands the fight to one that does (server/hub.py).
 """
 
-from fray_table.rules import ruleset
-from fray_table.rules.commands import Command, CreateEncounter, Fork, UpgradeRules
-from fray_table.rules.context import Context
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Encounter
-from fray_table.rules.profiles import validate_options
+from . import ruleset
+from .commands import Command, CreateEncounter, Fork, UpgradeRules
+from .context import Context
+from .errors import Rejected
+from .model import Encounter
+from .profiles import validate_options
 
 
 def version_needed(cmd: Command) -> int:

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules.actions import tag
-from fray_table.rules.battlemap import MapView, map_view
-from fray_table.rules.declare import awaited, describe
-from fray_table.rules.model import DAMAGE, Awaiting, Combatant, Encounter, Entry, Origin, Weapon, by_sides, descending
-from fray_table.rules.round import may_act
-from fray_table.rules.ruleset import Rules, rules_of
-from fray_table.rules.unseen import unnamed, unseen_ids, unseen_of
+from .actions import tag
+from .battlemap import MapView, map_view
+from .declare import awaited, describe
+from .model import DAMAGE, Awaiting, Combatant, Encounter, Entry, Origin, Weapon, by_sides, descending
+from .round import may_act
+from .ruleset import Rules, rules_of
+from .unseen import unnamed, unseen_ids, unseen_of
 
 
 class Viewer(Struct, frozen=True):

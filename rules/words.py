@@ -9,8 +9,8 @@ profile by GET /api/profiles (`words`), so that no page keeps a copy of its own.
 - `torch_lights`: the condition a thrown torch needs on its target to do anything.
 """
 
-from fray_table.rules.charts.morale import MORALE_TEXT
-from fray_table.rules.conditions import ASLEEP, BURNING, DEAD, DISARMED, FLED, HELPLESS, OILED, PINNED, PRONE, SURPRISED, SURRENDERED
+from .charts.morale import MORALE_TEXT
+from .conditions import ASLEEP, BURNING, DEAD, DISARMED, FLED, HELPLESS, OILED, PINNED, PRONE, SURPRISED, SURRENDERED
 
 SET_BY_HAND = (PRONE, BURNING, OILED, PINNED, DISARMED, HELPLESS, ASLEEP, SURPRISED, FLED, SURRENDERED, DEAD)
 

@@ -13,16 +13,16 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
-from fray_table.rules import FIRST_KEPT_VERSION
-from fray_table.rules.commands import AddCombatant, CreateEncounter
-from fray_table.rules.events import Actor, Event, encode_event
-from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.profiles import validate_options
-from fray_table.rules.reducer import apply, canonical, check
-from fray_table.server import demo, protocol
-from fray_table.server.hub import UnknownVersion
-from fray_table.server.store import StoreUnavailable
-from fray_table.server.tokens import ROLES, BadToken
+from ..rules import FIRST_KEPT_VERSION
+from ..rules.commands import AddCombatant, CreateEncounter
+from ..rules.events import Actor, Event, encode_event
+from ..rules.model import Combatant, Encounter
+from ..rules.profiles import validate_options
+from ..rules.reducer import apply, canonical, check
+from . import demo, protocol
+from .hub import UnknownVersion
+from .store import StoreUnavailable
+from .tokens import ROLES, BadToken
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
@@ -298,7 +298,7 @@ async def revoke(request: Request) -> Response:
 
 async def export_stream(request: Request) -> Response:
     """GM only (GET .../export?format=jsonl): the raw stream, one JSON line an event (server/archive.py)."""
-    from fray_table.server import archive
+    from . import archive
 
     encounter = request.path_params["id"]
     if isinstance(room := await gm_room(request), Response):
@@ -329,7 +329,7 @@ async def export_stream(request: Request) -> Response:
 
 async def delete_encounter(request: Request) -> Response:
     """GM only: delete a fight that is not running (ended, or never started), every key of it."""
-    from fray_table.server import archive
+    from . import archive
 
     encounter = request.path_params["id"]
     if isinstance(room := await gm_room(request), Response):

@@ -18,22 +18,22 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from fray_table import client_web
-from fray_table.rules import RULES_VERSION
-from fray_table.rules.profiles import catalogue
-from fray_table.server import api, campaign_archive, campaign_fights, campaigns, connection, forks, handover, metrics, replay, simulate_api, verify
-from fray_table.server.api import SECURITY_HEADERS, error
-from fray_table.server.archive import Sweeper
-from fray_table.server.campaign_store import CampaignStore
-from fray_table.server.chronicle import Rebuilds
-from fray_table.server.collector import Collector
-from fray_table.server.edge import KnownHosts, SameSiteWrites, hosts_answered
-from fray_table.server.hub import Hub
-from fray_table.server.limits import Limits
-from fray_table.server.security import Access, SecurityHeaders
-from fray_table.server.simulate_api import Simulator
-from fray_table.server.store import RedisStore, StoreUnavailable, connect
-from fray_table.server.tokens import Signer
+from .. import client_web
+from ..rules import RULES_VERSION
+from ..rules.profiles import catalogue
+from . import api, campaign_archive, campaign_fights, campaigns, connection, forks, handover, metrics, replay, simulate_api, verify
+from .api import SECURITY_HEADERS, error
+from .archive import Sweeper
+from .campaign_store import CampaignStore
+from .chronicle import Rebuilds
+from .collector import Collector
+from .edge import KnownHosts, SameSiteWrites, hosts_answered
+from .hub import Hub
+from .limits import Limits
+from .security import Access, SecurityHeaders
+from .simulate_api import Simulator
+from .store import RedisStore, StoreUnavailable, connect
+from .tokens import Signer
 
 CLIENT_DIR = pathlib.Path(client_web.__file__).parent
 SOCKET_PATH = re.compile(r"/ws/encounters/([^/]+)")

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 
 import msgspec
 
-from fray_table.rules import FIRST_KEPT_VERSION, RULES_VERSION
-from fray_table.rules.commands import CreateEncounter
-from fray_table.rules.events import Event, decode_event, encode_event
-from fray_table.rules.model import Encounter
-from fray_table.rules.reducer import apply
-from fray_table.rules.upgrade import version_needed
-from fray_table.server.store import StoreUnavailable, position_key
+from ..rules import FIRST_KEPT_VERSION, RULES_VERSION
+from ..rules.commands import CreateEncounter
+from ..rules.events import Event, decode_event, encode_event
+from ..rules.model import Encounter
+from ..rules.reducer import apply
+from ..rules.upgrade import version_needed
+from .store import StoreUnavailable, position_key
 
 log = logging.getLogger("fray.archive")
 
@@ -213,7 +213,7 @@ def renamed(fight: Fight, new_id: str) -> Fight:
 def vet(fight: Fight) -> None:
     """ArchiveError unless every event is one this server could have stored (server/vetting.py):
     a file is not trusted further than a client (`fray import`)."""
-    from fray_table.server.vetting import Unstorable, vet_events
+    from .vetting import Unstorable, vet_events
 
     try:
         vet_events(fight.events)
@@ -243,7 +243,7 @@ async def import_fight(store, fight: Fight) -> str:
 
 async def delete_fight(app, encounter: str, reason: str) -> None:
     """Every key of the fight, its sockets on this replica closed first."""
-    from fray_table.server.security import links_key, revoked_key  # security imports the store, not this
+    from .security import links_key, revoked_key  # security imports the store, not this
 
     await app.state.access.close_encounter(encounter, reason)
     await app.state.store.delete(encounter, also=(links_key(encounter), revoked_key(encounter)))

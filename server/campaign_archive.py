@@ -10,14 +10,14 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from fray_table.rules.campaign.commands import AddCharacter, CreateCampaign
-from fray_table.rules.campaign.events import CampaignEvent, decode_event, encode_event
-from fray_table.rules.campaign.foundry import from_actor
-from fray_table.rules.campaign.reducer import apply
-from fray_table.server.api import SECURITY_HEADERS, error, forwarded, read_body, too_large
-from fray_table.server.campaign_store import is_campaign_id, new_campaign_id
-from fray_table.server.campaigns import actor_of, link, load, seat, seen
-from fray_table.server.store import StoreUnavailable, position_key
+from ..rules.campaign.commands import AddCharacter, CreateCampaign
+from ..rules.campaign.events import CampaignEvent, decode_event, encode_event
+from ..rules.campaign.foundry import from_actor
+from ..rules.campaign.reducer import apply
+from .api import SECURITY_HEADERS, error, forwarded, read_body, too_large
+from .campaign_store import is_campaign_id, new_campaign_id
+from .campaigns import actor_of, link, load, seat, seen
+from .store import StoreUnavailable, position_key
 
 FORMAT, VERSION = "fray-campaign", 1
 

@@ -11,19 +11,19 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from fray_table.rules.campaign.bestiary import monsters
-from fray_table.rules.campaign.commands import ReportFight, StartFight
-from fray_table.rules.campaign.events import CampaignEvent, encode_event
-from fray_table.rules.campaign.findings import findings
-from fray_table.rules.campaign.reducer import apply
-from fray_table.rules.campaign.roster import fight_sheets
-from fray_table.rules.events import Actor, decode_event
-from fray_table.rules.model import Combatant
-from fray_table.rules.reducer import fold
-from fray_table.server import api
-from fray_table.server.api import SECURITY_HEADERS, error, json_body
-from fray_table.server.campaigns import load, seat, seen
-from fray_table.server.store import StoreUnavailable
+from ..rules.campaign.bestiary import monsters
+from ..rules.campaign.commands import ReportFight, StartFight
+from ..rules.campaign.events import CampaignEvent, encode_event
+from ..rules.campaign.findings import findings
+from ..rules.campaign.reducer import apply
+from ..rules.campaign.roster import fight_sheets
+from ..rules.events import Actor, decode_event
+from ..rules.model import Combatant
+from ..rules.reducer import fold
+from . import api
+from .api import SECURITY_HEADERS, error, json_body
+from .campaigns import load, seat, seen
+from .store import StoreUnavailable
 
 SYSTEM = Actor("system", "server")
 PAGE = 1000

@@ -12,7 +12,7 @@ from typing import cast
 
 from redis.exceptions import ResponseError
 
-from fray_table.server.store import APPEND, UNAVAILABLE, Entries, Event, StoreUnavailable, position_key
+from .store import APPEND, UNAVAILABLE, Entries, Event, StoreUnavailable, position_key
 
 PREFIX = "campaign-"
 CAMPAIGNS = "fray:campaigns"  # the set of campaign ids

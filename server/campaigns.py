@@ -11,21 +11,21 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from fray_table.rules.campaign.commands import AddCharacter, Command, CreateCampaign, SetMonster
-from fray_table.rules.campaign.events import CampaignEvent, decode_event, encode_event
-from fray_table.rules.campaign.reducer import apply, canonical, folded_log
-from fray_table.rules.campaign.sheet import Character
-from fray_table.rules.campaign.state import Campaign, Finding
-from fray_table.rules.campaign.view import log_for, view
-from fray_table.rules.commands import SYSTEM
-from fray_table.rules.events import Actor
-from fray_table.rules.model import Combatant
-from fray_table.rules.ruleset import installed
-from fray_table.server import demo
-from fray_table.server.api import SECURITY_HEADERS, base_url, error, forwarded, json_body
-from fray_table.server.campaign_store import is_campaign_id, new_campaign_id
-from fray_table.server.store import StoreUnavailable
-from fray_table.server.tokens import BadToken, Claims
+from ..rules.campaign.commands import AddCharacter, Command, CreateCampaign, SetMonster
+from ..rules.campaign.events import CampaignEvent, decode_event, encode_event
+from ..rules.campaign.reducer import apply, canonical, folded_log
+from ..rules.campaign.sheet import Character
+from ..rules.campaign.state import Campaign, Finding
+from ..rules.campaign.view import log_for, view
+from ..rules.commands import SYSTEM
+from ..rules.events import Actor
+from ..rules.model import Combatant
+from ..rules.ruleset import installed
+from . import demo
+from .api import SECURITY_HEADERS, base_url, error, forwarded, json_body
+from .campaign_store import is_campaign_id, new_campaign_id
+from .store import StoreUnavailable
+from .tokens import BadToken, Claims
 
 
 class CreateBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -28,15 +28,15 @@ from typing import cast
 
 import msgspec
 
-from fray_table.rules import RULES_VERSION
-from fray_table.rules.commands import AddCombatant, EditCombatant, Fork, Restore
-from fray_table.rules.events import Event, decode_event
-from fray_table.rules.model import Encounter, Entry, Origin, copied
-from fray_table.rules.reducer import folding
-from fray_table.rules.summary import Summary, summarize
-from fray_table.rules.upgrade import version_needed
-from fray_table.rules.view import Viewer, log_for
-from fray_table.server.views import senders
+from ..rules import RULES_VERSION
+from ..rules.commands import AddCombatant, EditCombatant, Fork, Restore
+from ..rules.events import Event, decode_event
+from ..rules.model import Encounter, Entry, Origin, copied
+from ..rules.reducer import folding
+from ..rules.summary import Summary, summarize
+from ..rules.upgrade import version_needed
+from ..rules.view import Viewer, log_for
+from .views import senders
 
 NAMING = (AddCombatant, EditCombatant, Restore)  # the events that may add, rename or reveal a combatant
 CHECKPOINT_EVERY = 256  # events between the states a chronicle keeps

@@ -10,8 +10,8 @@ import pathlib
 import sys
 import tomllib
 
-from fray_table.client.cli import add_bot
-from fray_table.server.settings import SERVE, Parser, add_settings
+from ..client.cli import add_bot
+from .settings import SERVE, Parser, add_settings
 
 
 def version() -> str:
@@ -86,7 +86,7 @@ def add_simulate(sub) -> None:
 
 
 def simulate_command(args) -> int:
-    from fray_table.server.simulate_cli import run
+    from .simulate_cli import run
 
     try:
         return run(args)
@@ -100,14 +100,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve_command(args) -> int:
-    from fray_table.server.serve import serve_command as serve
+    from .serve import serve_command as serve
 
     return serve(args)
 
 
 def schema_command(args) -> int:
-    from fray_table.server.campaigns import schema as campaign_schema
-    from fray_table.server.protocol import schema
+    from .campaigns import schema as campaign_schema
+    from .protocol import schema
 
     print(json.dumps(campaign_schema() if args.campaign else schema(), indent=2))
     return 0
@@ -167,19 +167,19 @@ def add_replay(sub) -> None:
 
 
 def replay_command(args) -> int:
-    from fray_table.server.replay_cli import run
+    from .replay_cli import run
 
     return run(args)
 
 
 def verify_command(args) -> int:
-    from fray_table.server.verify import run
+    from .verify import run
 
     return run(args)
 
 
 def data_command(args) -> int:
-    from fray_table.server.fight_data import run
+    from .fight_data import run
 
     return run(args)
 
@@ -194,7 +194,7 @@ def scenario_data(path: pathlib.Path) -> dict:
 def run_command(args) -> int:
     import msgspec
 
-    from fray_table.rules.scenario import play
+    from ..rules.scenario import play
 
     path: pathlib.Path = args.scenario
     try:

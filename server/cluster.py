@@ -25,12 +25,12 @@ from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
-from fray_table.server import metrics
-from fray_table.server.store import UNAVAILABLE, OnEvents, events_key, position_key
-from fray_table.server.tail import deliver_events, field_e
+from . import metrics
+from .store import UNAVAILABLE, OnEvents, events_key, position_key
+from .tail import deliver_events, field_e
 
 if TYPE_CHECKING:
-    from fray_table.server.store import RedisStore
+    from .store import RedisStore
 
 logger = logging.getLogger(__name__)
 

@@ -12,18 +12,18 @@ import time
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fray_table.rules.commands import Declare, Say, Undo, UpgradeRules
-from fray_table.rules.declare import declaration
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor, Event, encode_event
-from fray_table.rules.reducer import check
-from fray_table.server import logs, metrics, protocol, undo
-from fray_table.server.api import claims_of
-from fray_table.server.hub import UNKNOWN_VERSION_CLOSE, Client, Outgoing, UnknownVersion
-from fray_table.server.limits import RateGuard, TokenBucket
-from fray_table.server.security import EXPIRED, Access, TooManySockets
-from fray_table.server.store import StoreUnavailable, StoreUnknown, position_key
-from fray_table.server.tokens import BadToken
+from ..rules.commands import Declare, Say, Undo, UpgradeRules
+from ..rules.declare import declaration
+from ..rules.errors import Rejected
+from ..rules.events import Actor, Event, encode_event
+from ..rules.reducer import check
+from . import logs, metrics, protocol, undo
+from .api import claims_of
+from .hub import UNKNOWN_VERSION_CLOSE, Client, Outgoing, UnknownVersion
+from .limits import RateGuard, TokenBucket
+from .security import EXPIRED, Access, TooManySockets
+from .store import StoreUnavailable, StoreUnknown, position_key
+from .tokens import BadToken
 
 log = logging.getLogger("fray.connection")
 

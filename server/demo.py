@@ -1,7 +1,7 @@
 """The ready demo fight that an empty POST /api/encounters makes: three
 adventurers against four goblins, close enough to cross blades in round 1."""
 
-from fray_table.rules.model import Combatant, Weapon
+from ..rules.model import Combatant, Weapon
 
 SWORD = Weapon(name="sword", damage="1d8", length=3, weight=3)
 MACE = Weapon(name="mace", damage="1d6", length=2, weight=3)

@@ -15,7 +15,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import JSONResponse
 from starlette.routing import Match
 
-from fray_table.server.addresses import ANY, interface_addresses, lan_address
+from .addresses import ANY, interface_addresses, lan_address
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 # Probes may come without a Host at all (HAProxy's `option httpchk` speaks HTTP/1.0):

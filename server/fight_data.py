@@ -16,10 +16,10 @@ import pathlib
 import sys
 from typing import IO
 
-from fray_table.rules import RULES_VERSION
-from fray_table.server.archive import ArchiveError, export_lines, import_fight, parse, pre_release, renamed
-from fray_table.server.forks import ForkRefused, fork_stream
-from fray_table.server.store import RedisStore, StoreUnavailable
+from ..rules import RULES_VERSION
+from .archive import ArchiveError, export_lines, import_fight, parse, pre_release, renamed
+from .forks import ForkRefused, fork_stream
+from .store import RedisStore, StoreUnavailable
 
 
 def run(args) -> int:
@@ -49,7 +49,7 @@ def redis_for(args):
     if args.redis_url:
         yield args.redis_url
         return
-    from fray_table.server.embedded import EmbeddedRedis, default_data_dir
+    from .embedded import EmbeddedRedis, default_data_dir
 
     embedded = EmbeddedRedis(args.data or default_data_dir())
     url = embedded.start()
@@ -124,10 +124,10 @@ def option_values(pairs: list[str]) -> dict[str, int | bool | str]:
 
 async def links_for(url: str, encounter: str, roles: list[tuple[str, tuple[str, ...], str]]) -> list[str]:
     """Tokens for new links to `encounter`: one per (role, combatants, name)."""
-    from fray_table.server.app import load_secret
-    from fray_table.server.limits import Limits
-    from fray_table.server.security import Access
-    from fray_table.server.tokens import Signer
+    from .app import load_secret
+    from .limits import Limits
+    from .security import Access
+    from .tokens import Signer
 
     access = Access(url, Signer(await load_secret(url)), limits=Limits())
     await access.start()
@@ -138,7 +138,7 @@ async def links_for(url: str, encounter: str, roles: list[tuple[str, tuple[str, 
 
 
 async def fork(url: str, origin: str, at: int, options: dict, public_url: str, today: bool = False) -> int:
-    from fray_table.server.api import new_encounter_id, player_links
+    from .api import new_encounter_id, player_links
 
     store = RedisStore(url)
     await store.start()

@@ -25,17 +25,17 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from fray_table.rules import RULES_VERSION
-from fray_table.rules.commands import End, Fork
-from fray_table.rules.events import Actor, Event, decode_event, encode_event
-from fray_table.rules.model import Encounter
-from fray_table.rules.reducer import apply, check, fold
-from fray_table.rules.upgrade import version_needed
-from fray_table.rules.view import Viewer, view
-from fray_table.server.api import SECURITY_HEADERS, base_url, claims_of, error, forwarded, issue_links, json_body, new_encounter_id, player_links
-from fray_table.server.hub import UnknownVersion
-from fray_table.server.store import StoreUnavailable
-from fray_table.server.tokens import BadToken
+from ..rules import RULES_VERSION
+from ..rules.commands import End, Fork
+from ..rules.events import Actor, Event, decode_event, encode_event
+from ..rules.model import Encounter
+from ..rules.reducer import apply, check, fold
+from ..rules.upgrade import version_needed
+from ..rules.view import Viewer, view
+from .api import SECURITY_HEADERS, base_url, claims_of, error, forwarded, issue_links, json_body, new_encounter_id, player_links
+from .hub import UnknownVersion
+from .store import StoreUnavailable
+from .tokens import BadToken
 
 MAX_EVENTS = 20_000  # as a replay: the prefix is read and folded whole
 

@@ -19,13 +19,13 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from fray_table.client.bot import label, play
-from fray_table.rules.conditions import out_of_fight
-from fray_table.rules.declare import by_tactic
-from fray_table.server.api import SECURITY_HEADERS, error, gm_claims, gm_room, json_body
-from fray_table.server.simulate import plans_from
-from fray_table.server.store import StoreUnavailable
-from fray_table.server.tactics import TACTICS
+from ..client.bot import label, play
+from ..rules.conditions import out_of_fight
+from ..rules.declare import by_tactic
+from .api import SECURITY_HEADERS, error, gm_claims, gm_room, json_body
+from .simulate import plans_from
+from .store import StoreUnavailable
+from .tactics import TACTICS
 
 log = logging.getLogger("fray.handover")
 NAMED = by_tactic("")  # a hand-over link's name begins so: 'tactics: nearest', as the log reads its declarations

@@ -17,19 +17,19 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 import msgspec
 
-from fray_table.rules import RULES_VERSION
-from fray_table.rules.events import decode_event
-from fray_table.rules.model import Encounter, Entry
-from fray_table.rules.reducer import BUG, canonical, folding
-from fray_table.rules.ruleset import kept
-from fray_table.rules.upgrade import version_needed
-from fray_table.rules.view import View, Viewer, log_for
-from fray_table.server import metrics, protocol
-from fray_table.server.store import position_key
-from fray_table.server.views import Views, sender_lines, senders
+from ..rules import RULES_VERSION
+from ..rules.events import decode_event
+from ..rules.model import Encounter, Entry
+from ..rules.reducer import BUG, canonical, folding
+from ..rules.ruleset import kept
+from ..rules.upgrade import version_needed
+from ..rules.view import View, Viewer, log_for
+from . import metrics, protocol
+from .store import position_key
+from .views import Views, sender_lines, senders
 
 if TYPE_CHECKING:
-    from fray_table.server.connection import Replies  # which imports this module
+    from .connection import Replies  # which imports this module
 
 log = logging.getLogger("fray.hub")
 _snapshot_decoder = msgspec.msgpack.Decoder(Encounter)

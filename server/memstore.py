@@ -8,8 +8,8 @@ import bisect
 import time
 from typing import Any
 
-from fray_table.server.store import Event, OnEvents, position_key
-from fray_table.server.tail import TAIL_COUNT, deliver_events
+from .store import Event, OnEvents, position_key
+from .tail import TAIL_COUNT, deliver_events
 
 
 class MemoryStore:

@@ -14,7 +14,7 @@ from collections import Counter
 from prometheus_client import CollectorRegistry, GCCollector, PlatformCollector, ProcessCollector, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 
-from fray_table.server import protocol
+from . import protocol
 
 # Seconds; an append is a Redis round trip (~0.1-1 ms), a fold and fan-out a reducer step and encodes.
 BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)

@@ -10,10 +10,10 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules.chat import plain
-from fray_table.rules.commands import Command
-from fray_table.rules.model import Entry
-from fray_table.rules.view import View, Viewer
+from ..rules.chat import plain
+from ..rules.commands import Command
+from ..rules.model import Entry
+from ..rules.view import View, Viewer
 
 PROTOCOL_VERSION = 1
 BAD_TEXT = "protocol/bad-text"

@@ -15,12 +15,12 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from fray_table.rules.model import Encounter, Entry
-from fray_table.rules.view import Viewer, view
-from fray_table.server.api import claims_of, error, export_stream
-from fray_table.server.chronicle import Busy, Fold, ReplayError, fold_events  # noqa: F401  (fray replay imports these from here)
-from fray_table.server.store import StoreUnavailable
-from fray_table.server.tokens import BadToken
+from ..rules.model import Encounter, Entry
+from ..rules.view import Viewer, view
+from .api import claims_of, error, export_stream
+from .chronicle import Busy, Fold, ReplayError, fold_events  # noqa: F401  (fray replay imports these from here)
+from .store import StoreUnavailable
+from .tokens import BadToken
 
 _encoder = msgspec.json.Encoder()
 

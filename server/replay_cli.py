@@ -9,12 +9,12 @@ import sys
 
 import msgspec
 
-from fray_table.rules.reducer import canonical
-from fray_table.rules.ruleset import kept
-from fray_table.rules.view import Viewer, view
-from fray_table.server.archive import ArchiveError, parse, pre_release
-from fray_table.server.fight_data import read_lines
-from fray_table.server.replay import ReplayError, fold_events
+from ..rules.reducer import canonical
+from ..rules.ruleset import kept
+from ..rules.view import Viewer, view
+from .archive import ArchiveError, parse, pre_release
+from .fight_data import read_lines
+from .replay import ReplayError, fold_events
 
 
 def viewer_of(text: str) -> Viewer:

@@ -19,10 +19,10 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-from fray_table.server.edge import same_site
-from fray_table.server.limits import Limits, TokenBucket
-from fray_table.server.store import UNAVAILABLE, StoreUnavailable, connect
-from fray_table.server.tokens import BadToken, Claims, Signer
+from .edge import same_site
+from .limits import Limits, TokenBucket
+from .store import UNAVAILABLE, StoreUnavailable, connect
+from .tokens import BadToken, Claims, Signer
 
 log = logging.getLogger("fray.security")
 

@@ -11,12 +11,12 @@ import uvicorn
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from fray_table.server import logs
-from fray_table.server.addresses import ANY, start_url
-from fray_table.server.edge import hosts_answered
-from fray_table.server.forwarded import ForwardedHeaders, Trusted
-from fray_table.server.limits import Limits
-from fray_table.server.timeouts import http_protocol
+from . import logs
+from .addresses import ANY, start_url
+from .edge import hosts_answered
+from .forwarded import ForwardedHeaders, Trusted
+from .limits import Limits
+from .timeouts import http_protocol
 
 log = logging.getLogger("fray.serve")
 BACKOFF_FIRST, BACKOFF_MAX = 0.25, 5.0
@@ -81,10 +81,10 @@ class Server(uvicorn.Server):
 
 
 def serve_command(args) -> int:
-    from fray_table.server.api import CreateBody, create_encounter
-    from fray_table.server.app import create_app
-    from fray_table.server.cli import is_loopback
-    from fray_table.server.embedded import EmbeddedRedis, default_data_dir
+    from .api import CreateBody, create_encounter
+    from .app import create_app
+    from .cli import is_loopback
+    from .embedded import EmbeddedRedis, default_data_dir
 
     logs.configure(args.log_level, args.log_format, access=args.access_log)
     embedded = None

@@ -1,6 +1,6 @@
 """Every setting of `fray serve`, in one table: its flag, its environment
 variable, its default and its check. argparse and docs/operations.md are both
-read from here (tests/test_operations.py checks the docs' table names each one),
+read from here (tests/server/test_operations.py checks the docs' table names each one),
 so a setting cannot exist in one and not the other.
 
 A bad value, from a flag or the environment, is one line on stderr and exit
@@ -17,8 +17,8 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any, NamedTuple, NoReturn
 
-from fray_table.rules import FIRST_KEPT_VERSION, RULES_VERSION
-from fray_table.server.limits import Limits
+from ..rules import FIRST_KEPT_VERSION, RULES_VERSION
+from .limits import Limits
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 LOG_FORMATS = ("text", "json")
@@ -118,7 +118,7 @@ def tristate(value: str) -> bool | None:
 
 
 def duration(value: str) -> float | None:
-    from fray_table.server.archive import parse_duration
+    from .archive import parse_duration
 
     return parse_duration(value or "off")
 

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from fray_table.rules.commands import Advance, Answer, Declare, Start
-from fray_table.rules.declare import awaited
-from fray_table.rules.events import Event
-from fray_table.rules.model import Encounter, copied
-from fray_table.rules.reducer import folding
-from fray_table.server.tactics import GM, TACTICS, Field, Plan, candidates, in_fight, standing_sides
+from ..rules.commands import Advance, Answer, Declare, Start
+from ..rules.declare import awaited
+from ..rules.events import Event
+from ..rules.model import Encounter, copied
+from ..rules.reducer import folding
+from .tactics import GM, TACTICS, Field, Plan, candidates, in_fight, standing_sides
 
 MAX_EVENTS = 5_000  # a fight's events at most (every round is bounded by its combatants' declarations)
 BLOCK = 100  # runs a worker plays before it reports

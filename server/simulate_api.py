@@ -17,8 +17,8 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from fray_table.server.api import SECURITY_HEADERS, error, gm_room, json_body
-from fray_table.server.simulate import plans_from, report, simulate_within
+from .api import SECURITY_HEADERS, error, gm_room, json_body
+from .simulate import plans_from, report, simulate_within
 
 MAX_RUNS = 2000
 SECONDS = 5.0  # the server's budget for one simulation: it begins no fight past it, and says how many it played

@@ -11,9 +11,9 @@ import sys
 import time
 from typing import IO
 
-from fray_table.rules.model import Encounter
-from fray_table.server.fight_data import Progress
-from fray_table.server.simulate import plans_from, report, simulate
+from ..rules.model import Encounter
+from .fight_data import Progress
+from .simulate import plans_from, report, simulate
 
 NAME = "fray simulate"
 
@@ -24,17 +24,17 @@ class Refused(Exception):
 
 def start_of(args) -> tuple[Encounter, str]:
     """The fight to simulate from, and its name."""
-    from fray_table.rules.scenario import play
+    from ..rules.scenario import play
 
     if args.demo == (args.scenario is not None):
         raise Refused("give a scenario file or --demo (one of them)")
     if args.demo:
-        from fray_table.server.demo import combatants
+        from .demo import combatants
 
         data: dict = {"combatants": combatants()}
         name = "the demo fight"
     else:
-        from fray_table.server.cli import scenario_data
+        from .cli import scenario_data
 
         try:
             data = scenario_data(args.scenario)

@@ -24,13 +24,13 @@ from redis.exceptions import AskError, ClusterDownError, ClusterError, MovedErro
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from fray_table.server import metrics
+from . import metrics
 
 if TYPE_CHECKING:
     from redis.typing import EncodableT, FieldT
 
-    from fray_table.server.cluster import Bells, ClusterTail
-    from fray_table.server.tail import Tail
+    from .cluster import Bells, ClusterTail
+    from .tail import Tail
 
 logger = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ class RedisStore:
         if self._redis is not None:
             raise RuntimeError("RedisStore.start() was called twice.")
         if self.cluster is None:
-            from fray_table.server.cluster import is_cluster
+            from .cluster import is_cluster
 
             with self._translate():
                 self.cluster = await is_cluster(self.url, self._timeout)
@@ -165,7 +165,7 @@ class RedisStore:
             self.url, cluster=self.cluster, max_connections=MAX_CONNECTIONS, timeout=self._timeout, retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), 2)
         )
         if self.cluster:
-            from fray_table.server.cluster import Bells
+            from .cluster import Bells
 
             try:
                 with self._translate():
@@ -281,10 +281,10 @@ class RedisStore:
         """This process's one reader of every watched stream (server.tail; on a cluster, server.cluster)."""
         # The tails read through this store: imported here, not at the top.
         if self.cluster:
-            from fray_table.server.cluster import ClusterTail
+            from .cluster import ClusterTail
 
             return ClusterTail(self, on_events, **options)
-        from fray_table.server.tail import Tail
+        from .tail import Tail
 
         return Tail(self, on_events, **options)
 

@@ -23,13 +23,13 @@ the rules refuse falls through to the next; `hold` when none is taken.
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from fray_table.rules.actions import Action, Approach, Attack, Charge, Flee, Hold, Move, Recover, Stand
-from fray_table.rules.conditions import PRONE, out_of_fight
-from fray_table.rules.events import Actor
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.combat import double_refused, routine_refused
-from fray_table.rules.holmes.fighters import usable
-from fray_table.rules.model import Combatant, Encounter
+from ..rules.actions import Action, Approach, Attack, Charge, Flee, Hold, Move, Recover, Stand
+from ..rules.conditions import PRONE, out_of_fight
+from ..rules.events import Actor
+from ..rules.grid import distance
+from ..rules.holmes.combat import double_refused, routine_refused
+from ..rules.holmes.fighters import usable
+from ..rules.model import Combatant, Encounter
 
 TACTICS = ("nearest", "weakest", "focus")
 GM = Actor("gm", "simulator")  # who sends the simulator's commands (server/simulate.py)

@@ -13,8 +13,8 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from fray_table.server import metrics
-from fray_table.server.store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, bulk, events_key, position_key
+from . import metrics
+from .store import UNAVAILABLE, Event, OnEvents, RedisStore, bare_connection, bulk, events_key, position_key
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import time
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules.view import Viewer
+from ..rules.view import Viewer
 
 
 class Claims(Struct, frozen=True):

@@ -12,11 +12,11 @@ import logging
 
 from msgspec import UNSET
 
-from fray_table.rules.commands import Fork, Restore, Undo
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Event, decode_event
-from fray_table.rules.history import resolve
-from fray_table.rules.undo import RESTORED
+from ..rules.commands import Fork, Restore, Undo
+from ..rules.errors import Rejected
+from ..rules.events import Event, decode_event
+from ..rules.history import resolve
+from ..rules.undo import RESTORED
 
 log = logging.getLogger("fray.undo")
 

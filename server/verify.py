@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from fray_table.rules.model import Entry
+from ..rules.model import Entry
 
 SPAN = 1 << 64
 PUBLISHED = re.compile(r"^Encounter created \(.*\); seed sha256 ([0-9a-f]{64})\.$")
@@ -151,7 +151,7 @@ def check(fight: Fight, hash_given: str | None = None) -> Report:
 
 
 def read(path: pathlib.Path) -> Fight:
-    from fray_table.server.fight_data import read_file
+    from .fight_data import read_file
 
     return parse(read_file(path, NotAFight), str(path))
 
@@ -196,9 +196,9 @@ def from_entries(entries: list[Entry], source: str) -> Fight:
 
 
 def _stream(raw: bytes, source: str) -> Fight:
-    from fray_table.rules.commands import CreateEncounter, Fork
-    from fray_table.server.archive import ArchiveError
-    from fray_table.server.archive import parse as parse_stream
+    from ..rules.commands import CreateEncounter, Fork
+    from .archive import ArchiveError
+    from .archive import parse as parse_stream
 
     entries: list[Entry] = []
     held: list[bytes] = []  # the stream holds every seed: the create event's and each fork's
@@ -227,7 +227,7 @@ async def dice_endpoint(request):
     (`fray verify` on the export, or the replay page's own 'Check the dice')."""
     from starlette.responses import Response
 
-    from fray_table.server.replay import _answer
+    from .replay import _answer
 
     def make(folded) -> bytes:
         return json.dumps(check(from_entries(list(folded.log), request.path_params["id"])).as_json()).encode()

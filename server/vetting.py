@@ -10,13 +10,13 @@ from collections.abc import Sequence
 
 from msgspec import UNSET
 
-from fray_table.rules.battlemap import check_set_map
-from fray_table.rules.commands import CreateEncounter, Fork, Restore, SetMap
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Event
-from fray_table.rules.model import Encounter
-from fray_table.rules.reducer import apply, gm_made
-from fray_table.server.tokens import ROLES
+from ..rules.battlemap import check_set_map
+from ..rules.commands import CreateEncounter, Fork, Restore, SetMap
+from ..rules.errors import Rejected
+from ..rules.events import Event
+from ..rules.model import Encounter
+from ..rules.reducer import apply, gm_made
+from .tokens import ROLES
 
 SERVER_WRITES = (CreateEncounter, Fork)
 WHATEVER_THE_STATE = "map/nothing-to-clear"  # the one refusal of a map that depends on the state

@@ -19,7 +19,7 @@ Each variant is built once per change and diffed once against its previous
 value; an audience's patch is the ops of its variants, concatenated. Every
 audience gets every change, so each holds the previous value of its variants;
 one whose variant changed kind (declarations unsealing) is diffed on its own.
-tests/test_views.py checks views and patches against the reference.
+tests/rules/test_views.py checks views and patches against the reference.
 """
 
 import hashlib
@@ -28,9 +28,9 @@ from typing import Any
 
 import msgspec
 
-from fray_table.rules.battlemap import map_view
-from fray_table.rules.model import Encounter, Entry, by_sides
-from fray_table.rules.view import (
+from ..rules.battlemap import map_view
+from ..rules.model import Encounter, Entry, by_sides
+from ..rules.view import (
     Choice,
     Viewer,
     awaited_ids,
@@ -41,7 +41,7 @@ from fray_table.rules.view import (
     legal_actions,
     seen_actions,
 )
-from fray_table.server.patch import diff
+from .patch import diff
 
 
 def senders(entries: list[Entry], link: str) -> list[Entry]:
@@ -177,7 +177,7 @@ class Views:
     def _same(self, part: str, variant: Any) -> Any:
         """The variant this one equals now, if another: with nobody unseen, the table's
         common part is the GM's (awaited_ids, awaiting_for) and so are open declarations
-        (declaration_views); tests/test_views.py holds them to the reference."""
+        (declaration_views); tests/rules/test_views.py holds them to the reference."""
         if self.unseen:
             return None
         if part == "common" and variant is False:

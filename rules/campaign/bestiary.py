@@ -6,11 +6,11 @@ sets (adds or replaces by name) and removes them; a fight takes numbered copies.
 
 import msgspec
 
-from fray_table.rules.campaign.commands import RemoveMonster, SetMonster
-from fray_table.rules.campaign.sheet import check_sheet
-from fray_table.rules.campaign.state import Campaign
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant
+from ..errors import Rejected
+from ..model import Combatant
+from .commands import RemoveMonster, SetMonster
+from .sheet import check_sheet
+from .state import Campaign
 
 MAX_MONSTERS = 200
 SIDE = "monsters"  # the side a fight's monsters from the bestiary take

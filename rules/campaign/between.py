@@ -3,16 +3,16 @@ levels and 000's improved combat options."""
 
 import msgspec
 
-from fray_table.rules.campaign.commands import ChooseImprovement, Heal, LevelUp, PassTime, RepairArmor, ReplaceArmor, ReplaceShield
-from fray_table.rules.campaign.lasting import LASTING
-from fray_table.rules.campaign.roster import checked, own, replace
-from fray_table.rules.campaign.saves import saves_improve
-from fray_table.rules.campaign.sheet import Character, Gear, Scar, with_shield
-from fray_table.rules.campaign.state import Campaign
-from fray_table.rules.charts.ll_house import BEYOND_REPAIR, IMPROVEMENTS
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor
-from fray_table.rules.setup import declared
+from ..charts.ll_house import BEYOND_REPAIR, IMPROVEMENTS
+from ..errors import Rejected
+from ..events import Actor
+from ..setup import declared
+from .commands import ChooseImprovement, Heal, LevelUp, PassTime, RepairArmor, ReplaceArmor, ReplaceShield
+from .lasting import LASTING
+from .roster import checked, own, replace
+from .saves import saves_improve
+from .sheet import Character, Gear, Scar, with_shield
+from .state import Campaign
 
 MAX_DAYS = 3650  # one command passes at most ten years
 EXPERTISE = "weapon_expertise"  # 000's WEAPON EXPERTISE, chosen for one weapon (Combatant.expertise)

@@ -6,10 +6,10 @@ from typing import ClassVar
 
 from msgspec import UNSET, Struct, UnsetType
 
-from fray_table.rules.campaign.sheet import Character, Gear
-from fray_table.rules.campaign.state import Finding
-from fray_table.rules.commands import GM, SYSTEM, TABLE
-from fray_table.rules.model import Combatant
+from ..commands import GM, SYSTEM, TABLE
+from ..model import Combatant
+from .sheet import Character, Gear
+from .state import Finding
 
 
 class CampaignCommand(Struct, gc=False, tag_field="type", forbid_unknown_fields=True, frozen=True):

@@ -3,8 +3,8 @@
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules.campaign.commands import Command
-from fray_table.rules.events import Actor
+from ..events import Actor
+from .commands import Command
 
 
 class CampaignEvent(Struct, gc=False, frozen=True):

@@ -9,15 +9,15 @@ counted over the events that were not undone."""
 
 from collections.abc import Iterable
 
-from fray_table.rules.actions import Shoot, ThrowOil, ThrowTorch
-from fray_table.rules.campaign.lasting import LASTING, days_of
-from fray_table.rules.campaign.state import ARMOR, CONDITION, DIED, HP, SHIELD, SPENT, WEAPON, Finding
-from fray_table.rules.charts.ll_house import HEAL_WEEKS
-from fray_table.rules.conditions import DEAD
-from fray_table.rules.dice import parse
-from fray_table.rules.events import Event
-from fray_table.rules.model import Combatant, Encounter, copied_combatant
-from fray_table.rules.reducer import folding
+from ..actions import Shoot, ThrowOil, ThrowTorch
+from ..charts.ll_house import HEAL_WEEKS
+from ..conditions import DEAD
+from ..dice import parse
+from ..events import Event
+from ..model import Combatant, Encounter, copied_combatant
+from ..reducer import folding
+from .lasting import LASTING, days_of
+from .state import ARMOR, CONDITION, DIED, HP, SHIELD, SPENT, WEAPON, Finding
 
 BOW = "bow"  # Weapon.missile of a bow: its shots spend arrows
 

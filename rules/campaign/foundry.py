@@ -12,10 +12,10 @@ equipped}, `armor` {type unarmored|light|heavy|shield, ac, aac, equipped, cost},
 
 from msgspec import structs
 
-from fray_table.rules.campaign.sheet import Character, Gear
-from fray_table.rules.charts.ll_house import ARMOR
-from fray_table.rules.charts.thac0 import CLASSES
-from fray_table.rules.model import Combatant, Weapon, descending
+from ..charts.ll_house import ARMOR
+from ..charts.thac0 import CLASSES
+from ..model import Combatant, Weapon, descending
+from .sheet import Character, Gear
 
 # The gear a campaign counts, by the words an item's name holds (lower case).
 GEAR_WORDS = {"oil": ("oil",), "torches": ("torch",), "arrows": ("arrow",)}

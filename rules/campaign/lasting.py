@@ -5,9 +5,9 @@ imported, never retyped."""
 
 from msgspec import Struct
 
-from fray_table.rules.charts.attack_result import WOUND as SUFFIX
-from fray_table.rules.charts.attack_result import WOUNDS
-from fray_table.rules.charts.ll_house import CONCUSSION, DEATH_AND_DYING, HEAL_WEEKS, LIMB, LOSS
+from ..charts.attack_result import WOUND as SUFFIX
+from ..charts.attack_result import WOUNDS
+from ..charts.ll_house import CONCUSSION, DEATH_AND_DYING, HEAL_WEEKS, LIMB, LOSS
 
 WEEK = 7  # days
 

@@ -8,8 +8,12 @@ event works on a copy."""
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from fray_table.rules.campaign import bestiary, between, review, roster
-from fray_table.rules.campaign.commands import (
+from ..errors import Rejected
+from ..events import Actor
+from ..model import Entry
+from ..reducer import sender
+from . import bestiary, between, review, roster
+from .commands import (
     AddCharacter,
     ChooseImprovement,
     CreateCampaign,
@@ -27,12 +31,8 @@ from fray_table.rules.campaign.commands import (
     SetMonster,
     StartFight,
 )
-from fray_table.rules.campaign.events import CampaignEvent
-from fray_table.rules.campaign.state import Campaign, canonical, copied
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor
-from fray_table.rules.model import Entry
-from fray_table.rules.reducer import sender
+from .events import CampaignEvent
+from .state import Campaign, canonical, copied
 
 __all__ = ["apply", "canonical", "fold", "folding", "audience_of"]
 

@@ -3,13 +3,13 @@ naming the fight and its event), and each lands on its character only when the G
 
 import msgspec
 
-from fray_table.rules.campaign.commands import ReportFight, Review
-from fray_table.rules.campaign.lasting import LASTING
-from fray_table.rules.campaign.roster import character, checked, replace
-from fray_table.rules.campaign.sheet import Character, Lasting, Scar, with_shield
-from fray_table.rules.campaign.state import ARMOR, CONDITION, DIED, HP, KINDS, SHIELD, SPENT, WEAPON, Campaign, Finding
-from fray_table.rules.charts.ll_house import BEYOND_REPAIR
-from fray_table.rules.errors import Rejected
+from ..charts.ll_house import BEYOND_REPAIR
+from ..errors import Rejected
+from .commands import ReportFight, Review
+from .lasting import LASTING
+from .roster import character, checked, replace
+from .sheet import Character, Lasting, Scar, with_shield
+from .state import ARMOR, CONDITION, DIED, HP, KINDS, SHIELD, SPENT, WEAPON, Campaign, Finding
 
 SPENDABLE = ("oil", "arrows", "torches")  # the Gear counts a fight spends
 MAX_FINDINGS = 500

@@ -3,12 +3,12 @@
 import msgspec
 from msgspec import UNSET
 
-from fray_table.rules.campaign.commands import AddCharacter, CreateCampaign, EditCharacter, EditOwn, StartFight
-from fray_table.rules.campaign.sheet import Character, check_character
-from fray_table.rules.campaign.state import Campaign, FightRecord
-from fray_table.rules.errors import Rejected
-from fray_table.rules.events import Actor
-from fray_table.rules.ruleset import installed
+from ..errors import Rejected
+from ..events import Actor
+from ..ruleset import installed
+from .commands import AddCharacter, CreateCampaign, EditCharacter, EditOwn, StartFight
+from .sheet import Character, check_character
+from .state import Campaign, FightRecord
 
 MAX_CHARACTERS = 200
 

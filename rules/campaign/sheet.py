@@ -5,11 +5,11 @@ its lasting conditions and its story (each scar with the fight it came from)."""
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules.charts.ll_house import SHIELD
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.ruleset import rules_of
-from fray_table.rules.setup import check_figures
+from ..charts.ll_house import SHIELD
+from ..errors import Rejected
+from ..model import Combatant, Encounter
+from ..ruleset import rules_of
+from ..setup import check_figures
 
 ABILITIES = ("str", "wis", "cha")  # the scores no fight reads (DEX, INT and CON are on the sheet: dex, int, con)
 MAX_GEAR = 10_000

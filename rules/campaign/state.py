@@ -3,8 +3,8 @@
 import msgspec
 from msgspec import Struct
 
-from fray_table.rules.campaign.sheet import Character
-from fray_table.rules.model import Combatant, Entry
+from ..model import Combatant, Entry
+from .sheet import Character
 
 # The kinds of finding: what a fight can leave on a character (rules.campaign.findings).
 HP = "hp"  # `value`: its HP at the fight's end

@@ -4,11 +4,11 @@ that are everyone's or their characters'. Findings waiting on review are the GM'
 
 import msgspec
 
-from fray_table.rules.campaign.lasting import LASTING
-from fray_table.rules.campaign.sheet import Character, blank_fight
-from fray_table.rules.campaign.state import Campaign
-from fray_table.rules.model import Entry
-from fray_table.rules.setup import armored
+from ..model import Entry
+from ..setup import armored
+from .lasting import LASTING
+from .sheet import Character, blank_fight
+from .state import Campaign
 
 
 def sees_line(entry: Entry, role: str, characters: tuple[str, ...]) -> bool:

@@ -4,11 +4,11 @@ LotFP. One roll, Attack Result = d20 + Attack Bonus - AC, graded on the chart
 and 20. Over holmes-phases, it replaces the attack roll and the initiative order, and adds
 the wounds."""
 
-from fray_table.rules.challenges import attack, initiative, natural, wounds
-from fray_table.rules.challenges.options import CHALLENGES
-from fray_table.rules.charts import thac0
-from fray_table.rules.holmes.options import COMMON_FIGURES
-from fray_table.rules.ruleset import Module, Profile
+from ..charts import thac0
+from ..holmes.options import COMMON_FIGURES
+from ..ruleset import Module, Profile
+from . import attack, initiative, natural, wounds
+from .options import CHALLENGES
 
 PROFILE_NAME = "challenges"
 BASE = 1  # 001: 'It starts at +1 for all characters.'

@@ -9,15 +9,15 @@ terms and caps carry over unchanged (a normal Hit is 003's hit)."""
 
 from msgspec import Struct
 
-from fray_table.rules.challenges import chart, initiative, natural, wounds
-from fray_table.rules.charts.attack_result import NATURAL_1, NATURAL_20, Grade
-from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned, said
-from fray_table.rules.holmes import subdual
-from fray_table.rules.holmes.combat import in_melee, parried
-from fray_table.rules.holmes.damage import damage_dice, extra_dice, gawper_struck, lose_hp
-from fray_table.rules.holmes.kinds import STRIKE
-from fray_table.rules.holmes.terms import call_shots, called_in, declaration, modifiers, parry_term, parrying
-from fray_table.rules.model import Combatant, Step, Weapon
+from ..charts.attack_result import NATURAL_1, NATURAL_20, Grade
+from ..context import Context, LineFields, lookup, own_terms, reckoned, said
+from ..holmes import subdual
+from ..holmes.combat import in_melee, parried
+from ..holmes.damage import damage_dice, extra_dice, gawper_struck, lose_hp
+from ..holmes.kinds import STRIKE
+from ..holmes.terms import call_shots, called_in, declaration, modifiers, parry_term, parrying
+from ..model import Combatant, Step, Weapon
+from . import chart, initiative, natural, wounds
 
 HIT_FROM = -3  # 001: from '-3 Glancing blow' up, the attack does damage
 VERB = {

@@ -6,10 +6,10 @@ extra d6s 003 adds (called shots, a set spear). A mighty Hit doubles the 'rolled
 damage': the dice, not the fixed modifier (option double_damage = 'total' doubles
 both). Results are integers; halves round down, as the chart says."""
 
-from fray_table.rules import dice
-from fray_table.rules.charts.attack_result import Grade
-from fray_table.rules.context import Context
-from fray_table.rules.model import Combatant
+from .. import dice
+from ..charts.attack_result import Grade
+from ..context import Context
+from ..model import Combatant
 
 MINIMUM = 1  # 001: '(minimum 1 point)' on the weak Hits
 

@@ -11,9 +11,9 @@ ends; 'forfeits next attack' stays until the next attack it costs. An encounter 
 
 import re
 
-from fray_table.rules.context import Context
-from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.ruleset import rules_of
+from ..context import Context
+from ..model import Combatant, Encounter
+from ..ruleset import rules_of
 
 FORFEIT = "forfeits next attack"
 # 001's -9 drop, read as the ruling does: the next attack is lost to drawing another weapon, or to the

@@ -5,13 +5,13 @@ and the clumsy miss's 'roll save vs. Paralyzation or drop weapon'."""
 
 import msgspec
 
-from fray_table.rules.challenges import initiative, wounds
-from fray_table.rules.conditions import DISARMED, fighting
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.holmes.combat import distance, queue
-from fray_table.rules.holmes.fighters import able, usable
-from fray_table.rules.holmes.kinds import STRIKE
-from fray_table.rules.model import Awaiting, Combatant, Step
+from ..conditions import DISARMED, fighting
+from ..context import Context, lookup
+from ..holmes.combat import distance, queue
+from ..holmes.fighters import able, usable
+from ..holmes.kinds import STRIKE
+from ..model import Awaiting, Combatant, Step
+from . import initiative, wounds
 
 NATURAL_20_KIND = "natural_20"  # step and prompt: the natural 20's choice, and the blow waiting on it
 EXTRA_ATTACK_KIND = "extra_attack"  # step and prompt: whom the immediate extra attack strikes

@@ -1,7 +1,7 @@
 """001's options (challenges), declared once: 003's, with 001's own."""
 
-from fray_table.rules.holmes.options import COMMON
-from fray_table.rules.profiles import Option
+from ..holmes.options import COMMON
+from ..profiles import Option
 
 # 001's own options (rules.challenges); hits roll the weapon's damage ('d8 (sword)').
 CHALLENGES = tuple(

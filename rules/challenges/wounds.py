@@ -19,10 +19,10 @@ import re
 
 import msgspec
 
-from fray_table.rules.charts.attack_result import WOUND, WOUNDS, Grade, grade
-from fray_table.rules.context import Context
-from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.ruleset import rules_of
+from ..charts.attack_result import WOUND, WOUNDS, Grade, grade
+from ..context import Context
+from ..model import Combatant, Encounter
+from ..ruleset import rules_of
 
 MODULE = "wounds"
 PROFILE = "challenges"

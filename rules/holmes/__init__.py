@@ -7,9 +7,10 @@ traits; its actions as records in `actions`): the engine reaches them only
 through this record, and the other profiles build on them.
 """
 
-from fray_table.rules import undo
-from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.holmes import (
+from .. import undo
+from ..conditions import CANNOT_ACT
+from ..ruleset import Module, Profile, Revision, revised
+from . import (
     actions,
     combat,
     criticals,
@@ -27,9 +28,8 @@ from fray_table.rules.holmes import (
     tohit,
     traits,
 )
-from fray_table.rules.holmes.grapple import UNWILLING_WORDS
-from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
-from fray_table.rules.ruleset import Module, Profile, Revision, revised
+from .grapple import UNWILLING_WORDS
+from .options import COMMON, COMMON_FIGURES
 
 NAME = "holmes-phases"
 

@@ -8,18 +8,18 @@ as they reach any profile's; the rules themselves live in their own modules
 import functools
 from typing import get_args
 
-from fray_table.rules.actions import ACT, SHOOT, Action, Attack, Flee, Move, Shoot, ThrowOil, ThrowTorch
-from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE
-from fray_table.rules.conditions import BURNING, OILED
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.errors import Rejected
-from fray_table.rules.holmes import devices, footing, grapple, melee, oil, ranged, spells
-from fray_table.rules.holmes.combat import attack, distance, routine_weapons
-from fray_table.rules.holmes.fighters import gone
-from fray_table.rules.holmes.terms import CALLED_SHOTS_MAX
-from fray_table.rules.model import Combatant, Encounter, Step
-from fray_table.rules.round import PHASES
-from fray_table.rules.ruleset import ActionRules
+from ..actions import ACT, SHOOT, Action, Attack, Flee, Move, Shoot, ThrowOil, ThrowTorch
+from ..charts.range_cover import COVER, COVER_KINDS, RANGE
+from ..conditions import BURNING, OILED
+from ..context import Context, lookup
+from ..errors import Rejected
+from ..model import Combatant, Encounter, Step
+from ..round import PHASES
+from ..ruleset import ActionRules
+from . import devices, footing, grapple, melee, oil, ranged, spells
+from .combat import attack, distance, routine_weapons
+from .fighters import gone
+from .terms import CALLED_SHOTS_MAX
 
 # Which phase resolves each declared action (003).
 PHASE_OF = {

@@ -11,17 +11,17 @@ what every strike must pass first (able, target up, weapon usable, in reach).
 
 import msgspec
 
-from fray_table.rules.actions import Attack
-from fray_table.rules.conditions import DISARMED
-from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned, said
-from fray_table.rules.grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
-from fray_table.rules.holmes import subdual  # 003: subdual damage (rules.holmes.subdual)
-from fray_table.rules.holmes.damage import NO_CRITICAL, after_critical, critical, damage_dice, extra_dice, fumble, gawper_struck, roll_damage
-from fray_table.rules.holmes.fighters import able, gone, usable, wielded
-from fray_table.rules.holmes.kinds import RIPOSTE_PROMPT, STRIKE
-from fray_table.rules.holmes.terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parrying, term_sum, terms
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Step, Weapon
-from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE
+from ..actions import Attack
+from ..conditions import DISARMED
+from ..context import Context, LineFields, lookup, own_terms, reckoned, said
+from ..grid import distance  # noqa: F401  (the board's: named here for the rules that take it with combat's)
+from ..model import Awaiting, Combatant, Encounter, Step, Weapon
+from ..ruleset import MELEE, MISSILE, SUBDUE
+from . import subdual  # 003: subdual damage (rules.holmes.subdual)
+from .damage import NO_CRITICAL, after_critical, critical, damage_dice, extra_dice, fumble, gawper_struck, roll_damage
+from .fighters import able, gone, usable, wielded
+from .kinds import RIPOSTE_PROMPT, STRIKE
+from .terms import RIPOSTE, ROUTINE, TO_HIT, call_shots, declaration, modifiers, parrying, term_sum, terms
 
 
 def in_melee(attacker: Combatant, target: Combatant, weapon: Weapon) -> bool:

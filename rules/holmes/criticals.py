@@ -7,10 +7,10 @@ does when it has. A missile's natural 20 does nothing more (003 says 'melee').""
 
 import msgspec
 
-from fray_table.rules.charts import weapon_saves
-from fray_table.rules.context import Context
-from fray_table.rules.model import Combatant
-from fray_table.rules.ruleset import MISSILE, Critical
+from ..charts import weapon_saves
+from ..context import Context
+from ..model import Combatant
+from ..ruleset import MISSILE, Critical
 
 NOTHING = Critical()
 SAVE = "weapon save"  # the effect, with the index of the weapon that saves: 'weapon save 1'

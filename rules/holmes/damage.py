@@ -9,13 +9,13 @@ profile's way of falling (hook `fall`) applies to it as well.
 
 import msgspec
 
-from fray_table.rules.conditions import DISARMED
-from fray_table.rules.context import Context, hp_left, said
-from fray_table.rules.dice import parse
-from fray_table.rules.holmes.fighters import in_hand
-from fray_table.rules.holmes.terms import DECLARED, ROUTINE
-from fray_table.rules.model import Combatant, Weapon
-from fray_table.rules.ruleset import Critical
+from ..conditions import DISARMED
+from ..context import Context, hp_left, said
+from ..dice import parse
+from ..model import Combatant, Weapon
+from ..ruleset import Critical
+from .fighters import in_hand
+from .terms import DECLARED, ROUTINE
 
 BASE_DAMAGE = "1d6"  # 003: 'All hits, except when otherwise noted, cause 1-6 points of damage'
 DROP_ON = 2  # 003: gawpers struck 'drop anything held in-hand on a 2 or less on a 6 sided die'

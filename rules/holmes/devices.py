@@ -4,11 +4,11 @@ in the attack phase; the device's effects are the GM's. A burning user still use
 (only spells are lost to the flames, rules.holmes.oil). Fleeing is a move in the movement
 phase that leaves the runner out of the fight, as morale's 'Flee' does (rules.holmes.morale)."""
 
-from fray_table.rules.actions import Flee, UseDevice
-from fray_table.rules.conditions import FLED
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter
+from ..actions import Flee, UseDevice
+from ..conditions import FLED
+from ..context import Context, lookup
+from ..errors import Rejected
+from ..model import Combatant, Encounter
 
 MAX_DEVICE = 60
 

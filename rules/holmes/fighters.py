@@ -1,13 +1,13 @@
 """Who fights with what: the combat bonus (002's hit table), the weapon in hand,
 and whether a combatant can still strike or be struck down without a roll (003)."""
 
-from fray_table.rules.actions import Attack, Charge, Parry, SetSpear
-from fray_table.rules.charts import thac0
-from fray_table.rules.conditions import FLED, OUT
-from fray_table.rules.declare import declaration
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.ruleset import rules_of
+from ..actions import Attack, Charge, Parry, SetSpear
+from ..charts import thac0
+from ..conditions import FLED, OUT
+from ..declare import declaration
+from ..errors import Rejected
+from ..model import Combatant, Encounter, Weapon
+from ..ruleset import rules_of
 
 HELPLESS = ("bound", "asleep", "paralysed", "paralyzed", "pinned", "helpless", "knocked out")  # 003: 'truly helpless'
 HELPLESS_SET = frozenset(HELPLESS)

@@ -10,11 +10,11 @@ attack phase.
 
 import msgspec
 
-from fray_table.rules.actions import Recover, Stand
-from fray_table.rules.conditions import DISARMED, PRONE
-from fray_table.rules.context import Context
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter
+from ..actions import Recover, Stand
+from ..conditions import DISARMED, PRONE
+from ..context import Context
+from ..errors import Rejected
+from ..model import Combatant, Encounter
 
 
 def dropped(c: Combatant) -> list[int]:

@@ -2,8 +2,8 @@
 so a fumble is a miss and nothing more. The module is here so that an encounter can
 take another profile's fumbles (000's fumble table) over 003's roll."""
 
-from fray_table.rules.context import Context
-from fray_table.rules.model import Combatant
+from ..context import Context
+from ..model import Combatant
 
 
 def fumble(ctx: Context, attacker: Combatant, target: Combatant, index: int, kind: str) -> None:

@@ -11,16 +11,16 @@ Everyone grappling one target in the same phase joins one brawl, resolved at the
 first of their turns (DEX order).
 """
 
-from fray_table.rules.actions import Grapple
-from fray_table.rules.conditions import DISARMED, HELPLESS, PINNED
-from fray_table.rules.context import Context, lookup, said, standing
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.ranged import check_target
-from fray_table.rules.holmes.terms import descending
-from fray_table.rules.holmes.tohit import base_mods, roll_to_hit
-from fray_table.rules.model import ACT, Combatant, Encounter, Step
-from fray_table.rules.round import may_act
+from ..actions import Grapple
+from ..conditions import DISARMED, HELPLESS, PINNED
+from ..context import Context, lookup, said, standing
+from ..errors import Rejected
+from ..grid import distance
+from ..model import ACT, Combatant, Encounter, Step
+from ..round import may_act
+from .ranged import check_target
+from .terms import descending
+from .tohit import base_mods, roll_to_hit
 
 MAX_GRAPPLERS = 6  # 003: 'only six men may grapple one man-sized creature at once'
 THROWN_BACK = 10  # feet: 003's 1" (a ruling: an inch is 10 ft, as for movement)

@@ -5,16 +5,16 @@ The attack roll itself is rules.holmes.combat; this module decides who strikes w
 in what order, and queues the strikes.
 """
 
-from fray_table.rules.actions import Approach, Attack, Charge, Kill, Parry, SetSpear
-from fray_table.rules.conditions import DEAD
-from fray_table.rules.context import Context, LineFields, lookup, said, standing
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance_from
-from fray_table.rules.holmes.combat import distance, double_refused, queue, routine_refused
-from fray_table.rules.holmes.fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
-from fray_table.rules.holmes.kinds import STRIKE
-from fray_table.rules.holmes.terms import allowed_called_shots, check_called_shots
-from fray_table.rules.model import ACT, Combatant, Encounter, Step
+from ..actions import Approach, Attack, Charge, Kill, Parry, SetSpear
+from ..conditions import DEAD
+from ..context import Context, LineFields, lookup, said, standing
+from ..errors import Rejected
+from ..grid import distance_from
+from ..model import ACT, Combatant, Encounter, Step
+from .combat import distance, double_refused, queue, routine_refused
+from .fighters import able, check_not_gone, declared, gone, helpless, parry_weapon, usable
+from .kinds import STRIKE
+from .terms import allowed_called_shots, check_called_shots
 
 GRID = 5  # feet
 # The melee actions' classes, matched by type: no class derives from them, and a failing

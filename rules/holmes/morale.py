@@ -9,12 +9,12 @@ a round: the first death on a side, half a side out of the fight, a leader down.
 `morale` field for the round they govern and read by the referee.
 """
 
-from fray_table.rules.charts.morale import MORALE_TEXT, morale_result
-from fray_table.rules.commands import CallMorale
-from fray_table.rules.conditions import FLED, SURRENDERED, out_of_fight  # noqa: F401  (named here for the rules that take it with morale's)
-from fray_table.rules.context import Context, lookup, sides
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter
+from ..charts.morale import MORALE_TEXT, morale_result
+from ..commands import CallMorale
+from ..conditions import FLED, SURRENDERED, out_of_fight  # noqa: F401  (named here for the rules that take it with morale's)
+from ..context import Context, lookup, sides
+from ..errors import Rejected
+from ..model import Combatant, Encounter
 
 OUT = {"surrender": SURRENDERED, "flee": FLED}  # results that end a creature's fight, as conditions
 MAX_MODIFIER = 10

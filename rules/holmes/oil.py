@@ -9,8 +9,8 @@ A flask that hits leaves the target 'oiled'; a torch that hits lights it
 missed may be lit later by anyone's `throw_torch`.
 """
 
-from fray_table.rules.actions import Cast, StopDropRoll, ThrowOil, ThrowTorch
-from fray_table.rules.charts.oil import (
+from ..actions import Cast, StopDropRoll, ThrowOil, ThrowTorch
+from ..charts.oil import (
     BURN_DAMAGE,
     FIRST_ROUND_OUT_BELOW,
     FLASK_RANGE,
@@ -19,18 +19,18 @@ from fray_table.rules.charts.oil import (
     ROLLING_OUT_FROM,
     TORCH_AC,
 )
-from fray_table.rules.charts.range_cover import range_band
-from fray_table.rules.conditions import BURNING, OILED, PRONE
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.fighters import gone
-from fray_table.rules.holmes.kinds import BURN
-from fray_table.rules.holmes.order import dex_order
-from fray_table.rules.holmes.ranged import aim_mods, check_aim, check_target, into_melee
-from fray_table.rules.holmes.terms import descending
-from fray_table.rules.holmes.tohit import base_mods, hurt, roll_to_hit
-from fray_table.rules.model import Combatant, Encounter, Step
+from ..charts.range_cover import range_band
+from ..conditions import BURNING, OILED, PRONE
+from ..context import Context, lookup
+from ..errors import Rejected
+from ..grid import distance
+from ..model import Combatant, Encounter, Step
+from .fighters import gone
+from .kinds import BURN
+from .order import dex_order
+from .ranged import aim_mods, check_aim, check_target, into_melee
+from .terms import descending
+from .tohit import base_mods, hurt, roll_to_hit
 
 
 def check_throw(state: Encounter, actor: Combatant, a: ThrowOil | ThrowTorch) -> None:

@@ -2,9 +2,9 @@
 the document's words, kind, bounds, default): the command's fields, the checks, the GM's form
 and the catalogue come from these. Every other profile reads them too, and builds on them."""
 
-from fray_table.rules.charts import thac0, weapon_saves
-from fray_table.rules.charts.oil import FLASK_SIZE
-from fray_table.rules.profiles import PROCEDURE, Option, figure
+from ..charts import thac0, weapon_saves
+from ..charts.oil import FLASK_SIZE
+from ..profiles import PROCEDURE, Option, figure
 
 # 003's own figures, which every profile reads (rules.setup.check_figures holds the bounds: rules.holmes.fighters.check_class,
 # rules.holmes.traits.check_traits). Name, side, AC, HP, DEX, move, position and weapons are set by the add and Edit forms.

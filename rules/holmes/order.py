@@ -3,7 +3,7 @@ the formal procedure, declarations in 'reversed Intelligence order'."""
 
 from operator import attrgetter
 
-from fray_table.rules.model import Combatant, Encounter
+from ..model import Combatant, Encounter
 
 _DEX = attrgetter("dex")  # a combatant's DEX, as sorted's key (read in C, not a Python lambda)
 

@@ -8,18 +8,18 @@ weapons may move and shoot ... Other ranged weapons must remain stationary.'
 combatant will be hit, and then roll to attack that character as normal.'
 """
 
-from fray_table.rules.actions import MOVE_SHOOT, SHOOT_MOVE, Shoot
-from fray_table.rules.charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
-from fray_table.rules.conditions import fighting
-from fray_table.rules.context import Context, lookup, said
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.damage import BASE_DAMAGE, NO_CRITICAL, critical, extra_dice, fumble, roll_damage
-from fray_table.rules.holmes.fighters import check_not_gone, gone, multi_attack_bonus, usable
-from fray_table.rules.holmes.terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
-from fray_table.rules.holmes.tohit import base_mods, roll_d20
-from fray_table.rules.model import Combatant, Encounter, Weapon
-from fray_table.rules.ruleset import MISSILE, Critical, rules_of
+from ..actions import MOVE_SHOOT, SHOOT_MOVE, Shoot
+from ..charts.range_cover import COVER, COVER_KINDS, RANGE, cover_adjustment, range_band
+from ..conditions import fighting
+from ..context import Context, lookup, said
+from ..errors import Rejected
+from ..grid import distance
+from ..model import Combatant, Encounter, Weapon
+from ..ruleset import MISSILE, Critical, rules_of
+from .damage import BASE_DAMAGE, NO_CRITICAL, critical, extra_dice, fumble, roll_damage
+from .fighters import check_not_gone, gone, multi_attack_bonus, usable
+from .terms import CALLED_SHOTS_MAX, MULTIPLE, TO_HIT, allowed_called_shots, called_in, called_shot_term, descending, shots_dropped
+from .tohit import base_mods, roll_d20
 
 TWICE = ("bow", "dagger")  # 003: 'Thrown daggers and bows ... attacking twice per turn'
 MOBILE = ("bow", "dagger", "thrown")  # 003: 'bows and all thrown weapons may move and shoot'

@@ -1,10 +1,10 @@
 """Casting (003): 'Magic spells cast by Magic-Users and magically inclined monsters now
 their effects are resolved.' Fray resolves the casting; the spell's effects are the GM's."""
 
-from fray_table.rules.actions import Cast
-from fray_table.rules.context import Context, lookup
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant, Encounter
+from ..actions import Cast
+from ..context import Context, lookup
+from ..errors import Rejected
+from ..model import Combatant, Encounter
 
 MAX_SPELL = 80
 

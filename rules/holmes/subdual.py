@@ -4,10 +4,10 @@ the subduee's hit point maximum. ... a roll below that number on percentile dice
 indicates the creature so victimised will surrender.'
 """
 
-from fray_table.rules.conditions import SURRENDERED
-from fray_table.rules.context import Context, Said, said
-from fray_table.rules.holmes.damage import roll_damage
-from fray_table.rules.model import Combatant
+from ..conditions import SURRENDERED
+from ..context import Context, Said, said
+from ..model import Combatant
+from .damage import roll_damage
 
 
 def strike(ctx: Context, attacker: Combatant, target: Combatant, dice: str, extra: list[tuple[str, int]] | tuple = ()) -> None:

@@ -3,7 +3,7 @@ surprised if 1 or 2 is rolled on a 6-sided die. If one side is surprised and the
 other isn't, the active side gains one free round ... and attacks at +2 to-hit.'
 """
 
-from fray_table.rules.context import Context, sides
+from ..context import Context, sides
 
 SURPRISED_ON = 2  # 003: 1 or 2 on a d6
 

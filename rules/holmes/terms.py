@@ -11,16 +11,16 @@ the sum as the log shows it. The other profiles reckon their own rolls from thes
 terms where their documents are silent.
 """
 
-from fray_table.rules.actions import Action, Parry
-from fray_table.rules.conditions import PRONE as PRONE_CONDITION
-from fray_table.rules.context import Context, Said, said
-from fray_table.rules.holmes.fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
-from fray_table.rules.model import (
+from ..actions import Action, Parry
+from ..conditions import PRONE as PRONE_CONDITION
+from ..context import Context, Said, said
+from ..model import (
     Combatant,
     Encounter,
     Weapon,
     descending,  # noqa: F401  (named here for the rules that take it with terms')
 )
+from .fighters import able, combat_bonus, declared, multi_attack_bonus, parry_weapon, usable
 
 TO_HIT = 19  # 003: the sum must be 19 or higher
 SURPRISE_BONUS = 2  # 003: the active side 'attacks at +2 to-hit' in its free round

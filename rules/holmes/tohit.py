@@ -6,12 +6,12 @@ combat bonus + any applicable weapon bonuses + the target's Armour Class is
 equal to 19 or higher.' (003) Melee, with its own options, is rules.holmes.combat.
 """
 
-from fray_table.rules.context import Context, own_terms, reckoned
-from fray_table.rules.holmes.damage import MISSILE_MODES, gawper_struck, lose_hp
-from fray_table.rules.holmes.fighters import combat_bonus
-from fray_table.rules.holmes.terms import SURPRISE_BONUS, TO_HIT
-from fray_table.rules.model import Combatant
-from fray_table.rules.ruleset import rules_of
+from ..context import Context, own_terms, reckoned
+from ..model import Combatant
+from ..ruleset import rules_of
+from .damage import MISSILE_MODES, gawper_struck, lose_hp
+from .fighters import combat_bonus
+from .terms import SURPRISE_BONUS, TO_HIT
 
 
 def base_mods(ctx: Context, attacker: Combatant) -> list[tuple[str, int]]:

@@ -1,8 +1,8 @@
 """Checks on the combatant figures that 003's oil, subdual, grappling and morale read."""
 
-from fray_table.rules.charts.morale import MORALE_TEXT
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant
+from ..charts.morale import MORALE_TEXT
+from ..errors import Rejected
+from ..model import Combatant
 
 
 def armor_as_given(c: Combatant, before: Combatant | None) -> None:

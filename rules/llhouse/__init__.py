@@ -9,11 +9,11 @@ everyone.
 
 import functools
 
-from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.llhouse import attack, damage, dying, figures, improved, manoeuvres, missiles, naturals
-from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.llhouse.options import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
-from fray_table.rules.ruleset import Added, Module, Profile, Revision, revised
+from ..conditions import CANNOT_ACT
+from ..ruleset import Added, Module, Profile, Revision, revised
+from . import attack, damage, dying, figures, improved, manoeuvres, missiles, naturals
+from .criticals import KNOCKED_DOWN
+from .options import LL_HOUSE, LL_HOUSE_COMMON_FIGURES, LL_HOUSE_FIGURES
 
 TO_HIT = "000's own attack roll"
 

@@ -9,21 +9,21 @@ shots, set spear) stand where 000 is silent; 003's parry is replaced by 000's (+
 
 import msgspec
 
-from fray_table.rules.actions import Attack, TwoWeapons
-from fray_table.rules.charts.ll_house import CONCUSSION, MAIN_HAND, MASTER_BODY, OFF_HAND, TWO_WEAPON_BONUS, WHICH_HAND
-from fray_table.rules.context import Context, LineFields, lookup, own_terms, reckoned
-from fray_table.rules.holmes import combat, subdual
-from fray_table.rules.holmes.combat import distance, double_refused, in_melee, queue
-from fray_table.rules.holmes.damage import NO_CRITICAL
-from fray_table.rules.holmes.fighters import declared, gone, usable
-from fray_table.rules.holmes.kinds import STRIKE
-from fray_table.rules.holmes.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
-from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.llhouse.damage import damage_roll, land
-from fray_table.rules.llhouse.figures import may_wield, natural_20_hits, rank, special_rolls, widening
-from fray_table.rules.llhouse.improved import parry_bonus
-from fray_table.rules.model import Combatant, Encounter, Step, Weapon
-from fray_table.rules.ruleset import MELEE, MISSILE, rules_of
+from ..actions import Attack, TwoWeapons
+from ..charts.ll_house import CONCUSSION, MAIN_HAND, MASTER_BODY, OFF_HAND, TWO_WEAPON_BONUS, WHICH_HAND
+from ..context import Context, LineFields, lookup, own_terms, reckoned
+from ..holmes import combat, subdual
+from ..holmes.combat import distance, double_refused, in_melee, queue
+from ..holmes.damage import NO_CRITICAL
+from ..holmes.fighters import declared, gone, usable
+from ..holmes.kinds import STRIKE
+from ..holmes.terms import ROUTINE, allowed_called_shots, called_shot_term, declaration, modifiers, shots_dropped
+from ..model import Combatant, Encounter, Step, Weapon
+from ..ruleset import MELEE, MISSILE, rules_of
+from .criticals import KNOCKED_DOWN
+from .damage import damage_roll, land
+from .figures import may_wield, natural_20_hits, rank, special_rolls, widening
+from .improved import parry_bonus
 
 DECLARED = ("attack", "double", "charge", ROUTINE, "two-weapon", "main-hand", "off-hand")  # carry the declaration's options
 LABEL = {

@@ -3,15 +3,15 @@ the fumble table, and the timed conditions they leave (knocked down, weapon stuc
 
 import msgspec
 
-from fray_table.rules.charts.ll_house import ARMOR, BEYOND_REPAIR, FUMBLE, FUMBLE_DICE, LIMB, SHIELD, STUCK_DICE
-from fray_table.rules.conditions import DISARMED, PRONE
-from fray_table.rules.context import Context, Figures, LineFields, said
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.fighters import in_hand
-from fray_table.rules.holmes.terms import descending
-from fray_table.rules.holmes.tohit import hurt
-from fray_table.rules.model import ACT, Combatant
-from fray_table.rules.ruleset import rules_of
+from ..charts.ll_house import ARMOR, BEYOND_REPAIR, FUMBLE, FUMBLE_DICE, LIMB, SHIELD, STUCK_DICE
+from ..conditions import DISARMED, PRONE
+from ..context import Context, Figures, LineFields, said
+from ..grid import distance
+from ..holmes.fighters import in_hand
+from ..holmes.terms import descending
+from ..holmes.tohit import hurt
+from ..model import ACT, Combatant
+from ..ruleset import rules_of
 
 KNOCKED_DOWN, STUCK = "knocked down", "weapon stuck"
 ARMOR_BEYOND_REPAIR = "armor beyond repair"  # 000: 'beyond repair and MUST be replaced'

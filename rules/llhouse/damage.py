@@ -2,17 +2,17 @@
 the automatic kill, the SHIELD SACRIFICE prompt, and the damage landing: the crit's
 effect, the death and dying chart at 0 HP, and CLEAVE's leftover."""
 
-from fray_table.rules.charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
-from fray_table.rules.context import Context, hp_left, lookup, said
-from fray_table.rules.dice import parse
-from fray_table.rules.holmes.damage import damage_dice, drop_check, fall
-from fray_table.rules.holmes.tohit import lands
-from fray_table.rules.llhouse import criticals
-from fray_table.rules.llhouse.dying import DEAD
-from fray_table.rules.llhouse.figures import expertise, maneuvers_open, shield_ready
-from fray_table.rules.llhouse.improved import cleave
-from fray_table.rules.model import Awaiting, Combatant, Encounter, Weapon
-from fray_table.rules.ruleset import rules_of
+from ..charts.ll_house import EXPERTISE, SHIELD_SACRIFICE
+from ..context import Context, hp_left, lookup, said
+from ..dice import parse
+from ..holmes.damage import damage_dice, drop_check, fall
+from ..holmes.tohit import lands
+from ..model import Awaiting, Combatant, Encounter, Weapon
+from ..ruleset import rules_of
+from . import criticals
+from .dying import DEAD
+from .figures import expertise, maneuvers_open, shield_ready
+from .improved import cleave
 
 BASH = "bash"  # the effect a shield bash that knocks down lands with (rules.llhouse.manoeuvres)
 

@@ -4,8 +4,8 @@ the timed conditions of 000 (unconscious, bleeding out, knocked down, weapon stu
 
 import msgspec
 
-from fray_table.rules.actions import Staunch
-from fray_table.rules.charts.ll_house import (
+from ..actions import Staunch
+from ..charts.ll_house import (
     BLEEDING_DICE,
     DEATH_AND_DYING,
     HEAL_WEEKS,
@@ -15,11 +15,11 @@ from fray_table.rules.charts.ll_house import (
     WAKE_DICE,
     WAKE_HP,
 )
-from fray_table.rules.conditions import DEAD, DISARMED, PRONE
-from fray_table.rules.context import Context, LineFields, lookup, said
-from fray_table.rules.grid import distance
-from fray_table.rules.llhouse.criticals import KNOCKED_DOWN, STUCK, hold
-from fray_table.rules.model import Combatant, Step
+from ..conditions import DEAD, DISARMED, PRONE
+from ..context import Context, LineFields, lookup, said
+from ..grid import distance
+from ..model import Combatant, Step
+from .criticals import KNOCKED_DOWN, STUCK, hold
 
 UNCONSCIOUS, BLEEDING, STABLE = "unconscious", "bleeding out", "stabilized"
 REACH = 5  # staunching is done at the dying character's side (a ruling)

@@ -1,10 +1,10 @@
 """The figures 000's rules read off a combatant: its Attack Value, its armor, its
 improved combat options, and the limbs it can still use; and their checks."""
 
-from fray_table.rules.charts.ll_house import ARMOR, ATTACK_VALUE, CLASS_GROUP, IMPROVEMENTS, SHIELD
-from fray_table.rules.errors import Rejected
-from fray_table.rules.holmes.fighters import hit_table_bonus
-from fray_table.rules.model import Combatant, Encounter, Weapon
+from ..charts.ll_house import ARMOR, ATTACK_VALUE, CLASS_GROUP, IMPROVEMENTS, SHIELD
+from ..errors import Rejected
+from ..holmes.fighters import hit_table_bonus
+from ..model import Combatant, Encounter, Weapon
 
 PROFILE = "ll-house"
 SIDES = ("right", "left")  # the main hand is the right, the shield and off hand the left (a ruling)

@@ -2,13 +2,13 @@
 expertise (damage and parry) and cleave. Extra attack is rules.llhouse.attack's routine,
 improved crit range rules.llhouse.figures.widening, improved shield bash rules.llhouse.manoeuvres."""
 
-from fray_table.rules.charts.ll_house import CLEAVE_REACH, EXPERTISE, IMPROVED_PARRY, PARRY
-from fray_table.rules.context import Context
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.terms import parrying
-from fray_table.rules.holmes.tohit import hurt
-from fray_table.rules.llhouse.figures import expertise, rank
-from fray_table.rules.model import Combatant, Encounter
+from ..charts.ll_house import CLEAVE_REACH, EXPERTISE, IMPROVED_PARRY, PARRY
+from ..context import Context
+from ..grid import distance
+from ..holmes.terms import parrying
+from ..holmes.tohit import hurt
+from ..model import Combatant, Encounter
+from .figures import expertise, rank
 
 
 def parry_parts(state: Encounter, defender: Combatant) -> list[tuple[str, int]]:

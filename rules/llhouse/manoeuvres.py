@@ -3,7 +3,7 @@ bash (and IMPROVED SHIELD BASH), two-weapon fighting, and staunching a bleeding 
 with the checks 000's limbs and shields put on every declaration, and the choices the
 browser builds its panels from. Parry is 003's declaration with 000's bonus (rules.llhouse.improved)."""
 
-from fray_table.rules.actions import (
+from ..actions import (
     Attack,
     Charge,
     Parry,
@@ -13,20 +13,20 @@ from fray_table.rules.actions import (
     TwoWeapons,
     tag,
 )
-from fray_table.rules.charts.ll_house import SHIELD_BASH
-from fray_table.rules.context import Context, LineFields, lookup, said
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.actions import delay_choices
-from fray_table.rules.holmes.fighters import able, usable
-from fray_table.rules.holmes.terms import modifiers
-from fray_table.rules.llhouse.attack import log_roll, terms_of
-from fray_table.rules.llhouse.criticals import KNOCKED_DOWN
-from fray_table.rules.llhouse.damage import land
-from fray_table.rules.llhouse.dying import BLEEDING
-from fray_table.rules.llhouse.figures import hands, maneuvers_open, may_wield, natural_20_hits, rank, shield_ready
-from fray_table.rules.llhouse.improved import parry_bonus
-from fray_table.rules.model import Combatant, Encounter, Step, Weapon
+from ..charts.ll_house import SHIELD_BASH
+from ..context import Context, LineFields, lookup, said
+from ..errors import Rejected
+from ..grid import distance
+from ..holmes.actions import delay_choices
+from ..holmes.fighters import able, usable
+from ..holmes.terms import modifiers
+from ..model import Combatant, Encounter, Step, Weapon
+from .attack import log_roll, terms_of
+from .criticals import KNOCKED_DOWN
+from .damage import land
+from .dying import BLEEDING
+from .figures import hands, maneuvers_open, may_wield, natural_20_hits, rank, shield_ready
+from .improved import parry_bonus
 
 BASH_REACH = 5  # a shield strikes at arm's length (a ruling)
 EXTRAS_FIRST = ("shoot", "throw_oil")  # where 003's missile and oil actions begin in a combatant's list
@@ -178,7 +178,7 @@ def describe(state: Encounter, action) -> str:
 def choices(state: Encounter, c: Combatant, listed: list, kinds: tuple[str, ...] = ("shield_bash", "two_weapons", "staunch")) -> list:
     """000's maneuvers' choices: 003's list with the 000 declarations of `kinds` open to `c` now,
     each with its `delay`, after 003's melee and footing ones (before its missiles and oil)."""
-    from fray_table.rules.view import (
+    from ..view import (
         Choice,  # rules.view imports the round's modules: import at use
     )
 

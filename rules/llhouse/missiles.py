@@ -4,14 +4,14 @@ on the critical hit chart and the fumble table as a blow does. Oil flasks, torch
 grappler's approach keep 003's rules and no special rolls (a ruling), but are shown as
 000 reads them: 'You must roll the Armor Class or higher to hit'."""
 
-from fray_table.rules.actions import SHOOT
-from fray_table.rules.charts.ll_house import CONCUSSION
-from fray_table.rules.context import Context, own_terms, reckoned
-from fray_table.rules.holmes.terms import called_in
-from fray_table.rules.llhouse.attack import blow, log_roll, outcome
-from fray_table.rules.llhouse.figures import natural_20_hits
-from fray_table.rules.model import Combatant, Step
-from fray_table.rules.ruleset import MISSILE, rules_of
+from ..actions import SHOOT
+from ..charts.ll_house import CONCUSSION
+from ..context import Context, own_terms, reckoned
+from ..holmes.terms import called_in
+from ..model import Combatant, Step
+from ..ruleset import MISSILE, rules_of
+from .attack import blow, log_roll, outcome
+from .figures import natural_20_hits
 
 
 def terms(attacker: Combatant, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -5,15 +5,15 @@ Whether a roll is one (the crit range IMPROVED CRIT RANGE widens, a natural 20 h
 whatever the AC) is the to_hit's; under 003's or 002's roll it is a natural 20 that hits and
 a natural 1 that misses. The chart's effects and the fumble table are rules.llhouse.criticals."""
 
-from fray_table.rules.actions import Recover
-from fray_table.rules.charts.ll_house import CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT
-from fray_table.rules.context import Context
-from fray_table.rules.errors import Rejected
-from fray_table.rules.llhouse import criticals
-from fray_table.rules.llhouse.damage import kill
-from fray_table.rules.llhouse.figures import special_rolls
-from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.ruleset import SUBDUE, Critical
+from ..actions import Recover
+from ..charts.ll_house import CRIT_DAMAGE_WORDS, CRIT_EFFECT_WORDS, CRITICAL_HIT
+from ..context import Context
+from ..errors import Rejected
+from ..model import Combatant, Encounter
+from ..ruleset import SUBDUE, Critical
+from . import criticals
+from .damage import kill
+from .figures import special_rolls
 
 NOTHING = Critical()
 

@@ -3,9 +3,9 @@ and 003's figures with 000's open-ended level (rules.llhouse.figures checks what
 
 import msgspec
 
-from fray_table.rules.charts.ll_house import ARMOR, IMPROVEMENTS
-from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
-from fray_table.rules.profiles import Option, figure
+from ..charts.ll_house import ARMOR, IMPROVEMENTS
+from ..holmes.options import COMMON, COMMON_FIGURES
+from ..profiles import Option, figure
 
 # 000 reads the level off its ATTACK VALUE table, open-ended ('21+', '19+', '24+'): a sane cap, not the table's.
 LL_HOUSE_LEVEL_CAP = 100

@@ -3,12 +3,12 @@ striking, wrestling, range and cover, naval combat. Over holmes-phases it replac
 the attack roll, and adds striking, wrestling (in place of 003's grappling) and
 naval combat."""
 
-from fray_table.rules.actions import HAYMAKER
-from fray_table.rules.conditions import CANNOT_ACT
-from fray_table.rules.holmes.options import COMMON, COMMON_FIGURES
-from fray_table.rules.ruleset import Added, Module, Profile
-from fray_table.rules.thac0sheet import figures, melee, naval, profile, striking, tohit, wrestling
-from fray_table.rules.thac0sheet.options import THAC0_SHEET, THAC0_SHEET_FIGURES
+from ..actions import HAYMAKER
+from ..conditions import CANNOT_ACT
+from ..holmes.options import COMMON, COMMON_FIGURES
+from ..ruleset import Added, Module, Profile
+from . import figures, melee, naval, profile, striking, tohit, wrestling
+from .options import THAC0_SHEET, THAC0_SHEET_FIGURES
 
 NAME = profile.NAME
 

@@ -1,7 +1,7 @@
 """Checks on the combatant figures 002's striking, wrestling and naval combat read."""
 
-from fray_table.rules.errors import Rejected
-from fray_table.rules.model import Combatant
+from ..errors import Rejected
+from ..model import Combatant
 
 
 def check_figures(c: Combatant, code: str) -> None:

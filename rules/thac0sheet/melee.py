@@ -3,16 +3,16 @@
 where 002 is silent. A negative H adds -H to the damage; a blow on a vessel counts
 1 hull point for each 5 hit points (rules.thac0sheet.naval)."""
 
-from fray_table.rules.charts.thac0_sheet import BOARDING
-from fray_table.rules.context import Context, LineFields
-from fray_table.rules.dice import parse
-from fray_table.rules.holmes import combat, subdual
-from fray_table.rules.holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
-from fray_table.rules.holmes.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying, shots_dropped
-from fray_table.rules.model import Combatant, Step, Weapon
-from fray_table.rules.ruleset import MELEE, MISSILE, SUBDUE
-from fray_table.rules.thac0sheet import naval
-from fray_table.rules.thac0sheet.tohit import CEILING, Reckoning, judge
+from ..charts.thac0_sheet import BOARDING
+from ..context import Context, LineFields
+from ..dice import parse
+from ..holmes import combat, subdual
+from ..holmes.damage import after_critical, critical, damage, damage_dice, extra_dice, fumble, gawper_struck
+from ..holmes.terms import called_shot_penalty, called_shot_term, declaration, modifiers, parry_penalty, parrying, shots_dropped
+from ..model import Combatant, Step, Weapon
+from ..ruleset import MELEE, MISSILE, SUBDUE
+from . import naval
+from .tohit import CEILING, Reckoning, judge
 
 BOARDING_ROUND = "boarding"  # the condition a boarder holds through its boarding round
 LABEL = {**combat.LABEL, "board": "boards and attacks"}

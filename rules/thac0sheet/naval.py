@@ -6,8 +6,8 @@ fighters aboard (`aboard`) `board` a vessel grappled to theirs.
 
 import msgspec
 
-from fray_table.rules.actions import Board, GrappleShip, Repair
-from fray_table.rules.charts.thac0_sheet import (
+from ..actions import Board, GrappleShip, Repair
+from ..charts.thac0_sheet import (
     DEAD_IN_WATER,
     GRAPPLE_ON,
     GRAPPLE_RANGE,
@@ -19,14 +19,14 @@ from fray_table.rules.charts.thac0_sheet import (
     SINKS,
     SPEED_STEP,
 )
-from fray_table.rules.context import Context, LineFields, hp_left, lookup, said
-from fray_table.rules.errors import Rejected
-from fray_table.rules.holmes.combat import distance, queue
-from fray_table.rules.holmes.damage import roll_damage
-from fray_table.rules.holmes.fighters import declared, usable
-from fray_table.rules.holmes.kinds import STRIKE
-from fray_table.rules.holmes.melee import toward
-from fray_table.rules.model import Combatant, Encounter, Step
+from ..context import Context, LineFields, hp_left, lookup, said
+from ..errors import Rejected
+from ..holmes.combat import distance, queue
+from ..holmes.damage import roll_damage
+from ..holmes.fighters import declared, usable
+from ..holmes.kinds import STRIKE
+from ..holmes.melee import toward
+from ..model import Combatant, Encounter, Step
 
 GRAPPLED, DEAD, SUNK, BOARDING = "grappled", "dead in water", "sunk", "boarding"
 

@@ -1,7 +1,7 @@
 """002's options and figures (thac0-sheet), declared once (rules.thac0sheet.figures checks what relates them)."""
 
-from fray_table.rules.charts.thac0_sheet import HOLDS, PINNED_WR
-from fray_table.rules.profiles import Option, figure
+from ..charts.thac0_sheet import HOLDS, PINNED_WR
+from ..profiles import Option, figure
 
 # 002's options (rules.thac0sheet): where the sheet reads two ways (docs/rulings.md).
 THAC0_SHEET = (

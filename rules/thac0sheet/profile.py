@@ -1,7 +1,7 @@
 """Where the thac0-sheet profile's modules (002) meet the shared round: each one's
 checks on every declaration and what it offers each combatant."""
 
-from fray_table.rules.actions import (
+from ..actions import (
     Attack,
     Cast,
     Charge,
@@ -12,13 +12,13 @@ from fray_table.rules.actions import (
     Repair,
     tag,
 )
-from fray_table.rules.charts.thac0_sheet import REPAIR_CREW
-from fray_table.rules.context import lookup
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.fighters import usable
-from fray_table.rules.model import Combatant, Encounter
-from fray_table.rules.thac0sheet import naval, striking, wrestling
+from ..charts.thac0_sheet import REPAIR_CREW
+from ..context import lookup
+from ..errors import Rejected
+from ..grid import distance
+from ..holmes.fighters import usable
+from ..model import Combatant, Encounter
+from . import naval, striking, wrestling
 
 NAME = "thac0-sheet"
 VESSEL_ACTIONS = (Move, Hold, GrappleShip, Repair)
@@ -62,7 +62,7 @@ def _people(state: Encounter, c: Combatant) -> list[str]:
 
 
 def choices_striking(state: Encounter, c: Combatant, listed: list) -> list:
-    from fray_table.rules.view import Choice  # rules.view imports the round's modules: import at use
+    from ..view import Choice  # rules.view imports the round's modules: import at use
 
     ids = _people(state, c)
     if c.vessel or not ids:
@@ -71,7 +71,7 @@ def choices_striking(state: Encounter, c: Combatant, listed: list) -> list:
 
 
 def choices_wrestling(state: Encounter, c: Combatant, listed: list) -> list:
-    from fray_table.rules.view import Choice
+    from ..view import Choice
 
     listed = [ch for ch in listed if ch.type != "grapple"]
     ids = _people(state, c)
@@ -80,7 +80,7 @@ def choices_wrestling(state: Encounter, c: Combatant, listed: list) -> list:
 
 def choices_naval(state: Encounter, c: Combatant, listed: list) -> list:
     """A vessel's own list; a fighter aboard a grappled vessel may board."""
-    from fray_table.rules.view import Choice
+    from ..view import Choice
 
     others = [t for t in state.combatants if t.id != c.id and not t.down]
     if c.vessel:

@@ -6,8 +6,8 @@ knocked out for t rounds. Haymaker: Lose initiative, -5 to hit: -4 on SvDR, and 
 size limit.'
 """
 
-from fray_table.rules.actions import Strike
-from fray_table.rules.charts.thac0_sheet import (
+from ..actions import Strike
+from ..charts.thac0_sheet import (
     BLOW,
     HAYMAKER_SAVE,
     HAYMAKER_TO_HIT,
@@ -17,16 +17,16 @@ from fray_table.rules.charts.thac0_sheet import (
     SIZE_SCALE,
     STUN_DIE,
 )
-from fray_table.rules.conditions import PRONE as PRONE_CONDITION
-from fray_table.rules.context import Context, LineFields, lookup, said, standing
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.damage import lose_hp
-from fray_table.rules.holmes.ranged import check_target
-from fray_table.rules.holmes.terms import SURPRISE_BONUS, parry_penalty, parrying
-from fray_table.rules.model import ACT, Combatant, Encounter, Step
-from fray_table.rules.thac0sheet.melee import situation
-from fray_table.rules.thac0sheet.tohit import Reckoning, judge, thac0_of
+from ..conditions import PRONE as PRONE_CONDITION
+from ..context import Context, LineFields, lookup, said, standing
+from ..errors import Rejected
+from ..grid import distance
+from ..holmes.damage import lose_hp
+from ..holmes.ranged import check_target
+from ..holmes.terms import SURPRISE_BONUS, parry_penalty, parrying
+from ..model import ACT, Combatant, Encounter, Step
+from .melee import situation
+from .tohit import Reckoning, judge, thac0_of
 
 STUNNED, KNOCKED_OUT = "stunned", "knocked out"
 PRONE = 4  # 003: 'prone but awake and lively, the offender gets a +4'

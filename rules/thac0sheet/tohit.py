@@ -7,7 +7,7 @@ modifiers are taken off H first and the steps keep that on the die instead. Wher
 a parry takes -4, called shots, attacks from behind, prone targets.
 """
 
-from fray_table.rules.charts.thac0_sheet import (
+from ..charts.thac0_sheet import (
     HIGH_LINES,
     LINE_EVERY,
     LOW_LINE,
@@ -15,10 +15,10 @@ from fray_table.rules.charts.thac0_sheet import (
     NEGATIVE_NEED,
     STEP,
 )
-from fray_table.rules.context import Context, own_terms, reckoned
-from fray_table.rules.holmes.fighters import combat_bonus
-from fray_table.rules.holmes.terms import MULTIPLE
-from fray_table.rules.model import Combatant, Encounter
+from ..context import Context, own_terms, reckoned
+from ..holmes.fighters import combat_bonus
+from ..holmes.terms import MULTIPLE
+from ..model import Combatant, Encounter
 
 CEILING = 20  # 003: a parry or called shots may not make the number needed more than 20 (or reach it)
 

@@ -8,8 +8,8 @@ Everyone wrestling one foe in the same phase joins one bout, led by the first of
 them in DEX order; each win takes the hold one step further, a loss breaks it.
 """
 
-from fray_table.rules.actions import Wrestle
-from fray_table.rules.charts.thac0_sheet import (
+from ..actions import Wrestle
+from ..charts.thac0_sheet import (
     HELPERS,
     HOLD_CONDITION,
     HOLDS,
@@ -17,14 +17,14 @@ from fray_table.rules.charts.thac0_sheet import (
     PINNED_DAMAGE,
     REACH,
 )
-from fray_table.rules.context import Context, LineFields, hp_left, lookup, reckoned, said, standing
-from fray_table.rules.errors import Rejected
-from fray_table.rules.grid import distance
-from fray_table.rules.holmes.damage import fall
-from fray_table.rules.holmes.fighters import able, declared
-from fray_table.rules.holmes.ranged import check_target
-from fray_table.rules.model import ACT, Combatant, Encounter, Step
-from fray_table.rules.round import may_act
+from ..context import Context, LineFields, hp_left, lookup, reckoned, said, standing
+from ..errors import Rejected
+from ..grid import distance
+from ..holmes.damage import fall
+from ..holmes.fighters import able, declared
+from ..holmes.ranged import check_target
+from ..model import ACT, Combatant, Encounter, Step
+from ..round import may_act
 
 
 def basic_ac(c: Combatant) -> int:

@@ -6,7 +6,7 @@ Each fight of FIGHTS is played through the reducer and written as it would be
 stored: `NAME.stream`, one event a line (base64 of the msgpack the Redis stream
 holds), and `NAME.expected.json`, what each viewer was shown: per event, the log
 lines that viewer read and a sha256 of the view; at the end, the whole view.
-tests/test_golden.py folds every stream with today's code and compares. Record
+tests/rules/test_golden.py folds every stream with today's code and compares. Record
 again only for a change that is meant to change what a fight showed, and name
 each difference in the commit.
 """

@@ -4,9 +4,9 @@
     PYTHONPATH=tests python tests/golden/states.py NAME [NAME ...]
 
 writes the file of a NEW golden stream only: an existing one is history, never
-written again (docs/decisions.md, 'History never changes'). tests/test_history.py
+written again (docs/decisions.md, 'History never changes'). tests/server/test_history.py
 folds every stream and compares, so any byte of a stored fight's state that a
-change moves fails CI, as its views and log lines do (tests/test_golden.py).
+change moves fails CI, as its views and log lines do (tests/rules/test_golden.py).
 """
 
 import hashlib

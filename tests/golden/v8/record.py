@@ -3,7 +3,7 @@
 Each scenario file here (NAME.toml: its own fight, exercising what version 8 changed) is
 played and stored beside it as tests/golden stores version 7's: NAME.stream,
 NAME.expected.json (tests/golden/record.py's `shown`) and NAME.states (the state's bytes
-after every event, tests/golden/states.py's `hashes`). tests/test_golden_v8.py folds every stream and
+after every event, tests/golden/states.py's `hashes`). tests/rules/test_golden_v8.py folds every stream and
 compares. Never record one again: a fight of version 8 is history (DESIGN, 'Versions of the
 rules'); a later version's fights get a directory of their own."""
 

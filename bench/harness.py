@@ -114,17 +114,28 @@ def demo_fight(host: str) -> tuple[str, list[str]]:
     return made["id"], urls
 
 
-# Attack commands of a real holmes-phases fight: each declares an attack anew. The second half
-# changes every declaration standing (the party calls a shot, each goblin picks another target):
-# a declaration the same as the one standing is refused before it is stored (declare/unchanged).
+# Attack commands of a real holmes-phases fight: each declares an attack anew. A declaration the
+# same as the one standing is refused before it is stored (declare/unchanged), and under load the
+# standing one may be several commands behind: so each combatant goes through six declarations
+# of its own (a target, then from behind, subduing, a called shot for the party, another target)
+# before it repeats one, checked against the reducer. 42 commands, as 6 rounds of 7 attackers.
+_PAIRS = [
+    ("alda", "gob1", "gob4"),
+    ("gob1", "alda", "bran"),
+    ("bran", "gob2", "gob1"),
+    ("gob2", "bran", "cora"),
+    ("cora", "gob3", "gob2"),
+    ("gob3", "cora", "alda"),
+    ("gob4", "alda", "cora"),
+]
+_WAYS = [(0, {}), (0, {"from_behind": True}), (0, {"subdue": True}), (1, {}), (1, {"from_behind": True}), (0, "called")]
 FIGHT_COMMANDS = [
-    {"type": "declare", "actor": actor, "action": {"type": "attack", "target": target} | extra}
-    for actor, target, extra in [
-        *[
-            (a, t, {})
-            for a, t in [("alda", "gob1"), ("gob1", "alda"), ("bran", "gob2"), ("gob2", "bran"), ("cora", "gob3"), ("gob3", "cora"), ("gob4", "alda")]
-        ],
-        *[(a, t, {"called_shots": 1}) for a, t in [("alda", "gob1"), ("bran", "gob2"), ("cora", "gob3")]],
-        *[(a, t, {}) for a, t in [("gob1", "bran"), ("gob2", "cora"), ("gob3", "alda"), ("gob4", "bran")]],
-    ]
+    {
+        "type": "declare",
+        "actor": actor,
+        "action": {"type": "attack", "target": targets[which]}
+        | (extra if extra != "called" else {"called_shots": 1} if actor in ("alda", "bran", "cora") else {"subdue": True, "from_behind": True}),
+    }
+    for which, extra in _WAYS
+    for actor, *targets in _PAIRS
 ]

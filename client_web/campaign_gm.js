@@ -118,15 +118,15 @@ function startFight(data) {
 function bestiary(data) {
   const rows = data.bestiary.map((m) =>
     h("li", { testid: `monster-${m.name}` },
-      `${m.name}: HD ${m.hd ?? 1}${m.hd_plus ? `+${m.hd_plus}` : ""}, AC ${m.ac ?? 10}, ${m.hp ?? 4} HP, ${(m.weapons || []).map((w) => `${w.name} ${w.damage}`).join(", ") || "sword 1d6"}, size ${m.size ?? "M"} `,
+      `${m.name}: HD ${m.hd ?? 1}${m.hd_plus ? `+${m.hd_plus}` : ""}, AC ${m.ac ?? 10}, ${m.hp ?? 4} HP, ${(m.weapons || []).map((w) => `${w.name} ${w.damage}`).join(", ") || "sword 1d6"}, size ${m.size ?? "M"}, morale ${m.morale || "not given"} `,
       h("button", { type: "button", class: "danger", on: { click: () => api.send({ type: "remove_monster", name: m.name }) } }, `Remove ${m.name}`)));
-  // A file of monsters: one combatant or a list of them, in the fight's shape (docs/campaign.md).
+  // A file of monsters: one combatant or a list of them, in the fight's shape, with a morale score (docs/campaign.md).
   const file = h("input", { type: "file", accept: "application/json,.json", testid: "bestiary-file" });
   file.addEventListener("change", async () => {
     const text = await file.files[0].text();
     let parsed;
     try { parsed = JSON.parse(text); } catch (e) { return run(() => { throw new Error(`the file is not JSON: ${e.message}`); }); }
-    for (const monster of [parsed].flat()) await api.send({ type: "set_monster", monster: { side: "monsters", ...monster } });
+    for (const { morale, ...monster } of [parsed].flat()) await api.send({ type: "set_monster", monster: { side: "monsters", ...monster }, morale: morale ?? 0 });
   });
   return h("div", {}, h("h3", {}, "Bestiary"), h("ul", { class: "links" }, rows),
     h("div", { class: "row" }, h("label", {}, "Import monsters (a JSON file)", file)));

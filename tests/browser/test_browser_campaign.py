@@ -25,7 +25,9 @@ ALDA = {
 BORS = {"id": "bors", "owner": "Ben", "sheet": {"name": "Bors", "side": "party", "klass": "cleric", "hp": 7, "hp_max": 7}}
 # surprise 6, 6; the goblin's d20 20 (a critical), crit chart 19, d6 2 x 3; death and dying 15 (broken collarbone); 2d4 3, 1; 1d4+6 weeks: 1
 DICE = [6, 6, 20, 19, 2, 15, 3, 1, 1]
-GNOLL = json.dumps([{"name": "Gnoll", "hd": 2, "ac": 14, "hp": 10, "hp_max": 10, "size": "L", "weapons": [{"name": "battle axe", "damage": "1d8"}]}]).encode()
+GNOLL = json.dumps(
+    [{"name": "Gnoll", "hd": 2, "ac": 14, "hp": 10, "hp_max": 10, "size": "L", "weapons": [{"name": "battle axe", "damage": "1d8"}], "morale": 9}]
+).encode()
 
 
 def play_fight(port: int, gm_link: str) -> dict[str, tuple[int, int]]:
@@ -60,9 +62,10 @@ def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) 
     gm = table.open(made["links"]["gm"], "gm", live=False)
     expect(gm.get_by_test_id("campaign-name")).to_have_text("The Keep")
     expect(gm.get_by_test_id("ac-alda")).to_have_text("15")  # 000: Chain Mail 15
-    expect(gm.get_by_test_id("monster-Goblin")).to_contain_text("HD 1, AC 13, 4 HP")  # the demo's goblin
+    expect(gm.get_by_test_id("monster-Goblin")).to_contain_text("HD 1, AC 13, 4 HP, short sword 1d6, size S, morale 7")  # rules/ready.py
+    expect(gm.get_by_test_id("monster-Ogre")).to_contain_text("HD 4, AC 14, 20 HP, club 1d4, size L, morale 10")  # docs/scenarios/thac0-sheet.toml's
     gm.get_by_test_id("bestiary-file").set_input_files(files=[{"name": "gnoll.json", "mimeType": "application/json", "buffer": GNOLL}])
-    expect(gm.get_by_test_id("monster-Gnoll")).to_contain_text("HD 2, AC 14, 10 HP, battle axe 1d8, size L")
+    expect(gm.get_by_test_id("monster-Gnoll")).to_contain_text("HD 2, AC 14, 10 HP, battle axe 1d8, size L, morale 9")
     gm.get_by_test_id("fight-with-bors").uncheck()
     expect(gm.get_by_test_id("token-bors")).to_have_count(0)
     gm.get_by_test_id("count-Goblin").fill("1")

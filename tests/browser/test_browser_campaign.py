@@ -10,7 +10,7 @@ import httpx
 import pytest
 from pages import Pages, overflowing, screenshot
 from playwright.sync_api import expect
-from support import ROOT
+from support import ROOT, token_of
 from test_browser_a11y import violations
 from websockets.sync.client import connect
 
@@ -120,4 +120,33 @@ def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) 
     screenshot(phone, "campaign-phone.png")
     assert overflowing(phone) == []
     assert {"gm": violations(gm), "phone": violations(phone)} == {"gm": [], "phone": []}
+    table.check()
+
+
+def command(server, campaign: str, link: str, cid: str, body: dict) -> dict:
+    r = httpx.post(f"{server.url}/api/campaigns/{campaign}/commands", params={"token": token_of(link)}, json={"id": cid, "command": body}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_the_players_page_follows_the_gms_changes_without_a_reload(fray_server, table: Pages) -> None:
+    made = httpx.post(f"{fray_server.url}/api/campaigns", json={"name": "Live", "characters": [ALDA, BORS]}, timeout=10).json()
+    phone = table.open(made["links"]["players"]["Ann"], "phone", width=390, live=False)
+    expect(phone.get_by_test_id("gear-alda")).to_contain_text("2 oil")
+    phone.evaluate("window.notReloaded = true")
+    gm_link = made["links"]["gm"]
+    command(fray_server, made["id"], gm_link, "g1", {"type": "edit_character", "id": "alda", "gear": {"oil": 5, "coin": 50, "armor_cost": 70}})
+    command(fray_server, made["id"], gm_link, "g2", {"type": "pass_time", "days": 3, "rest": True})
+    expect(phone.get_by_test_id("gear-alda")).to_contain_text("5 oil", timeout=8_000)  # polled: within a few seconds
+    expect(phone.get_by_test_id("day")).to_have_text("3")
+    assert phone.evaluate("window.notReloaded") is True
+    # A note being typed is not swept away by another's change: the page waits until the field is left.
+    phone.get_by_test_id("notes-alda").fill("half a thought")
+    command(fray_server, made["id"], gm_link, "g3", {"type": "pass_time", "days": 1, "rest": True})
+    phone.wait_for_timeout(3_000)
+    expect(phone.get_by_test_id("notes-alda")).to_have_value("half a thought")
+    expect(phone.get_by_test_id("day")).to_have_text("3")
+    phone.get_by_test_id("save-notes-alda").click()
+    expect(phone.get_by_test_id("day")).to_have_text("4")
+    expect(phone.get_by_test_id("notes-alda")).to_have_value("half a thought")
     table.check()

@@ -143,12 +143,39 @@ function fights(data) {
   return h("div", {}, h("h3", {}, "Fights"), items.length ? h("ul", { class: "links" }, items) : h("p", { class: "muted" }, "None yet."));
 }
 
+// The player links, each revocable: a first click arms the button, a second revokes the
+// link (POST .../links/<token_id>/revoke): the list then shows it revoked.
+const shownLinks = { open: false }; // the list stays open across the page's redraws
+
 function playerLinks() {
   const list = h("ul", { class: "links", testid: "player-links" });
-  const show = () => run(async () => {
+  const revoke = (l) => {
+    let armed = false;
+    const button = h("button", { type: "button", class: "danger", testid: `revoke-${l.name}` }, `Revoke ${l.name}'s link`);
+    button.addEventListener("click", () => {
+      if (!armed) {
+        armed = true;
+        button.textContent = `Really revoke ${l.name}'s link? Click again`;
+        setTimeout(() => { armed = false; button.textContent = `Revoke ${l.name}'s link`; }, 4000);
+        return;
+      }
+      run(async () => {
+        await api.call(`/links/${encodeURIComponent(l.token_id)}/revoke`);
+        await fill();
+      });
+    });
+    return button;
+  };
+  const fill = async () => {
     const got = await api.call("/links", undefined, "GET");
-    replace(list, got.links.filter((l) => l.role === "player").map((l) => h("li", {}, `${l.name}: `, h("a", { href: l.link }, l.link))));
-  });
+    const players = got.links.filter((l) => l.role === "player");
+    replace(list, players.length
+      ? players.map((l) => h("li", { testid: `link-${l.name}` }, `${l.name}: `,
+        l.revoked ? h("span", { class: "muted" }, "revoked") : [h("a", { href: l.link }, l.link), " ", revoke(l)]))
+      : h("li", { class: "muted" }, "No player links."));
+  };
+  const show = () => run(async () => { shownLinks.open = true; await fill(); });
+  if (shownLinks.open) fill().catch(() => {});
   return h("div", {}, h("h3", {}, "Player links"), h("button", { type: "button", testid: "show-links", on: { click: show } }, "Show"), list);
 }
 

@@ -150,3 +150,27 @@ def test_the_players_page_follows_the_gms_changes_without_a_reload(fray_server, 
     expect(phone.get_by_test_id("day")).to_have_text("4")
     expect(phone.get_by_test_id("notes-alda")).to_have_value("half a thought")
     table.check()
+
+
+def test_the_gm_revokes_a_player_link_on_the_page(fray_server, table: Pages) -> None:
+    made = httpx.post(f"{fray_server.url}/api/campaigns", json={"name": "Revoke", "characters": [ALDA, BORS]}, timeout=10).json()
+    ann = made["links"]["players"]["Ann"]
+    assert httpx.get(f"{fray_server.url}/api/campaigns/{made['id']}", params={"token": token_of(ann)}, timeout=10).status_code == 200
+    gm = table.open(made["links"]["gm"], "gm", live=False)
+    gm.get_by_test_id("show-links").click()
+    expect(gm.locator("[data-testid^=link-]")).to_have_count(2)
+    gm.get_by_test_id("revoke-Ann").click()
+    expect(gm.get_by_test_id("revoke-Ann")).to_have_text("Really revoke Ann's link? Click again")
+    assert httpx.get(f"{fray_server.url}/api/campaigns/{made['id']}", params={"token": token_of(ann)}, timeout=10).status_code == 200  # armed, not sent
+    gm.get_by_test_id("revoke-Ann").click()
+    expect(gm.get_by_test_id("link-Ann")).to_have_text("Ann: revoked")
+    expect(gm.get_by_test_id("revoke-Ann")).to_have_count(0)
+    expect(gm.get_by_test_id("revoke-Ben")).to_be_visible()
+    expect(gm.get_by_test_id("error")).to_be_hidden()
+    refused = httpx.get(f"{fray_server.url}/api/campaigns/{made['id']}", params={"token": token_of(ann)}, timeout=10)
+    assert (refused.status_code, refused.json()["code"]) == (403, "auth/bad-token")
+    phone = table.open(ann, "phone", width=390, live=False)
+    expect(phone.get_by_test_id("error")).to_contain_text("revoked")
+    table.problems.clear()  # the revoked page's refused request is the console's error line
+    assert violations(gm) == []
+    table.check()

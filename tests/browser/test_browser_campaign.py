@@ -108,6 +108,8 @@ def test_the_campaign_page_brings_a_fights_scar_home(fray_server, table: Pages) 
     gm.get_by_test_id("foundry-file").set_input_files(str(ROOT / "tests" / "campaign" / "foundry_ose_actor.json"))
     expect(gm.locator("[data-testid^=character-pc]")).to_contain_text("Hilda the Bold · Hal")
     expect(gm.get_by_test_id("foundry-note")).to_contain_text("left out: system.encumbrance")
+    gm.get_by_test_id("show-links").click()
+    expect(gm.get_by_test_id("revoke-Ann")).to_be_visible()
     screenshot(gm, "campaign-gm.png")
 
     phone = table.open(made["links"]["players"]["Ann"], "phone", width=390, live=False)

@@ -1,7 +1,10 @@
 // The campaign page (/c/<id>?token=...): reads the campaign as this link sees it
 // (GET /api/campaigns/<id>), shows each character's sheet, gear, lasting conditions and
 // story (each scar with the fight and event it came from), and sends commands
-// (POST .../commands). The GM's desk is campaign_gm.js. No build step.
+// (POST .../commands). It follows the campaign as others change it: one GET every
+// POLL_MS (at most one in flight, slower after a failure, none while the tab is hidden),
+// drawn only when the stream moved and nobody is typing in a field of the page. The GM's
+// desk is campaign_gm.js. No build step.
 
 import { $, h, replace, words } from "./dom.js";
 import { gmDesk } from "./campaign_gm.js";
@@ -10,6 +13,9 @@ const id = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token") || "";
 const IMPROVEMENTS = ["cleave", "extra_attack", "improved_crit_range", "improved_parry", "improved_shield_bash", "weapon_expertise"];
 let counter = 0;
+const POLL_MS = 2000; // others' changes show within this
+const POLL_MAX_MS = 30000; // the longest wait after failures
+let shown = null; // the stream position the page shows
 
 export const api = {
   url: (path = "") => `/api/campaigns/${id}${path}?token=${encodeURIComponent(token)}`,
@@ -107,6 +113,7 @@ function actions(c, role) {
 }
 
 export function render(data) {
+  shown = data.position ?? shown;
   $("[data-testid=campaign-name]").textContent = data.name;
   $("[data-testid=day]").textContent = String(data.day);
   $("[data-testid=role]").textContent = data.role === "gm" ? "GM" : "player";
@@ -121,4 +128,23 @@ export async function load() {
   render(await api.call("", undefined, "GET"));
 }
 
-run(() => api.call("", undefined, "GET"));
+// A field being typed in (a note, a number, the GM's JSON): a redraw would sweep it away.
+function typing() {
+  const a = document.activeElement;
+  return a !== null && (a.tagName === "TEXTAREA" || (a.tagName === "INPUT" && !["checkbox", "radio", "button", "file"].includes(a.type)));
+}
+
+async function follow(wait) {
+  let next = POLL_MS;
+  if (!document.hidden && !typing()) {
+    try {
+      const data = await api.call("", undefined, "GET");
+      if (data.position !== shown && !typing()) render(data);
+    } catch {
+      next = Math.min(wait * 2, POLL_MAX_MS); // the server away: ask less often, say nothing until a command fails
+    }
+  }
+  setTimeout(() => follow(next), next);
+}
+
+run(() => api.call("", undefined, "GET")).then(() => setTimeout(() => follow(POLL_MS), POLL_MS));

@@ -118,15 +118,15 @@ function startFight(data) {
 function bestiary(data) {
   const rows = data.bestiary.map((m) =>
     h("li", { testid: `monster-${m.name}` },
-      `${m.name}: HD ${m.hd ?? 1}${m.hd_plus ? `+${m.hd_plus}` : ""}, AC ${m.ac ?? 10}, ${m.hp ?? 4} HP, ${(m.weapons || []).map((w) => `${w.name} ${w.damage}`).join(", ") || "sword 1d6"}, size ${m.size ?? "M"} `,
+      `${m.name}: HD ${m.hd ?? 1}${m.hd_plus ? `+${m.hd_plus}` : ""}, AC ${m.ac ?? 10}, ${m.hp ?? 4} HP, ${(m.weapons || []).map((w) => `${w.name} ${w.damage}`).join(", ") || "sword 1d6"}, size ${m.size ?? "M"}, morale ${m.morale || "not given"} `,
       h("button", { type: "button", class: "danger", on: { click: () => api.send({ type: "remove_monster", name: m.name }) } }, `Remove ${m.name}`)));
-  // A file of monsters: one combatant or a list of them, in the fight's shape (docs/campaign.md).
+  // A file of monsters: one combatant or a list of them, in the fight's shape, with a morale score (docs/campaign.md).
   const file = h("input", { type: "file", accept: "application/json,.json", testid: "bestiary-file" });
   file.addEventListener("change", async () => {
     const text = await file.files[0].text();
     let parsed;
     try { parsed = JSON.parse(text); } catch (e) { return run(() => { throw new Error(`the file is not JSON: ${e.message}`); }); }
-    for (const monster of [parsed].flat()) await api.send({ type: "set_monster", monster: { side: "monsters", ...monster } });
+    for (const { morale, ...monster } of [parsed].flat()) await api.send({ type: "set_monster", monster: { side: "monsters", ...monster }, morale: morale ?? 0 });
   });
   return h("div", {}, h("h3", {}, "Bestiary"), h("ul", { class: "links" }, rows),
     h("div", { class: "row" }, h("label", {}, "Import monsters (a JSON file)", file)));
@@ -143,12 +143,39 @@ function fights(data) {
   return h("div", {}, h("h3", {}, "Fights"), items.length ? h("ul", { class: "links" }, items) : h("p", { class: "muted" }, "None yet."));
 }
 
+// The player links, each revocable: a first click arms the button, a second revokes the
+// link (POST .../links/<token_id>/revoke): the list then shows it revoked.
+const shownLinks = { open: false }; // the list stays open across the page's redraws
+
 function playerLinks() {
   const list = h("ul", { class: "links", testid: "player-links" });
-  const show = () => run(async () => {
+  const revoke = (l) => {
+    let armed = false;
+    const button = h("button", { type: "button", class: "danger", testid: `revoke-${l.name}` }, `Revoke ${l.name}'s link`);
+    button.addEventListener("click", () => {
+      if (!armed) {
+        armed = true;
+        button.textContent = `Really revoke ${l.name}'s link? Click again`;
+        setTimeout(() => { armed = false; button.textContent = `Revoke ${l.name}'s link`; }, 4000);
+        return;
+      }
+      run(async () => {
+        await api.call(`/links/${encodeURIComponent(l.token_id)}/revoke`);
+        await fill();
+      });
+    });
+    return button;
+  };
+  const fill = async () => {
     const got = await api.call("/links", undefined, "GET");
-    replace(list, got.links.filter((l) => l.role === "player").map((l) => h("li", {}, `${l.name}: `, h("a", { href: l.link }, l.link))));
-  });
+    const players = got.links.filter((l) => l.role === "player");
+    replace(list, players.length
+      ? players.map((l) => h("li", { testid: `link-${l.name}` }, `${l.name}: `,
+        l.revoked ? h("span", { class: "muted" }, "revoked") : [h("a", { href: l.link }, l.link), " ", revoke(l)]))
+      : h("li", { class: "muted" }, "No player links."));
+  };
+  const show = () => run(async () => { shownLinks.open = true; await fill(); });
+  if (shownLinks.open) fill().catch(() => {});
   return h("div", {}, h("h3", {}, "Player links"), h("button", { type: "button", testid: "show-links", on: { click: show } }, "Show"), list);
 }
 

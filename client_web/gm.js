@@ -2,7 +2,7 @@
 // force dice, edit a combatant's figures, end the fight. The server and the
 // reducer judge every command; the disabled states only spare the GM a refusal.
 
-import { ARMOR } from "./data.js";
+import { readyOf } from "./data.js";
 import { h, replace } from "./dom.js";
 import { GmBar } from "./gm_bar.js";
 import { Figures } from "./gm_figures.js";
@@ -27,7 +27,8 @@ const EDITABLE = [
   ["y", "y (ft)"],
 ];
 const SHIELD = { name: "shield", label: "shield (000: +1 AC)", kind: "shield" };
-const ARMOR_FIGURE = { name: "armor", label: "armor (000's chart)", kind: "str", choices: ["", ...ARMOR.map(([n]) => n)], default: "" };
+// 000's armor chart, as the rules serve it (rules/ready.py, GET /api/profiles `ready`).
+const armorFigure = (ready) => ({ name: "armor", label: "armor (000's chart)", kind: "str", choices: ["", ...ready.armor.map(([n]) => n)], default: "" });
 const descendingAc = (view) => view?.combatants.some((c) => c.ac !== null && c.ac !== undefined && c.ac_shown !== c.ac);
 
 /**
@@ -189,7 +190,7 @@ export class GmConsole {
     const p = this.profiles?.[this.view?.profile];
     const declared = p ? [...(p.common_figures ?? []), ...p.figures] : [];
     const basic = EDITABLE.map(([name, label]) => ({ name, label: name === "ac" ? `AC (${this.descending() ? "descending" : "ascending"}, as on the cards)` : label, kind: "int" }));
-    const extra = [SHIELD, ...(declared.some((f) => f.name === "armor") ? [] : [ARMOR_FIGURE])];
+    const extra = [SHIELD, ...(declared.some((f) => f.name === "armor") ? [] : [armorFigure(readyOf(this.profiles ?? {}))])];
     return [...basic, ...extra, ...declared.map((f) => ({ ...f, label: f.label === f.name ? f.label : `${f.label} (${f.name})` }))];
   }
 

@@ -3,7 +3,7 @@
 // hidden figures, remove a combatant, call morale. Each form sends one command;
 // the reducer judges it.
 
-import { ARMOR, BESTIARY, WEAPONS, armorClass, fromBestiary } from "./data.js";
+import { armorClass, fromBestiary, readyOf } from "./data.js";
 import { h, replace } from "./dom.js";
 import { loadProfiles } from "./gm_links.js";
 import { nameOf } from "./render.js";
@@ -34,12 +34,8 @@ export class AddCombatant {
   constructor(send, complain) {
     this.send = send;
     this.view = null;
-    this.template = h(
-      "select",
-      { id: "add-template", testid: "add-template" },
-      BESTIARY.map((b) => h("option", { value: b.key }, b.name)),
-      h("option", { value: "" }, "custom"),
-    );
+    this.ready = readyOf({}); // the rules' armor, weapons and monsters, once GET /api/profiles has answered
+    this.template = h("select", { id: "add-template", testid: "add-template" }, h("option", { value: "" }, "custom"));
     this.name = h("input", { id: "add-name", testid: "add-name", autocomplete: "off", required: true, maxlength: 60 });
     // The side they join: one of the fight's (the GM picks; the hidden ones' side first), or a new one named here.
     this.sidePick = h("select", { id: "add-side-pick", testid: "add-side-pick" }, h("option", { value: NEW_SIDE }, "a new side…"));
@@ -47,11 +43,11 @@ export class AddCombatant {
     this.sides = h("span", { class: "new-side" }, h("label", { for: "add-side", class: "sr-only" }, "New side's name"), this.side);
     this.sidePick.addEventListener("change", () => this.showSide());
     this.count = number("add-count", 1, { min: 1, max: 20 });
-    this.armor = h("select", { id: "add-armor", testid: "add-armor" }, ARMOR.map(([n, ac]) => h("option", { value: n }, `${n} (AC ${ac})`)));
+    this.armor = h("select", { id: "add-armor", testid: "add-armor" });
     this.shield = h("input", { type: "checkbox", id: "add-shield", testid: "add-shield" });
     this.hp = number("add-hp", 4, { min: 1 });
     this.hd = number("add-hd", 1, { min: 0 });
-    this.weapon = h("select", { id: "add-weapon", testid: "add-weapon" }, Object.keys(WEAPONS).map((w) => h("option", { value: w }, `${w} (${WEAPONS[w].damage})`)));
+    this.weapon = h("select", { id: "add-weapon", testid: "add-weapon" });
     this.x = number("add-x", 40, { min: 0, step: 5 });
     this.y = number("add-y", 20, { min: 0, step: 5 });
     this.hidden = h("input", { type: "checkbox", id: "add-hidden", testid: "add-hidden", checked: true });
@@ -83,11 +79,30 @@ export class AddCombatant {
       }
       for (const c of made) send({ type: "add_combatant", combatant: c }, `add ${c.name}`);
     });
+    loadProfiles().then(
+      (p) => this.offer(readyOf(p)),
+      () => complain("The ready monsters, armor and weapons did not load (GET /api/profiles): reload to try again."),
+    );
+  }
+
+  /** The rules' ready data into the form's choices (rules/ready.py), the first monster chosen. */
+  offer(ready) {
+    this.ready = ready;
+    replace(this.template, ready.bestiary.map((b) => h("option", { value: b.key }, `${b.name} (morale ${b.morale})`)), h("option", { value: "" }, "custom"));
+    replace(this.armor, ready.armor.map(([n, ac]) => h("option", { value: n }, `${n} (AC ${ac})`)));
+    replace(this.weapon, Object.entries(ready.weapons).map(([key, w]) => h("option", { value: key }, `${key} (${w.damage})`)));
     this.fill();
   }
 
+  /** A ready monster's own AC (a natural one) while its armor and shield are as it has them. */
+  entry() {
+    const b = this.ready.bestiary.find((x) => x.key === this.template.value);
+    const own = b && b.armor === this.armor.value && Boolean(b.shield) === this.shield.checked;
+    return { b, ac: own ? b.ac : 0 };
+  }
+
   fill() {
-    const b = BESTIARY.find((x) => x.key === this.template.value);
+    const b = this.ready.bestiary.find((x) => x.key === this.template.value);
     if (!b) return;
     this.name.value = b.name;
     this.armor.value = b.armor;
@@ -103,7 +118,7 @@ export class AddCombatant {
   }
 
   showAc() {
-    this.ac.textContent = String(armorClass(this.armor.value, this.shield.checked));
+    this.ac.textContent = String(this.entry().ac || armorClass(this.ready, this.armor.value, this.shield.checked));
   }
 
   /** The combatants to add, or a sentence saying what is wrong. */
@@ -115,17 +130,15 @@ export class AddCombatant {
     if (![count, hp, hd, x, y].every(Number.isInteger) || count < 1 || count > 20 || hp < 1) {
       return "Count (1-20), HP, HD and the position must be whole numbers.";
     }
-    const b = BESTIARY.find((e) => e.key === this.template.value) ?? {
-      armor: "unarmored", hd: 1, hp: 4, weapons: [this.weapon.value], dex: 10, move: 120,
-    };
-    const entry = { ...b, armor: this.armor.value, shield: this.shield.checked, hp, hd, weapons: [this.weapon.value, ...b.weapons.slice(1)] };
+    const b = this.entry().b ?? { armor: "unarmored", hd: 1, hp: 4, weapons: [this.weapon.value], dex: 10, move: 120 };
+    const entry = { ...b, ac: this.entry().ac, armor: this.armor.value, shield: this.shield.checked, hp, hd, weapons: [this.weapon.value, ...b.weapons.slice(1)] };
     const taken = new Set(this.view?.combatants.map((c) => c.name) ?? []);
     const out = [];
     for (let i = 0, n = 1; out.length < count; n++) {
       const named = count === 1 && !taken.has(name) ? name : `${name} ${n}`;
       if (taken.has(named)) continue;
       taken.add(named);
-      out.push(fromBestiary(entry, { name: named, side, x: x + 5 * i, y, hidden: this.hidden.checked, unseen: this.unseen.checked }));
+      out.push(fromBestiary(this.ready, entry, { name: named, side, x: x + 5 * i, y, hidden: this.hidden.checked, unseen: this.unseen.checked }));
       i++;
     }
     return out;

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from . import ruleset, words
+from . import ready, ruleset, words
 from .errors import Rejected
 from .model import Combatant
 
@@ -161,6 +161,7 @@ def catalogue() -> dict[str, dict]:
             ],
             "uses": {module: source for module, (source, _) in ruleset.compose(name).modules.items()},
             "words": {**words.WORDS, "answers": answers, "fields": fields},
+            "ready": ready.catalogue(),  # the GM console's armor, weapons and monsters (rules.ready)
         }
     return out
 

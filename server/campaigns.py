@@ -20,8 +20,8 @@ from ..rules.campaign.view import log_for, view
 from ..rules.commands import SYSTEM
 from ..rules.events import Actor
 from ..rules.model import Combatant
+from ..rules.ready import READY, combatant
 from ..rules.ruleset import installed
-from . import demo
 from .api import SECURITY_HEADERS, base_url, error, forwarded, json_body
 from .campaign_store import is_campaign_id, new_campaign_id
 from .store import StoreUnavailable
@@ -32,17 +32,13 @@ class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     name: str = "A campaign"
     profile: str = "ll-house"  # 000's lasting harm is what a campaign carries
     characters: list[Character] = []
-    bestiary: list[Combatant] | None = None  # None: the demo fight's goblin (server/demo.py)
+    bestiary: list[Combatant] | None = None  # None: the ready monsters (rules/ready.py)
 
 
-def seeded() -> list[Combatant]:
-    """The bestiary a campaign starts with: the monsters of the demo fight, once each by name."""
-    out: dict[str, Combatant] = {}
-    for c in demo.combatants():
-        if c.side != demo.combatants()[0].side:
-            name = c.name.rstrip("0123456789 ")
-            out.setdefault(name, msgspec.structs.replace(c, name=name, hidden=False))
-    return list(out.values())
+def seeded() -> list[SetMonster]:
+    """The bestiary a campaign starts with: the ready monsters the GM console offers, the
+    demo's and the docs' scenarios' among them (rules/ready.py), with their morale."""
+    return [SetMonster(combatant(m), morale=m.morale) for m in READY]
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -131,8 +127,8 @@ async def create(request: Request) -> Response:
     campaign, now = new_campaign_id(), int(time.time() * 1000)
     events = [CampaignEvent("create", Actor("system", "server"), CreateCampaign(campaign, body.name, body.profile, request.app.state.rules_version), at=now)]
     events += [CampaignEvent(f"add-{i}", Actor("gm", "setup"), AddCharacter(c), at=now) for i, c in enumerate(body.characters)]
-    monsters = seeded() if body.bestiary is None else body.bestiary
-    events += [CampaignEvent(f"monster-{i}", Actor("gm", "setup"), SetMonster(m), at=now) for i, m in enumerate(monsters)]
+    monsters = seeded() if body.bestiary is None else [SetMonster(m) for m in body.bestiary]
+    events += [CampaignEvent(f"monster-{i}", Actor("gm", "setup"), m, at=now) for i, m in enumerate(monsters)]
     state = None
     for e in events:  # folded here first: nothing is stored unless all of it is taken
         state = apply(state, e)

@@ -10,26 +10,31 @@ from ..errors import Rejected
 from ..model import Combatant
 from .commands import RemoveMonster, SetMonster
 from .sheet import check_sheet
-from .state import Campaign
+from .state import Campaign, Monster
 
 MAX_MONSTERS = 200
+MORALE = (2, 12)  # Labyrinth Lord's morale scores (0: not given)
 SIDE = "monsters"  # the side a fight's monsters from the bestiary take
 
 
 def set_monster(state: Campaign, cmd: SetMonster, say) -> None:
     m = msgspec.structs.replace(cmd.monster, id="", x=0, y=0, name=cmd.monster.name.strip())
     check_sheet(m, state.profile, state.rules_version, "campaign/bad-monster")
-    known = any(x.name == m.name for x in state.bestiary)
+    if cmd.morale and not MORALE[0] <= cmd.morale <= MORALE[1]:
+        raise Rejected("campaign/bad-monster", f"a morale score is {MORALE[0]} to {MORALE[1]}, not {cmd.morale}")
+    known = any(x.sheet.name == m.name for x in state.bestiary)
     if not known and len(state.bestiary) >= MAX_MONSTERS:
         raise Rejected("campaign/full", f"a bestiary holds at most {MAX_MONSTERS} monsters")
-    state.bestiary = [m if x.name == m.name else x for x in state.bestiary] if known else [*state.bestiary, m]
-    say(f"The bestiary {'updates' if known else 'gains'} {m.name} (HD {m.hd}{f'+{m.hd_plus}' if m.hd_plus else ''}, AC {m.ac}, {m.hp} HP).", audience="gm")
+    record = Monster(sheet=m, morale=cmd.morale)
+    state.bestiary = [record if x.sheet.name == m.name else x for x in state.bestiary] if known else [*state.bestiary, record]
+    said = f"HD {m.hd}{f'+{m.hd_plus}' if m.hd_plus else ''}, AC {m.ac}, {m.hp} HP{f', morale {cmd.morale}' if cmd.morale else ''}"
+    say(f"The bestiary {'updates' if known else 'gains'} {m.name} ({said}).", audience="gm")
 
 
 def remove_monster(state: Campaign, cmd: RemoveMonster, say) -> None:
-    if not any(x.name == cmd.name for x in state.bestiary):
+    if not any(x.sheet.name == cmd.name for x in state.bestiary):
         raise Rejected("campaign/no-such-monster", f"the bestiary has no {cmd.name!r}")
-    state.bestiary = [x for x in state.bestiary if x.name != cmd.name]
+    state.bestiary = [x for x in state.bestiary if x.sheet.name != cmd.name]
     say(f"{cmd.name} leaves the bestiary.", audience="gm")
 
 
@@ -38,7 +43,7 @@ def monsters(state: Campaign, wanted: dict[str, int]) -> list[Combatant]:
     from the players; ValueError naming one the bestiary lacks."""
     out = []
     for name, count in wanted.items():
-        m = next((x for x in state.bestiary if x.name == name), None)
+        m = next((x.sheet for x in state.bestiary if x.sheet.name == name), None)
         if m is None:
             raise ValueError(f"the bestiary has no {name!r}")
         if not 0 <= count <= 50:

@@ -107,6 +107,7 @@ class SetMonster(CampaignCommand, tag="set_monster", frozen=True):
     """Add a monster to the bestiary, or replace the one of the same name."""
 
     monster: Combatant
+    morale: int = 0  # Labyrinth Lord's morale score, 2-12; 0: not given
 
 
 class RemoveMonster(CampaignCommand, tag="remove_monster", frozen=True):

@@ -31,6 +31,14 @@ class Finding(Struct, gc=False, frozen=True, omit_defaults=True):
     id: str = ""  # given by the reducer: 'r1', 'r2', ...
 
 
+class Monster(Struct, gc=False, frozen=True, kw_only=True):
+    """A bestiary's record: the monster in the fight's shape, and the figures of the record
+    alone, which no fight reads (a fight's Combatant keeps its own)."""
+
+    sheet: Combatant
+    morale: int = 0  # Labyrinth Lord's morale score, 2-12 (rules.ready); 0: not given
+
+
 class FightRecord(Struct, gc=False, frozen=True, omit_defaults=True):
     fight: str
     characters: tuple[str, ...]
@@ -47,7 +55,7 @@ class Campaign(Struct, gc=False):
     day: int = 0  # in-game days since it began
     characters: list[Character] = []
     findings: list[Finding] = []  # waiting on the GM's review, oldest first
-    bestiary: list[Combatant] = []  # monster templates by name (rules.campaign.bestiary)
+    bestiary: list[Monster] = []  # monster records by name (rules.campaign.bestiary)
     fights: list[FightRecord] = []
     next_id: int = 1
     recent: list[Entry] = []  # the lines the last event wrote

@@ -42,7 +42,8 @@ def view(state: Campaign, role: str, characters: tuple[str, ...] = ()) -> dict:
         "others": [{"id": c.id, "name": c.sheet.name, "dead": c.dead} for c in state.characters if c not in mine],
         "fights": msgspec.to_builtins(state.fights if role == "gm" else [f for f in state.fights if set(f.characters) & set(characters)]),
         "findings": msgspec.to_builtins(state.findings) if role == "gm" else [],
-        "bestiary": msgspec.to_builtins(state.bestiary) if role == "gm" else [],
+        # each monster in the fight's shape, with its record's morale score (not a fight's morale result)
+        "bestiary": [{**msgspec.to_builtins(m.sheet), "morale": m.morale} for m in state.bestiary] if role == "gm" else [],
     }
 
 

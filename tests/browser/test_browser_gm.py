@@ -27,6 +27,10 @@ def test_browser_gm_console_builds_and_runs_the_table(fray_server, table: Pages)
 
     # Two gnolls from the bestiary: scale armor (000: AC 14), hidden figures.
     gm.get_by_test_id("add-section").locator("summary").click()
+    # The ready monsters are the rules' (rules/ready.py, GET /api/profiles), with their morale scores.
+    expect(gm.get_by_test_id("add-template").locator("option[value=ogre]")).to_have_text("Ogre (morale 10)")
+    gm.get_by_test_id("add-template").select_option("ogre")
+    expect(gm.get_by_test_id("add-ac")).to_have_text("14")  # its hide: a natural AC, no armor
     gm.get_by_test_id("add-template").select_option("gnoll")
     expect(gm.get_by_test_id("add-name")).to_have_value("Gnoll")
     expect(gm.get_by_test_id("add-ac")).to_have_text("14")

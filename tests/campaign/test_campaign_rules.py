@@ -202,12 +202,15 @@ def test_bestiary_monsters_are_checked_replaced_by_name_and_numbered_in_a_fight(
     from fray_table.rules.campaign.bestiary import monsters
 
     gnoll = {"name": "Gnoll", "side": "monsters", "hd": 2, "ac": 14, "hp": 10, "hp_max": 10, "size": "L", "weapons": [{"name": "battle axe", "damage": "1d8"}]}
-    state = run(begin(), {"type": "set_monster", "monster": gnoll})
-    assert [(m.name, m.hd, m.attack_bonus) for m in state.bestiary] == [("Gnoll", 2, None)]  # None: 002's hit table by HD, in the fight
+    state = run(begin(), {"type": "set_monster", "monster": gnoll, "morale": 8})
+    assert [(m.sheet.name, m.sheet.hd, m.sheet.attack_bonus, m.morale) for m in state.bestiary] == [("Gnoll", 2, None, 8)]  # None: 002's table by HD
+    assert state.recent[0].text == "The bestiary gains Gnoll (HD 2, AC 14, 10 HP, morale 8)."
     state = run(state, {"type": "set_monster", "monster": {**gnoll, "hp": 12, "hp_max": 12}})
-    assert [m.hp for m in state.bestiary] == [12]
+    assert [(m.sheet.hp, m.morale) for m in state.bestiary] == [(12, 0)]  # replaced whole: no morale given
     code, text = refused(state, {"type": "set_monster", "monster": {**gnoll, "size": "XL"}})
     assert code == "campaign/bad-monster" and "'XL'" in text
+    code, text = refused(state, {"type": "set_monster", "monster": gnoll, "morale": 13})
+    assert (code, text) == ("campaign/bad-monster", "Rejected: a morale score is 2 to 12, not 13.")
     drawn = monsters(state, {"Gnoll": 2})
     assert [(m.name, m.side, m.hidden) for m in drawn] == [("Gnoll 1", "monsters", True), ("Gnoll 2", "monsters", True)]
     assert refused(state, {"type": "remove_monster", "name": "Orc"})[0] == "campaign/no-such-monster"

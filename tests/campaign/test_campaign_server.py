@@ -46,7 +46,13 @@ async def test_a_fight_from_the_campaign_brings_its_scar_back_on_review(fray_ser
     assert api(fray_server, f"{base}/commands", ann, {"id": "x2", "command": {"type": "edit_own", "id": "alda", "notes": "hates goblins"}}).status_code == 200
 
     # A fight of copies: Alda (3 HP, chain mail) against a goblin.
-    assert [(m["name"], m["hd"], m["ac"], m["hp"]) for m in added.json()["bestiary"]] == [("Goblin", 1, 13, 4)]  # the demo's goblin
+    assert [(m["name"], m["hd"], m["ac"], m["hp"], m["morale"]) for m in added.json()["bestiary"]][0] == (
+        "Goblin",
+        1,
+        13,
+        4,
+        7,
+    )  # the ready goblin (rules/ready.py)
     fight = api(fray_server, f"{base}/fights", gm, {"characters": ["alda"], "bestiary": {"Goblin": 1}})
     assert fight.status_code == 201, fight.text
     fight_id, links = fight.json()["fight"], fight.json()["links"]
@@ -139,7 +145,9 @@ def test_campaign_tokens_open_no_fight_and_bad_commands_are_refused(fray_server)
     assert r.status_code == 400 and r.json()["code"] == "request/invalid"
     r = api(fray_server, f"/api/campaigns/{campaign}/commands", gm, {"id": "p", "command": {"type": "pass_time", "days": 0}})
     assert r.status_code == 409 and r.json()["code"] == "campaign/bad-days"
-    assert api(fray_server, f"/api/campaigns/{campaign}", gm, method="GET").json()["seq"] == 3  # create, Bors, the goblin: nothing more was stored
+    assert (
+        api(fray_server, f"/api/campaigns/{campaign}", gm, method="GET").json()["seq"] == 2 + 12
+    )  # create, Bors, the 12 ready monsters: nothing more was stored
     r = httpx.get(f"{fray_server.url}/api/campaigns/{campaign}", params={"token": "a.b"}, timeout=TIMEOUT)
     assert r.status_code == 403 and r.json()["code"] == "auth/bad-token"
 

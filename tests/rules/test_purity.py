@@ -54,6 +54,7 @@ ENGINE = {
     "history",
     "model",
     "profiles",  # the options' and figures' machinery, the catalogue
+    "ready",  # the GM console's and a new campaign's weapons and monsters (issue 22)
     "reducer",
     "resolve",
     "round",

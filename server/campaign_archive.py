@@ -16,7 +16,7 @@ from ..rules.campaign.foundry import from_actor
 from ..rules.campaign.reducer import apply
 from .api import SECURITY_HEADERS, error, forwarded, read_body, too_large
 from .campaign_store import is_campaign_id, new_campaign_id
-from .campaigns import actor_of, link, load, seat, seen
+from .campaigns import actor_of, link, seat, seen, submit
 from .store import StoreUnavailable, position_key
 
 FORMAT, VERSION = "fray-campaign", 1
@@ -139,15 +139,9 @@ async def import_foundry(request: Request) -> Response:
     except (msgspec.DecodeError, RecursionError, ValueError) as e:
         return error(400, "campaign/bad-file", f"not a Foundry VTT OSE actor: {e}")
     event = CampaignEvent(f"foundry-{hashlib.sha256(raw).hexdigest()[:16]}", actor_of(claims), AddCharacter(character), at=int(time.time() * 1000))
-    after = apply(loaded.state, event)
-    if after.recent and after.recent[0].kind == "rejected":
-        return error(409, after.recent[0].code or "campaign/rejected", after.recent[0].text)
-    campaign = request.path_params["id"]
-    try:
-        await request.app.state.campaigns.append(campaign, event.id, encode_event(event))
-        now = await load(request.app, campaign)
-    except StoreUnavailable as e:
-        return error(503, "store/unavailable", str(e))
-    assert now is not None
+    done = await submit(request, loaded, event)
+    if isinstance(done, Response):
+        return done
+    _, after, now = done
     added = after.characters[-1].id
     return JSONResponse({"character": added, "left_out": left, **seen(claims, now)}, status_code=201, headers=SECURITY_HEADERS)

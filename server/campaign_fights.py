@@ -22,7 +22,7 @@ from ..rules.model import Combatant
 from ..rules.reducer import fold
 from . import api
 from .api import SECURITY_HEADERS, error, json_body
-from .campaigns import load, seat, seen
+from .campaigns import seat, seen, submit
 from .store import StoreUnavailable
 
 SYSTEM = Actor("system", "server")
@@ -94,7 +94,7 @@ async def report(request: Request) -> Response:
     if isinstance(got := await seat(request, gm=True), Response):
         return got
     claims, loaded = got
-    campaign, fight = request.path_params["id"], request.path_params["fight"]
+    fight = request.path_params["fight"]
     record = next((f for f in loaded.state.fights if f.fight == fight), None)
     if record is None:
         return error(404, "campaign/unknown-fight", f"fight {fight!r} was not started from this campaign")
@@ -107,15 +107,10 @@ async def report(request: Request) -> Response:
         return error(409, "campaign/fight-running", f"fight {fight!r} has not ended: its report comes when the GM ends it")
     found = findings(fight, events, record.characters)
     event = CampaignEvent(f"report-{fight}", SYSTEM, ReportFight(fight, found))
-    after = apply(loaded.state, event)
-    if after.recent[0].kind == "rejected":
-        return error(409, after.recent[0].code or "campaign/rejected", after.recent[0].text)
-    try:
-        await request.app.state.campaigns.append(campaign, event.id, encode_event(event))
-        now = await load(request.app, campaign)
-    except StoreUnavailable as e:
-        return error(503, "store/unavailable", str(e))
-    assert now is not None
+    done = await submit(request, loaded, event)
+    if isinstance(done, Response):
+        return done
+    _, _, now = done
     return JSONResponse({"findings": msgspec.to_builtins(found), **seen(claims, now)}, headers=SECURITY_HEADERS)
 
 

@@ -169,17 +169,28 @@ async def command(request: Request) -> Response:
     if body.command.roles == SYSTEM or not 1 <= len(body.id) <= 64:
         return error(400, "request/invalid", "that command is the server's own, or the command id is not 1-64 characters")
     event = CampaignEvent(body.id, actor_of(claims), body.command, at=int(time.time() * 1000))
+    done = await submit(request, loaded, event)
+    if isinstance(done, Response):
+        return done
+    position, _, now = done
+    return JSONResponse({"ack": position, **seen(claims, now)}, headers=SECURITY_HEADERS)
+
+
+async def submit(request: Request, loaded: Loaded, event: CampaignEvent) -> tuple[str, Campaign, Loaded] | Response:
+    """Judge `event` against the campaign as loaded (409 if the reducer refuses it: nothing is
+    stored), append it, and read the campaign again: (its position, the state it made, the
+    campaign now), or the response refusing it."""
     after = apply(loaded.state, event)
     if after.recent and after.recent[0].kind == "rejected":
         return error(409, after.recent[0].code or "campaign/rejected", after.recent[0].text)
     campaign = request.path_params["id"]
     try:
-        position, _ = await request.app.state.campaigns.append(campaign, body.id, encode_event(event))
+        position, _ = await request.app.state.campaigns.append(campaign, event.id, encode_event(event))
         now = await load(request.app, campaign)
     except StoreUnavailable as e:
         return error(503, "store/unavailable", str(e))
     assert now is not None
-    return JSONResponse({"ack": position, **seen(claims, now)}, headers=SECURITY_HEADERS)
+    return position, after, now
 
 
 async def links(request: Request) -> Response:

@@ -23,23 +23,33 @@ def unplain(value: Any, path: str = "") -> str | None:
     """The path ('action.spell', 'combatants[0].name') of the first string in a decoded
     command or request body that is not plain text (rules.chat.plain: a newline, a
     right-to-left override), or None. One check for every free-text field, made at the
-    edge before anything is appended, so no stored fight folds differently."""
-    if isinstance(value, str):
+    edge before anything is appended, so no stored fight folds differently. It runs on
+    every command: numbers and flags are passed over, and a path is only made for what
+    holds strings."""
+    kind = type(value)
+    if kind is str:
         return None if plain(value) else (path or "the value")
+    if kind in _SCALARS:
+        return None
     if isinstance(value, Struct):
-        value = {f: getattr(value, f) for f in value.__struct_fields__}
-    if isinstance(value, dict):
+        for name in value.__struct_fields__:
+            item = getattr(value, name)
+            if type(item) not in _SCALARS and (found := unplain(item, f"{path}.{name}" if path else name)) is not None:
+                return found
+    elif isinstance(value, dict):
         for key, item in value.items():
-            where = f"{path}.{key}" if path else str(key)
             if isinstance(key, str) and not plain(key):
                 return (path or "the value") + " (a key)"
-            if (found := unplain(item, where)) is not None:
+            if type(item) not in _SCALARS and (found := unplain(item, f"{path}.{key}" if path else str(key))) is not None:
                 return found
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            if (found := unplain(item, f"{path}[{i}]")) is not None:
+            if type(item) not in _SCALARS and (found := unplain(item, f"{path}[{i}]")) is not None:
                 return found
     return None
+
+
+_SCALARS = frozenset({int, bool, float, type(None), bytes})
 
 
 def bad_text(where: str) -> str:

@@ -68,7 +68,7 @@ def one(redis_url: str, package_root: pathlib.Path | None, rooms: int, count: in
     proc, host = serve(redis_url, package_root)
     try:
         specs = many.fray_rooms(host, rooms)
-        many.generate("inflight", specs, count=max(rooms, count // 10), seconds=20)  # warm up
+        specs = many.warmed(specs, count // 10)
         spy = None
         if profile is not None and shutil.which("py-spy"):
             spy = subprocess.Popen(

@@ -5,7 +5,9 @@ over loopback websockets, the sans-I/O client of bench/load.py, in one process
     python bench/rooms.py --mode MODE [options] < rooms.json
 
 stdin: a JSON list, one item an encounter: {"urls": [GM's ws URL first, then the
-other clients'], "commands": [commands the GM cycles through]}.
+other clients'], "commands": [commands the GM cycles through], "start": the index in
+`commands` to begin at (optional, 0: a run after a warm-up goes on where it stopped,
+so no declaration repeats the one standing, which the server refuses unstored)}.
 
 Modes (every loop bounded by --count and --seconds):
 - `inflight`: each encounter's GM keeps one command in flight: the next goes
@@ -38,10 +40,10 @@ def percentile(values: list[float], p: float) -> float:
 
 
 class Room:
-    def __init__(self, receivers: list[Receiver], commands: list[dict]) -> None:
+    def __init__(self, receivers: list[Receiver], commands: list[dict], start: int = 0) -> None:
         self.receivers = receivers
         self.gm = receivers[0]
-        self.commands = itertools.cycle(commands)
+        self.commands = itertools.islice(itertools.cycle(commands), start % len(commands), None)
         self.sent: list[tuple[float, tuple[int, int]]] = []
 
     async def one(self, deadline: float) -> None:
@@ -67,7 +69,7 @@ class Room:
 async def connect_all(specs: list[dict]) -> list[Room]:
     rooms = []
     for spec in specs:  # one encounter at a time: joining all at once is the `join` mode's measure
-        rooms.append(Room([await Receiver.connect(u) for u in spec["urls"]], spec["commands"]))
+        rooms.append(Room([await Receiver.connect(u) for u in spec["urls"]], spec["commands"], spec.get("start", 0)))
     return rooms
 
 

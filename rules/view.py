@@ -15,7 +15,7 @@ from msgspec import Struct
 from .actions import tag
 from .battlemap import MapView, map_view
 from .declare import awaited, describe
-from .model import DAMAGE, Awaiting, Combatant, Encounter, Entry, Origin, Weapon, by_sides, descending
+from .model import DAMAGE, Awaiting, Combatant, Declaration, Encounter, Entry, Origin, Weapon, by_sides, descending
 from .round import may_act
 from .ruleset import Rules, rules_of
 from .unseen import unnamed, unseen_ids, unseen_of
@@ -200,15 +200,22 @@ def declaration_views(state: Encounter, audience: str | frozenset[str], describe
         actor = by_id.get(d.actor)
         if unseen and actor is not None and actor.unseen:
             continue
-        if isinstance(audience, str) or (actor is not None and actor.side in audience):
-            known = None if described is None else described.get(id(d))
-            text = describe(state, d.action) if known is None else known
-            if described is not None and known is None:
-                described[id(d)] = text
-            shown.append(DeclarationView(actor=d.actor, text=unnamed(text, unseen) if unseen else text, type=tag(d.action)))
-        else:
-            shown.append(DeclarationView(actor=d.actor, text="has declared"))
+        shown.append(declaration_view(state, d, actor, audience, unseen, described))
     return shown
+
+
+def declaration_view(
+    state: Encounter, d: Declaration, actor: Combatant | None, audience: str | frozenset[str], unseen: list[str], described: dict[int, str] | None = None
+) -> DeclarationView:
+    """One declaration as `audience` sees it (declaration_views): its words, or 'has
+    declared' when it is sealed from them; `unseen`: the names the table is not told."""
+    if isinstance(audience, str) or (actor is not None and actor.side in audience):
+        known = None if described is None else described.get(id(d))
+        text = describe(state, d.action) if known is None else known
+        if described is not None and known is None:
+            described[id(d)] = text
+        return DeclarationView(actor=d.actor, text=unnamed(text, unseen) if unseen else text, type=tag(d.action))
+    return DeclarationView(actor=d.actor, text="has declared")
 
 
 def shown_prompt(waiting: Awaiting | None) -> Awaiting | None:

@@ -295,6 +295,7 @@ class Room:
         """Encode each update once per audience, not once per socket: the patch
         from what that audience saw last to what it sees now."""
         assert self.state is not None
+        made: list[tuple[list, list[Entry], Outgoing]] = []  # audiences whose patch and lines are alike share one message
         for viewer, clients in self.audiences.items():
             ops = self.views.patch(self.state, viewer)
             lines = log_for(new, self.state, viewer)
@@ -305,7 +306,13 @@ class Room:
                         if client.link == link:
                             client.push(message)
                 continue
-            message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=lines)))
+            # Most changes read alike to many audiences (a declaration in an open fight: the
+            # position and one line), their ops the same objects (server/views.py), which
+            # compare by identity: finding the match costs less than encoding again.
+            message = next((m for o, ls, m in made if o == ops and ls == lines), None)
+            if message is None:
+                message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=lines)))
+                made.append((ops, lines, message))
             for client in clients:
                 client.push(message)
         self.views.settle()

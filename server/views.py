@@ -22,13 +22,13 @@ one whose variant changed kind (declarations unsealing) is diffed on its own.
 tests/rules/test_views.py checks views and patches against the reference.
 """
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from ..rules.battlemap import map_view
+from ..rules.changes import changes
 from ..rules.model import Encounter, Entry, by_sides
 from ..rules.view import (
     Choice,
@@ -37,6 +37,7 @@ from ..rules.view import (
     awaiting_for,
     combatant_view,
     declaration_audience,
+    declaration_view,
     declaration_views,
     legal_actions,
     seen_actions,
@@ -67,13 +68,11 @@ def sender_lines(entries: list[Entry]) -> bool:
     return any(e.audience.startswith("player:") for e in entries)
 
 
-_pack = msgspec.msgpack.Encoder().encode
 _plain = msgspec.to_builtins
 
-
-def _digest(packed: bytes) -> bytes:
-    """A combatant's identity for the card cache: 16 bytes, not its whole encoding."""
-    return hashlib.blake2b(packed, digest_size=16).digest()
+# The encounter's fields a change may move with its declarations still reading as they
+# did (Views._refresh): the position, the dice's queues and counters.
+ROUTINE = frozenset({"seq", "next_id", "forced", "forced_by_die", "entered", "morale_triggers"})
 
 
 class Views:
@@ -84,12 +83,12 @@ class Views:
         self.before: dict[tuple, dict] = {}  # ... at the previous change
         self.ops: dict[tuple, list] = {}  # (part, variant) -> ops from before to now
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
-        self.cards: dict[bool, dict[bytes, dict | None]] = {True: {}, False: {}}  # None: an unseen combatant's (no table card)
+        self.cards: dict[bool, dict[str, dict | None]] = {True: {}, False: {}}  # by combatant id; None: an unseen combatant's (no table card)
         self.actions_key: tuple | None = None
         self.actions: dict[str, list[Choice]] = {}
-        self.secrets_key: tuple | None = None
-        self.map_key: int | None = None
-        self.combatants = b""  # the digest of every combatant at the previous change
+        self.roster = 0  # counts the changes to any combatant: legal actions follow them
+        self.follow = False  # this change's declarations are made from it alone (_refresh)
+        self.declared: frozenset[int] = frozenset()  # the indexes of the declarations it changed
         self.changed: set[str] = set()  # parts that may differ from their value at the previous change
         self.unseen = False  # some combatant is unseen (rules.unseen): the table's common part and declarations differ from the GM's
         self.diffs: dict[tuple[int, int], list] = {}  # (id of before, id of now) -> ops, for variants that share both values
@@ -98,44 +97,48 @@ class Views:
     def _refresh(self, state: Encounter) -> None:
         if state.seq == self.seq:
             return
-        self.seq, self.state = state.seq, state
+        change = changes(self.state, state)  # the state before is the fold's: intact (rules.changes)
+        previous, self.seq, self.state = self.state, state.seq, state
         self.before = {**self.before, **self.now}
         self.now, self.ops, self.diffs = {}, {}, {}
         self.described = {}
-        self.unseen = any(c.unseen for c in state.combatants)
-        self.changed = {"common", "declarations"}  # the position and the log move on every change; 'fixed' never
-        whole = _digest(_pack(state.combatants))
-        if whole != self.combatants:  # most changes (a declaration, a forced roll) leave every combatant as it was
-            self.combatants = whole
-            self._cards(state)
-        key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), whole)
+        self.changed = {"common"}  # the position and the log move on every change; 'fixed' never
+        if change.combatants is None or change.combatants:  # most changes (a declaration, a forced roll) leave every combatant as it was
+            self.unseen = any(c.unseen for c in state.combatants)
+            self._cards(state, change.combatants, previous)
+        # A declaration's words name combatants and may read anything of theirs: with every
+        # combatant as it was, and the round's other fields only moved on, the declarations
+        # not changed read as they did, for every audience (one described, not all).
+        self.follow = not self.unseen and change.combatants == frozenset() and change.declarations is not None and change.fields <= ROUTINE
+        self.declared = change.declarations or frozenset()
+        if not (self.follow and not self.declared):
+            self.changed.add("declarations")
+        key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), self.roster)
         if key != self.actions_key:
             self.actions_key = key
             self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
             self.changed.add("actions")
-        map_key = state.battle_map.seq if state.battle_map is not None else -1
-        if map_key != self.map_key:  # the image is diffed only when the GM sets another
-            self.map_key = map_key
+        if change.touches("battle_map"):  # the image is diffed only when the GM sets another
             self.changed.add("map")
-        secrets = (state.status, tuple(state.forced), tuple((s, tuple(v)) for s, v in state.forced_by_die.items()))
-        if secrets != self.secrets_key:
-            self.secrets_key = secrets
+        if change.touches("status", "forced", "forced_by_die"):
             self.changed.add("secrets")
 
-    def _cards(self, state: Encounter) -> None:
-        """Both card variants, each combatant's rebuilt only if it changed."""
+    def _cards(self, state: Encounter, changed: frozenset[str] | None, previous: Encounter | None) -> None:
+        """Both card variants, each combatant's rebuilt only if it changed (`changed`: their
+        ids; None: the list itself changed, each compared with its record before)."""
         gm_cards, table_cards = self.cards[True], self.cards[False]
         self.cards = {True: {}, False: {}}
+        was = {c.id: c for c in previous.combatants} if changed is None and previous is not None else {}
         for c in state.combatants:
-            p = _digest(_pack(c))
-            gm = self.cards[True][p] = gm_cards.get(p) or _plain(combatant_view(state, c, True))
-            table = None if c.unseen else table_cards.get(p)  # the unseen have no table card
+            same = c.id not in changed if changed is not None else was.get(c.id) == c
+            gm = self.cards[True][c.id] = (gm_cards.get(c.id) if same else None) or _plain(combatant_view(state, c, True))
+            table = None if c.unseen or not same else table_cards.get(c.id)  # the unseen have no table card
             if table is None and not c.unseen:
                 table = _plain(combatant_view(state, c, False))
                 table = gm if table == gm else table  # most cards read the same to all: held once
-            self.cards[False][p] = table
-        if list(self.cards[True]) != list(gm_cards):
-            self.changed.add("cards")
+            self.cards[False][c.id] = table
+        self.roster += 1
+        self.changed.add("cards")
 
     def _build(self, part: str, variant: Any) -> dict:
         state = self.state
@@ -157,7 +160,21 @@ class Views:
             case "cards":
                 return {"combatants": [card for card in self.cards[variant].values() if card is not None]}
             case "declarations":
-                return {"declarations": _plain(declaration_views(state, variant, self.described))}
+                held = self.before.get(("declarations", variant)) if self.follow else None
+                if held is None:
+                    return {"declarations": _plain(declaration_views(state, variant, self.described))}
+                # Following the change: the declarations not changed are the same objects as
+                # before (diffed by identity, at no cost); the changed ones are made anew.
+                shown = held["declarations"][: len(state.declarations)]
+                by_id = {c.id: c for c in state.combatants}
+                for i in sorted(self.declared):
+                    d = state.declarations[i]
+                    entry = _plain(declaration_view(state, d, by_id.get(d.actor), variant, [], self.described))
+                    if i < len(shown):
+                        shown[i] = entry
+                    else:
+                        shown.append(entry)
+                return {"declarations": shown}
             case "actions":
                 shown = self.actions if variant == "gm" else seen_actions(state, {c: self.actions[c] for c in variant if c in self.actions})
                 return {"actions": shown}

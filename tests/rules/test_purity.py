@@ -41,6 +41,7 @@ ENGINE = {
     "__init__",
     "actions",  # the wire vocabulary of declarations: the stream's one decoder union
     "battlemap",  # the GM's background image under the grid (issue 13)
+    "changes",  # what a fold changed: the views follow it (issue 24)
     "chat",  # table chat and GM whispers, lines of the log (issue 13)
     "commands",
     "conditions",

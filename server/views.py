@@ -15,11 +15,19 @@ what is the same for many. So a view is cut into parts, each with variants:
 | you | you | viewer |
 | battle map | battle_map (when set) | encounter |
 
-Each variant is built once per change and diffed once against its previous
-value; an audience's patch is the ops of its variants, concatenated. Every
-audience gets every change, so each holds the previous value of its variants;
-one whose variant changed kind (declarations unsealing) is diffed on its own.
-tests/rules/test_views.py checks views and patches against the reference.
+Views follow the change: rules.changes says what a fold changed (the combatants,
+the declarations, the encounter's other fields), and only the parts it touched are
+built again, each variant once, and diffed once against its value before; an
+audience's patch is the ops of its variants of those parts, concatenated, and a
+part's variant another audience shares is the same object, its ops too. Within a
+part the change is followed as well: a combatant's card is made anew only when
+that combatant changed, a declaration's line only when that declaration did (the
+others stay the objects held, which the diff passes by identity). Every audience
+gets every change, so each holds the previous value of its variants; one whose
+variant changed kind (declarations unsealing) is diffed on its own.
+tests/rules/test_views.py checks views and patches against the reference, and
+tests/rules/test_views_follow.py the patches against a full diff of the views at
+every event of every golden fight.
 """
 
 from collections.abc import Callable
@@ -75,13 +83,26 @@ _plain = msgspec.to_builtins
 ROUTINE = frozenset({"seq", "next_id", "forced", "forced_by_die", "entered", "morale_triggers"})
 
 
+PARTS = ("fixed", "common", "cards", "declarations", "actions", "secrets", "you", "map")  # a view's parts, in the order a patch lists them
+_NONE: Any = object()  # no value held
+
+
 class Views:
+    """The parts' values, each with the change it was built at: a value built at or after
+    the last change that touched its part is its value now. Every audience is patched at
+    every change (Room.fan_out), so the value of a variant some audience holds is what
+    that audience holds; `was` keeps, for the variants built anew this change, the value
+    before, which their ops are diffed from."""
+
     def __init__(self) -> None:
         self.seq = -1
         self.state: Encounter | None = None
-        self.now: dict[tuple, dict] = {}  # (part, variant) -> its keys' values at this change
-        self.before: dict[tuple, dict] = {}  # ... at the previous change
-        self.ops: dict[tuple, list] = {}  # (part, variant) -> ops from before to now
+        self.values: dict[tuple, dict] = {}  # (part, variant) -> its value, as of the change in `at`
+        self.at: dict[tuple, int] = {}  # (part, variant) -> the change (seq) it was built at
+        self.touched: dict[str, int] = {}  # part -> the last change that touched it
+        self.prior: dict[str, int] = {}  # ... before this change
+        self.was: dict[tuple, Any] = {}  # (part, variant) -> its value before this change, for those built anew in it
+        self.ops: dict[tuple, list] = {}  # (part, variant) -> this change's ops
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
         self.cards: dict[bool, dict[str, dict | None]] = {True: {}, False: {}}  # by combatant id; None: an unseen combatant's (no table card)
         self.actions_key: tuple | None = None
@@ -89,7 +110,8 @@ class Views:
         self.roster = 0  # counts the changes to any combatant: legal actions follow them
         self.follow = False  # this change's declarations are made from it alone (_refresh)
         self.declared: frozenset[int] = frozenset()  # the indexes of the declarations it changed
-        self.changed: set[str] = set()  # parts that may differ from their value at the previous change
+        self.changed: list[str] = []  # the parts this change touched, in PARTS' order
+        self.varying = True  # an audience's way of seeing the declarations or the secrets may have changed
         self.unseen = False  # some combatant is unseen (rules.unseen): the table's common part and declarations differ from the GM's
         self.diffs: dict[tuple[int, int], list] = {}  # (id of before, id of now) -> ops, for variants that share both values
         self.described: dict[int, str] = {}  # each declaration's words this change, by id() (rules.view.declaration_views)
@@ -99,29 +121,35 @@ class Views:
             return
         change = changes(self.state, state)  # the state before is the fold's: intact (rules.changes)
         previous, self.seq, self.state = self.state, state.seq, state
-        self.before = {**self.before, **self.now}
-        self.now, self.ops, self.diffs = {}, {}, {}
-        self.described = {}
-        self.changed = {"common"}  # the position and the log move on every change; 'fixed' never
+        self.was, self.ops, self.diffs, self.described = {}, {}, {}, {}
+        changed = {"common"}  # the position and the log move on every change; 'fixed' never
         if change.combatants is None or change.combatants:  # most changes (a declaration, a forced roll) leave every combatant as it was
             self.unseen = any(c.unseen for c in state.combatants)
             self._cards(state, change.combatants, previous)
+            changed.add("cards")
         # A declaration's words name combatants and may read anything of theirs: with every
         # combatant as it was, and the round's other fields only moved on, the declarations
         # not changed read as they did, for every audience (one described, not all).
         self.follow = not self.unseen and change.combatants == frozenset() and change.declarations is not None and change.fields <= ROUTINE
         self.declared = change.declarations or frozenset()
         if not (self.follow and not self.declared):
-            self.changed.add("declarations")
+            changed.add("declarations")
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), self.roster)
         if key != self.actions_key:
             self.actions_key = key
             self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
-            self.changed.add("actions")
+            changed.add("actions")
         if change.touches("battle_map"):  # the image is diffed only when the GM sets another
-            self.changed.add("map")
+            changed.add("map")
         if change.touches("status", "forced", "forced_by_die"):
-            self.changed.add("secrets")
+            changed.add("secrets")
+        # Who sees the declarations how (sealed or not, by side) and the secrets (the seed
+        # once ended) follow the phase, the options, the status and the combatants' sides.
+        self.varying = change.combatants != frozenset() or change.touches("phase", "options", "status")
+        self.prior = dict(self.touched)
+        for part in changed:
+            self.touched[part] = state.seq
+        self.changed = [part for part in PARTS if part in changed]
 
     def _cards(self, state: Encounter, changed: frozenset[str] | None, previous: Encounter | None) -> None:
         """Both card variants, each combatant's rebuilt only if it changed (`changed`: their
@@ -138,9 +166,9 @@ class Views:
                 table = gm if table == gm else table  # most cards read the same to all: held once
             self.cards[False][c.id] = table
         self.roster += 1
-        self.changed.add("cards")
 
-    def _build(self, part: str, variant: Any) -> dict:
+    def _build(self, part: str, variant: Any, before: dict | None) -> dict:
+        """The part's value now; `before`: its value at the previous change, if it has one."""
         state = self.state
         assert state is not None
         match part:
@@ -160,12 +188,11 @@ class Views:
             case "cards":
                 return {"combatants": [card for card in self.cards[variant].values() if card is not None]}
             case "declarations":
-                held = self.before.get(("declarations", variant)) if self.follow else None
-                if held is None:
+                if before is None or not self.follow:
                     return {"declarations": _plain(declaration_views(state, variant, self.described))}
                 # Following the change: the declarations not changed are the same objects as
                 # before (diffed by identity, at no cost); the changed ones are made anew.
-                shown = held["declarations"][: len(state.declarations)]
+                shown = before["declarations"][: len(state.declarations)]
                 by_id = {c.id: c for c in state.combatants}
                 for i in sorted(self.declared):
                     d = state.declarations[i]
@@ -203,16 +230,18 @@ class Views:
             return "gm"
         return None
 
-    def _part(self, part: str, variant: Any) -> dict:
-        key = (part, variant)
-        value = self.now.get(key)
-        if value is None:
-            value = self.before.get(key) if part not in self.changed else None  # 'you' never changes
-            if value is None:
-                same = self._same(part, variant)
-                value = self._part(part, same) if same is not None else self._build(part, variant)
-            self.now[key] = value
-        return value
+    def _part(self, key: tuple) -> dict:
+        """The value of a variant now: as built, unless a change touched its part since."""
+        value = self.values.get(key, _NONE)
+        part = key[0]
+        if value is not _NONE and self.at[key] >= self.touched.get(part, -1):
+            return value
+        same = self._same(*key)
+        before = value if value is not _NONE and self.at[key] >= self.prior.get(part, -1) else None  # its value at the previous change
+        self.was[key] = before
+        now = self._part((part, same)) if same is not None else self._build(part, key[1], before)
+        self.values[key], self.at[key] = now, self.seq
+        return now
 
     def _variants(self, viewer: Viewer) -> dict[str, Any]:
         state = self.state
@@ -237,32 +266,39 @@ class Views:
         self.held[viewer] = {part: (part, v) for part, v in variants.items()}
         shown: dict = {}
         for part, variant in variants.items():
-            shown.update(self._part(part, variant))
+            shown.update(self._part((part, variant)))
         return shown
 
     def patch(self, state: Encounter, viewer: Viewer) -> list:
-        """Ops from the view this audience holds to its view now."""
+        """Ops from the view this audience holds to its view now: the ops of the parts this
+        change touched, and of a part it now sees another way (declarations unsealing)."""
         self._refresh(state)
         held = self.held.get(viewer)
         if held is None:
             return [[[], self.of(state, viewer)]]
         ops: list = []
-        for part, variant in self._variants(viewer).items():
-            key = (part, variant)
-            if held[part] == key:
-                if part in self.changed:  # the others are as this audience holds them
-                    ops += self._ops(key)
-            else:
-                ops += diff(self.before.get(held[part]) or self.now.get(held[part]) or {}, self._part(part, variant))
-                held[part] = key
+        switched = ()
+        if self.varying:
+            gm = viewer.role == "gm"
+            for part, variant in (("declarations", declaration_audience(state, viewer)), ("secrets", (gm, state.status == "ended"))):
+                key = (part, variant)
+                if held[part] != key:
+                    old = held[part]
+                    before = self.was[old] if old in self.was else self.values.get(old)  # what this audience holds
+                    ops += diff(before or {}, self._part(key))
+                    held[part] = key
+                    switched += (part,)
+        for part in self.changed:
+            if part not in switched:
+                ops += self._ops(held[part])
         return ops
 
     def _ops(self, key: tuple) -> list:
         ops = self.ops.get(key)
         if ops is None:
-            before = self.before.get(key)
-            now = self._part(*key)
-            pair = (id(before), id(now))  # both alive in before and now until the next change: ids stay theirs
+            now = self._part(key)
+            before = self.was.get(key)
+            pair = (id(before), id(now))  # both alive until the next change: ids stay theirs
             ops = self.diffs.get(pair)
             if ops is None:
                 ops = self.diffs[pair] = diff(before, now) if before is not None else [[[k], v] for k, v in now.items()]
@@ -270,20 +306,14 @@ class Views:
         return ops
 
     def settle(self) -> None:
-        """Every audience has this change's patch: let go of the values before it, and
-        of its ops. `now` holds every part some audience holds, which is what the next
-        change diffs from; a part only `before` had (no audience held it) is built anew
-        when one asks. An idle encounter holds its views once, not twice.
-        A part held but not asked for this change (it did not change) is still in
-        `before` alone: it moves to `now`, else the next change that removes one of
-        its keys (the last forced die used) would find nothing to diff from, and set
-        the keys it has without deleting the one gone (issue 27)."""
-        for held in self.held.values():
-            for key in held.values():
-                if key not in self.now and (value := self.before.get(key)) is not None:
-                    self.now[key] = value
-        self.before, self.ops, self.diffs = {}, {}, {}
+        """Every audience has this change's patch: let go of the values before it and of
+        its ops (an idle encounter holds its views once, not twice)."""
+        self.was, self.ops, self.diffs = {}, {}, {}
 
     def forget(self, keep: Callable[[Viewer], bool]) -> None:
-        """Drop audiences that have no client left."""
+        """Drop audiences that have no client left, and the values nobody holds now."""
         self.held = {v: h for v, h in self.held.items() if keep(v)}
+        kept = {key for held in self.held.values() for key in held.values()}
+        kept |= {(part, same) for part, variant in kept if (same := self._same(part, variant)) is not None}
+        self.values = {k: v for k, v in self.values.items() if k in kept}
+        self.at = {k: at for k, at in self.at.items() if k in kept}

@@ -12,12 +12,14 @@ actions, steps), which compares by identity.
 """
 
 from msgspec import Struct
+from msgspec.structs import astuple
 
 from .model import Encounter
 
 # The encounter's fields compared one by one (the lists of combatants and of
 # declarations are compared entry by entry; `recent` is the log, new with every event).
 FIELDS = tuple(f for f in Encounter.__struct_fields__ if f not in ("combatants", "declarations", "recent"))
+_COMPARED = tuple((i, f) for i, f in enumerate(Encounter.__struct_fields__) if f in FIELDS)
 
 
 class Change(Struct, gc=False):
@@ -43,17 +45,30 @@ def changes(before: Encounter | None, after: Encounter) -> Change:
     when it is the same object (changed in place: what it was is gone)."""
     if before is None or before is after:
         return EVERYTHING
+    combatants: frozenset[str] | None = None
     old, new = before.combatants, after.combatants
-    combatants: frozenset[str] | None
-    if len(old) == len(new) and all(a.id == b.id for a, b in zip(old, new, strict=True)):
-        combatants = frozenset(b.id for a, b in zip(old, new, strict=True) if a != b)
-    else:
-        combatants = None
+    if len(old) == len(new):  # plain loops: this runs at every change of every encounter served
+        ids = []
+        for a, b in zip(old, new, strict=True):
+            if a.id != b.id:
+                break
+            if a != b:
+                ids.append(b.id)
+        else:
+            combatants = frozenset(ids)
+    declarations: frozenset[int] | None = None
     was, now = before.declarations, after.declarations
-    declarations: frozenset[int] | None
-    if len(was) <= len(now) and all(a.actor == b.actor for a, b in zip(was, now, strict=False)):
-        declarations = frozenset(i for i, d in enumerate(now) if i >= len(was) or was[i] != d)
-    else:
-        declarations = None
-    fields = frozenset(f for f in FIELDS if getattr(before, f) != getattr(after, f))
+    if len(was) <= len(now):
+        indexes = []
+        for i, d in enumerate(now):
+            if i >= len(was):
+                indexes.append(i)
+            elif was[i].actor != d.actor:
+                break
+            elif was[i] != d:
+                indexes.append(i)
+        else:
+            declarations = frozenset(indexes)
+    was_fields, now_fields = astuple(before), astuple(after)
+    fields = frozenset([f for i, f in _COMPARED if was_fields[i] != now_fields[i]])
     return Change(combatants=combatants, declarations=declarations, fields=fields)

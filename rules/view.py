@@ -303,25 +303,26 @@ def view(
     )
 
 
-def log_for(entries: list[Entry], state: Encounter, viewer: Viewer, points: bool = False) -> list[Entry]:
+def log_for(entries: list[Entry], state: Encounter, viewer: Viewer, points: bool = False, sides: set[str] | None = None) -> list[Entry]:
     """The lines this viewer sees, each as it was made to be read: a line that named a
     hidden combatant reads, for anyone but the GM, as its public text, without the
     sum's terms, total and number needed. Nothing is judged against today's state but
     the sides the viewer plays. `public` itself goes to nobody.
     `points=True` (for rules.summary): a damage line keeps its total, the points its
-    public text states ('Goblin takes 3 damage (1d6).'): only the HP left is hidden."""
+    public text states ('Goblin takes 3 damage (1d6).'): only the HP left is hidden.
+    `sides`: sides_of(state, viewer), for a caller that has it (server/views.py keeps it a change)."""
     origin = state.origin
     if viewer.role == "gm" and origin is not None and origin.veil >= 0 and entries and entries[0].seq <= origin.veil:
         # A fork's GM reads its origin's events as the link it was forked from did (rules/fork.py).
         veiled = Viewer(role=origin.veil_role, combatants=origin.veil_combatants)
         before = [e for e in entries if e.seq <= origin.veil]
         after = [e for e in entries if e.seq > origin.veil]
-        return _lines(before, state, veiled, points) + _lines(after, state, viewer, points)
-    return _lines(entries, state, viewer, points)
+        return _lines(before, state, veiled, points) + _lines(after, state, viewer, points, sides)
+    return _lines(entries, state, viewer, points, sides)
 
 
-def _lines(entries: list[Entry], state: Encounter, viewer: Viewer, points: bool = False) -> list[Entry]:
-    mine = sides_of(state, viewer)
+def _lines(entries: list[Entry], state: Encounter, viewer: Viewer, points: bool = False, sides: set[str] | None = None) -> list[Entry]:
+    mine = sides_of(state, viewer) if sides is None else sides
     gm = viewer.role == "gm"
     return [line_for(e, gm, points) if e.public is not None else e for e in entries if sees(e, viewer, mine)]
 

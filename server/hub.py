@@ -298,7 +298,7 @@ class Room:
         made: list[tuple[list, list[Entry], Outgoing]] = []  # audiences whose patch and lines are alike share one message
         for viewer, clients in self.audiences.items():
             ops = self.views.patch(self.state, viewer)
-            lines = log_for(new, self.state, viewer)
+            lines = log_for(new, self.state, viewer, sides=self.views.sides(viewer))
             if viewer.role == "player" and sender_lines(lines):  # rare (a whisper, a rejection): one message a link
                 for link in {client.link for client in clients}:
                     message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=senders(lines, link))))

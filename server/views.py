@@ -49,6 +49,7 @@ from ..rules.view import (
     declaration_views,
     legal_actions,
     seen_actions,
+    sides_of,
 )
 from .patch import diff
 
@@ -115,6 +116,15 @@ class Views:
         self.unseen = False  # some combatant is unseen (rules.unseen): the table's common part and declarations differ from the GM's
         self.diffs: dict[tuple[int, int], list] = {}  # (id of before, id of now) -> ops, for variants that share both values
         self.described: dict[int, str] = {}  # each declaration's words this change, by id() (rules.view.declaration_views)
+        self._sides: dict[Viewer, set[str]] = {}  # the sides each audience plays, while no combatant changes
+
+    def sides(self, viewer: Viewer) -> set[str]:
+        """The sides this audience plays (rules.view.sides_of), once, not once a change."""
+        sides = self._sides.get(viewer)
+        if sides is None:
+            assert self.state is not None
+            sides = self._sides[viewer] = sides_of(self.state, viewer)
+        return sides
 
     def _refresh(self, state: Encounter) -> None:
         if state.seq == self.seq:
@@ -155,7 +165,7 @@ class Views:
         """Both card variants, each combatant's rebuilt only if it changed (`changed`: their
         ids; None: the list itself changed, each compared with its record before)."""
         gm_cards, table_cards = self.cards[True], self.cards[False]
-        self.cards = {True: {}, False: {}}
+        self.cards, self._sides = {True: {}, False: {}}, {}
         was = {c.id: c for c in previous.combatants} if changed is None and previous is not None else {}
         for c in state.combatants:
             same = c.id not in changed if changed is not None else was.get(c.id) == c

@@ -111,6 +111,9 @@ def inflight(procs: list[subprocess.Popen], specs: list[dict], count: int, gener
     return out | {"cpu_us": cpu / out["commands"] * 1e6 if out["commands"] else float("nan")}
 
 
+WIDE = 200  # encounters of the second one-in-flight run
+
+
 def run_rooms(redis_url: str, quick: bool) -> dict:
     rooms = 10 if quick else 50
     count = rooms * (20 if quick else 60)
@@ -128,8 +131,12 @@ def run_rooms(redis_url: str, quick: bool) -> dict:
         specs = fray_rooms(host, rooms)
         figures["fray"] = inflight([fray], specs, count)
         figures["join"] = generate("join", specs)[0]  # every client of every encounter at once
+        # The same with four times the encounters (issue 24: the curve of docs/rooms.png flat),
+        # two load generators for their 1,600 sockets.
+        wide = fray_rooms(host, WIDE - rooms if not quick else rooms)
+        figures["wide"] = inflight([fray], specs + wide, count * (WIDE // rooms if not quick else 2), generators=2) | {"rooms": len(specs + wide)}
         # Many quiet tables: 1 command a second each, 8 clients each; then idle, for the memory.
-        more = specs + fray_rooms(host, many - rooms)
+        more = specs + wide + fray_rooms(host, many - rooms - len(wide))
         base = rss_kb(fray.pid)
         figures["paced"] = summed(generate("paced", more, 2, rate=1.0, seconds=10 if quick else 20))
         holder = subprocess.Popen(
@@ -183,13 +190,21 @@ def on_cluster(rooms: int, count: int) -> dict:
 def rows(figures: dict, row) -> list[str]:
     raw, fray = figures["raw"], figures["fray"]
     paced, memory, join, two, cluster = figures["paced"], figures["memory"], figures["join"], figures["two"], figures["cluster"]
-    rooms = figures["rooms"]
-    return [
-        row(f"{rooms} encounters x 8, one in flight: CPU/command (us)", fray["cpu_us"], raw["cpu_us"], "<= 100 us", fray["cpu_us"] <= 100),
-        row(f"{rooms} encounters x 8, one in flight: commands/s", fray["per_s"], raw["per_s"], ">= 5,000/s", fray["per_s"] >= 5000),
+    rooms, wide = figures["rooms"], figures["wide"]
+    ratio = fray["cpu_us"] / raw["cpu_us"] if raw["cpu_us"] else float("nan")
+    return [  # issue 24's goals (the joins and the two processes: issue 15's)
+        row(
+            f"{rooms} encounters x 8, one in flight: CPU/command (us)",
+            fray["cpu_us"],
+            raw["cpu_us"],
+            "<= 250 us, <= 0.6 x raw",
+            fray["cpu_us"] <= 250 and ratio <= 0.6,
+        ),
+        row(f"{rooms} encounters x 8, one in flight: commands/s", fray["per_s"], raw["per_s"], "(for reference)", None),
         row("  the load generator's busiest core (share)", fray["generator_busy"], raw["generator_busy"], "(< 0.9: not the limit)", None),
-        row(f"{memory['encounters']} encounters at 1/s, 8 clients: p99 (ms)", paced["p99_ms"], None, "<= 50 ms", paced["p99_ms"] <= 50),
-        row(f"memory, {memory['encounters']} idle encounters x 8 clients (MB)", memory["rss_mb"], None, "<= 300 MB", memory["rss_mb"] <= 300),
+        row(f"{wide['rooms']} encounters x 8, one in flight: CPU/command (us)", wide["cpu_us"], None, "<= 300 us", wide["cpu_us"] <= 300),
+        row(f"{memory['encounters']} encounters at 1/s, 8 clients: p99 (ms)", paced["p99_ms"], None, "<= 30 ms", paced["p99_ms"] <= 30),
+        row(f"memory, {memory['encounters']} idle encounters x 8 clients (MB)", memory["rss_mb"], None, "<= 250 MB", memory["rss_mb"] <= 250),
         row(
             f"{join['clients']} clients joining at once: p99 welcome (ms)",
             join["p99_ms"],

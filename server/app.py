@@ -56,7 +56,7 @@ class Fray(Starlette):
         if scope["type"] == "websocket" and (match := SOCKET_PATH.fullmatch(scope["path"])):
             scope["app"] = self
             scope["path_params"] = {"id": match[1]}
-            await connection.encounter_socket(WebSocket(scope, receive, send), send)
+            await connection.encounter_socket(WebSocket(scope, receive, send), send, receive)
             return
         await super().__call__(scope, receive, send)
 

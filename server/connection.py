@@ -32,8 +32,11 @@ def error_text(code: str, message: str) -> str:
     return protocol.encoder.encode(protocol.Error(code=code, message=message)).decode()
 
 
-async def encounter_socket(ws: WebSocket, send=None) -> None:
-    """`send`: the connection's ASGI send, for updates straight to uvicorn (see `texts_to`)."""
+async def encounter_socket(ws: WebSocket, send=None, receive=None) -> None:
+    """`send`: the connection's ASGI send, for updates straight to uvicorn (see `texts_to`);
+    `receive`: its ASGI receive, which each message is read from once the socket is
+    accepted (Starlette's `WebSocket.receive` checks its state and the message's type again
+    at every message; the loop below tells a disconnect from a message itself)."""
     app = ws.app
     access: Access = app.state.access
     encounter = ws.path_params["id"]
@@ -93,9 +96,10 @@ async def encounter_socket(ws: WebSocket, send=None) -> None:
     by = Actor(role=claims.r, name=claims.n, combatants=claims.c)
     guard = RateGuard(app.state.limits, bucket=seat.bucket)  # the link's rate, across its sockets
     replies = client.replies = Replies(client.push, access.chat(claims.i))  # the link's chat rate, across its sockets
+    read = receive if receive is not None else ws.receive
     try:
         while not seat.closed:
-            message = await ws.receive()
+            message = await read()
             if message["type"] == "websocket.disconnect":
                 break
             if seat.closed:

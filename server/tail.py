@@ -172,7 +172,7 @@ async def deliver_events(on_events: OnEvents, encounter: str, events: list[Event
     # A failing subscriber must not stop delivery to every other encounter.
     try:
         result = on_events(encounter, events)
-        if inspect.isawaitable(result):
+        if result is not None and inspect.isawaitable(result):  # the hub's is a plain function: no check at every delivery
             await result
     except Exception:
         logger.exception("on_events failed for encounter %s", encounter)

@@ -189,7 +189,7 @@ class Replies:
     def __init__(self, push, chat: TokenBucket | None = None) -> None:
         self._push = push
         self.chat = chat  # this link's chat rate (rules.chat, Access.chat): `say` past it gets chat/too-fast
-        self._queue: list[tuple[asyncio.Future | None, Outgoing | str]] = []  # (append, message id) or (None, text); short (IN_FLIGHT)
+        self._queue: list[tuple[asyncio.Future | None, Outgoing | str, float]] = []  # (append, message id, when), or (None, text, 0); short (IN_FLIGHT)
         self.last_position = "0-0"  # of this connection's last acknowledged command
 
     @property
@@ -200,31 +200,31 @@ class Replies:
         metrics.answered(message)
         text = Outgoing(protocol.encoder.encode(message))
         if self._queue:
-            self._queue.append((None, text))
+            self._queue.append((None, text, 0.0))
         else:
             self._push(text)
 
     def ack_when_appended(self, id: str, append: asyncio.Future) -> None:
-        metrics.appending(append)
-        self._queue.append((append, id))
+        self._queue.append((append, id, time.perf_counter()))  # the append's time, observed when it is answered
         append.add_done_callback(self._settle)
 
     async def settled(self) -> str:
         """Wait until every command appended so far is answered; the last acknowledged position."""
-        latest = next((append for append, _ in reversed(self._queue) if append is not None), None)
+        latest = next((append for append, _, _ in reversed(self._queue) if append is not None), None)
         if latest is not None:
             await asyncio.wait([latest])  # the store answers in order: the latest settles last
         return self.last_position
 
     def _settle(self, _: asyncio.Future) -> None:
         while self._queue:
-            append, item = self._queue[0]
+            append, item, started = self._queue[0]
             if append is None:
                 text = item
             elif not append.done():
                 return
             else:
                 assert isinstance(item, str)  # a command's id
+                metrics.counts.append.observe(time.perf_counter() - started)
                 answer = self._ack(item, append)
                 metrics.answered(answer)
                 text = Outgoing(protocol.encoder.encode(answer))

@@ -66,12 +66,6 @@ def answered(message) -> None:
         counts.rejected[message.code] += 1
 
 
-def appending(append) -> None:
-    """Time an append from its submission to Redis' answer."""
-    started = time.perf_counter()
-    append.add_done_callback(lambda _: counts.append.observe(time.perf_counter() - started))
-
-
 def delivered(position: str) -> None:
     """The tail delivered events up to `position`: how old is it? (Stream ids are
     Redis' clock in ms; on another machine than Redis this includes clock skew.)"""

@@ -53,7 +53,10 @@ class Dropped:
         Dropped.frames += 1
 
 
-def room(name: str) -> tuple[Room, int]:
+FIRST = 7  # the demo fight's combatants: each declares once before the run, whose commands then change a declaration, as most at a table do
+
+
+def room(name: str, declares: list) -> tuple[Room, int]:
     r = Room(name)
     gm = Actor("gm", "GM")
     events = [
@@ -61,6 +64,7 @@ def room(name: str) -> tuple[Room, int]:
     ]
     events += [Event(f"add-{i}", Actor("gm", "setup"), AddCombatant(c)) for i, c in enumerate(demo.combatants())]
     events += [Event("force", gm, ForceRolls(values=[5, 5])), Event("start", gm, Start())]
+    events += [Event(f"first-{i}", gm, declares[i]) for i in range(FIRST)]
     r.fold((f"{i + 1}-0", encode_event(e)) for i, e in enumerate(events))
     viewers = [Viewer("gm"), *(Viewer("player", (c,)) for c in ("alda", "bran", "cora")), *[Viewer("spectator")] * 4]
     for v in viewers:
@@ -92,10 +96,10 @@ def main() -> None:
         counted = [instructions(args.rooms, k) for k in (n, 0)]
         print(f"{args.rooms} rooms: {(counted[0] - counted[1]) / n / 1000:.1f} thousand instructions a command (fold and fan-out, {n} commands)")
         return
-    rooms = [room(f"bench{i}") for i in range(args.rooms)]
     declares = [client_decoder.decode(json.dumps({"type": "command", "id": "x", "command": c})).command for c in FIGHT_COMMANDS]
+    rooms = [room(f"bench{i}", declares) for i in range(args.rooms)]
     gm = Actor("gm", "GM")
-    payloads = [[encode_event(Event(f"c{i}", gm, declares[i % len(declares)])) for i in range(args.commands // args.rooms + 1)]]
+    payloads = [[encode_event(Event(f"c{i}", gm, declares[(FIRST + i) % len(declares)])) for i in range(args.commands // args.rooms + 1)]]
     position = [n for _, n in rooms]
 
     def run(commands: int) -> tuple[float, float]:

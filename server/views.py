@@ -7,7 +7,8 @@ what is the same for many. So a view is cut into parts, each with variants:
 | part | keys of the view | one variant per |
 | --- | --- | --- |
 | fixed | id, profile, options, modules and origin (when any), seed_hash (never change) | encounter |
-| common | status, round, phase, seq, awaited, surprised, awaiting, undone | GM, or table (the unseen left out) |
+| common | status, round, phase, awaited, surprised, awaiting, undone | GM, or table (the unseen left out) |
+| seq | seq (moves at every change, alone of them most of the time) | encounter |
 | cards | combatants | GM, or table (the unseen left out) |
 | declarations | declarations | way of seeing them (GM, open, sealed to some sides) |
 | actions | actions | GM, or the combatants a player controls |
@@ -84,7 +85,7 @@ _plain = msgspec.to_builtins
 ROUTINE = frozenset({"seq", "next_id", "forced", "forced_by_die", "entered", "morale_triggers"})
 
 
-PARTS = ("fixed", "common", "cards", "declarations", "actions", "secrets", "you", "map")  # a view's parts, in the order a patch lists them
+PARTS = ("fixed", "common", "seq", "cards", "declarations", "actions", "secrets", "you", "map")  # a view's parts, in the order a patch lists them
 _NONE: Any = object()  # no value held
 
 
@@ -132,7 +133,7 @@ class Views:
         change = changes(self.state, state)  # the state before is the fold's: intact (rules.changes)
         previous, self.seq, self.state = self.state, state.seq, state
         self.was, self.ops, self.diffs, self.described = {}, {}, {}, {}
-        changed = {"common"}  # the position and the log move on every change; 'fixed' never
+        changed = {"seq"}  # the position moves on every change; 'fixed' never
         if change.combatants is None or change.combatants:  # most changes (a declaration, a forced roll) leave every combatant as it was
             self.unseen = any(c.unseen for c in state.combatants)
             self._cards(state, change.combatants, previous)
@@ -144,6 +145,10 @@ class Views:
         self.declared = change.declarations or frozenset()
         if not (self.follow and not self.declared):
             changed.add("declarations")
+        # Who may still declare follows who has declared: a declaration changed, not added,
+        # with everything else as it was, leaves the round's fields as they were.
+        if not (self.follow and previous is not None and all(i < len(previous.declarations) for i in self.declared)):
+            changed.add("common")
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), self.roster)
         if key != self.actions_key:
             self.actions_key = key
@@ -191,10 +196,12 @@ class Views:
                 return fixed
             case "common":
                 return {
-                    "status": state.status, "round": state.round, "phase": state.phase, "seq": state.seq,
+                    "status": state.status, "round": state.round, "phase": state.phase,
                     "awaited": awaited_ids(state, variant), "surprised": list(state.surprised),
                     "awaiting": _plain(awaiting_for(state, variant)), "undone": list(state.undone),
                 }  # fmt: skip
+            case "seq":
+                return {"seq": state.seq}
             case "cards":
                 return {"combatants": [card for card in self.cards[variant].values() if card is not None]}
             case "declarations":
@@ -260,6 +267,7 @@ class Views:
         return {
             "fixed": None,
             "common": gm,
+            "seq": None,
             "cards": gm,
             "declarations": declaration_audience(state, viewer),
             "actions": "gm" if gm else viewer.combatants,

@@ -53,7 +53,7 @@ def peak_kb(pid: int) -> int:
     return 0
 
 
-def measure(redis_url: str, encounters: int, seconds: float, root: pathlib.Path | None, trace: pathlib.Path | None) -> dict:
+def measure(redis_url: str, encounters: int, seconds: float, idle: float, root: pathlib.Path | None, trace: pathlib.Path | None) -> dict:
     proc, host = serve(redis_url, root, trace)
     try:
         specs = many.fray_rooms(host, encounters)
@@ -67,6 +67,8 @@ def measure(redis_url: str, encounters: int, seconds: float, root: pathlib.Path 
         try:
             assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
             time.sleep(2)
+            joined = bench.rss_kb(proc.pid)
+            time.sleep(idle)
             held = bench.rss_kb(proc.pid)
             if trace is not None:
                 trace.unlink(missing_ok=True)
@@ -90,6 +92,8 @@ def measure(redis_url: str, encounters: int, seconds: float, root: pathlib.Path 
         "paced_s": seconds,
         "rss_before_clients_mb": round(base / 1024, 1),
         "rss_peak_before_clients_mb": round(paced_peak / 1024, 1),
+        "rss_joined_mb": round(joined / 1024, 1),
+        "idle_s": idle,
         "rss_held_mb": round(held / 1024, 1),
         "rss_after_clients_left_mb": round(after / 1024, 1),
         "per_encounter_kb": round((held - base) / encounters, 1),
@@ -101,12 +105,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--encounters", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=20.0, help="of the paced run before the idle clients (0: none)")
+    parser.add_argument("--idle", type=float, default=0.0, help="seconds every client is held before the figure is read (after 2 s)")
     parser.add_argument("--trace", type=pathlib.Path, help="write the server's largest allocations here (tracemalloc)")
     parser.add_argument("--root", type=pathlib.Path, help="a folder whose fray_table is the revision to measure")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(pathlib.Path(tmp) / "redis") as redis:
         trace = args.trace.resolve() if args.trace else None
-        print(json.dumps(measure(redis.url, args.encounters, args.seconds, args.root, trace)))
+        print(json.dumps(measure(redis.url, args.encounters, args.seconds, args.idle, args.root, trace)))
 
 
 if __name__ == "__main__":

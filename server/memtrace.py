@@ -11,7 +11,7 @@ import signal
 import tracemalloc
 
 log = logging.getLogger("fray.memtrace")
-TOP = 40
+TOP = int(os.environ.get("FRAY_TRACEMALLOC_TOP", "60"))
 
 
 def install() -> None:

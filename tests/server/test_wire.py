@@ -1,6 +1,6 @@
 """The send path (issue 24, docs/decisions.md): with the uvicorn of constraints.txt, an
 update is framed once and written onto uvicorn's transport (connection.UvicornWire), and
-the handshake uvicorn keeps is let go; a uvicorn whose protocol object lacks an attribute
+the handshake uvicorn keeps is let go (the scope keeps only the headers the socket reads); a uvicorn whose protocol object lacks an attribute
 the wire reads gets the ASGI send instead, and its clients still get every update.
 The app runs in this process under a real uvicorn on loopback, so its sockets can be seen."""
 
@@ -74,6 +74,7 @@ async def test_the_pinned_uvicorn_gets_updates_through_the_wire(redis_url, monke
         assert isinstance(client._wire, connection.UvicornWire)  # else uvicorn changed: see docs/decisions.md, issue 24
         protocol = client._wire._protocol
         assert protocol.response is None and protocol.request is None  # the handshake is let go
+        assert {name for name, _ in protocol.scope["headers"]} == {b"host"}  # and of its headers, all the socket does not read
     assert any("written onto uvicorn's transport" in r.getMessage() for r in caplog.records)
 
 

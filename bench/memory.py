@@ -55,6 +55,7 @@ def peak_kb(pid: int) -> int:
 
 def measure(redis_url: str, encounters: int, seconds: float, idle: float, root: pathlib.Path | None, trace: pathlib.Path | None) -> dict:
     proc, host = serve(redis_url, root, trace)
+    fresh = bench.rss_kb(proc.pid)
     try:
         specs = many.fray_rooms(host, encounters)
         if seconds:
@@ -90,14 +91,14 @@ def measure(redis_url: str, encounters: int, seconds: float, idle: float, root: 
         "encounters": encounters,
         "clients": clients,
         "paced_s": seconds,
+        "rss_fresh_mb": round(fresh / 1024, 1),
         "rss_before_clients_mb": round(base / 1024, 1),
         "rss_peak_before_clients_mb": round(paced_peak / 1024, 1),
         "rss_joined_mb": round(joined / 1024, 1),
         "idle_s": idle,
         "rss_held_mb": round(held / 1024, 1),
         "rss_after_clients_left_mb": round(after / 1024, 1),
-        "per_encounter_kb": round((held - base) / encounters, 1),
-        "rss_at_1000_mb": round((base + (held - base) * 1000 / encounters) / 1024),  # extrapolated
+        "per_encounter_kb": round((held - fresh) / encounters, 1),  # the paced run's leftovers included
     }
 
 

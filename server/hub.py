@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("fray.hub")
 _snapshot_decoder = msgspec.msgpack.Decoder(Encounter)
+_log_encoder = msgspec.msgpack.Encoder()
+_log_decoder = msgspec.msgpack.Decoder(list[tuple[str, Entry]])
 
 WELCOME_LOG = 200  # at most this many log entries in a welcome; the log endpoint has all
 SEEN = 1_000  # recent command ids a room remembers, to acknowledge retries without a round trip (older: the store checks)
@@ -210,23 +212,29 @@ class Room:
         self.seen: OrderedDict[str, str] = OrderedDict()  # event id -> position: retries are acknowledged, not re-appended
         self._folded: asyncio.Future[None] | None = None  # settled by the next fold; made only when someone waits (reached)
         self.views = Views()
-        self.resting = False  # its views let go while nothing changes (rest, wake)
+        self.resting = False  # its views let go and its log packed while nothing changes (rest, wake)
+        self._packed_log = b""
         self.changed_at = time.monotonic()
         self.snapshot_seq = 0
 
     def rest(self) -> None:
-        """Nothing has changed for a while: let go of the views. Views are a pure function
-        of the state and the viewer, so `wake` builds from the state what every audience
-        holds, and the next patch is what it would have been."""
+        """Nothing has changed for a while: let go of the views, and hold the recent log
+        packed (msgpack: a third of its objects' memory). Views are a pure function of the
+        state and the viewer, so `wake` builds from the state what every audience holds,
+        and the next patch is what it would have been."""
         if not self.resting and self.state is not None:
             self.views = Views()
+            self._packed_log = _log_encoder.encode(list(self.log))
+            self.log.clear()
             self.resting = True
 
     def wake(self) -> None:
-        """Before the next change or welcome: each audience's view as it holds it."""
+        """Before the next change or welcome: the log as it was, and each audience's view as it holds it."""
         if self.resting:
             self.resting = False
             assert self.state is not None
+            self.log.extend(_log_decoder.decode(self._packed_log))
+            self._packed_log = b""
             for viewer in self.audiences:
                 self.views.of(self.state, viewer)
 

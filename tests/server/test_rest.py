@@ -1,5 +1,5 @@
-"""An idle encounter lets go of its views (hub.Room.rest, issue 24) and builds them
-again from its state when it next changes or someone joins: every audience's updates
+"""An idle encounter lets go of its views and packs its recent log (hub.Room.rest, issue
+24), and builds them again from its state when it next changes or someone joins: every audience's updates
 and every welcome, with its log, are byte for byte what they would have been."""
 
 import asyncio
@@ -63,7 +63,7 @@ async def test_a_resting_encounter_sends_every_audience_what_it_would_have():
             late = []
             for i, event in enumerate(events[1:]):
                 assert resting.rest_idle(time.monotonic() + 1) == 1 and rooms[1].resting
-                assert not rooms[1].views.held  # let go
+                assert not rooms[1].views.held and not rooms[1].log  # the views let go, the log packed
                 if i % 5 == 4:  # someone joins a resting encounter: the same welcome, log included
                     late.append([room.welcome(viewers[i % len(viewers)]).data for room in rooms])
                 position, _ = await store.append(encounter, event.id, encode_event(event))

@@ -6,6 +6,7 @@ Every load generator is bench/rooms.py in processes of its own; each reports its
 own CPU, so a saturated generator is seen. Every loop is bounded.
 """
 
+import concurrent.futures
 import json
 import pathlib
 import subprocess
@@ -31,10 +32,13 @@ def generate(mode: str, specs: list[dict], procs: int = 1, **opts) -> list[dict]
     for name, value in opts.items():
         args += [f"--{name}", str(value)]
     shares = [specs[i::procs] for i in range(procs)]
-    running = [subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for share in shares if share]
+    running = [(subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True), share) for share in shares if share]
+    # Each process reads its whole share before it starts (rooms.py): every one is handed its
+    # share at once, else each would wait for the one before it to exit, and run after it.
+    with concurrent.futures.ThreadPoolExecutor(len(running)) as pool:
+        answers = list(pool.map(lambda ran: ran[0].communicate(json.dumps(ran[1]), timeout=600), running))
     outs = []
-    for proc, share in zip(running, shares, strict=False):
-        out, err = proc.communicate(json.dumps(share), timeout=600)
+    for (proc, _), (out, err) in zip(running, answers, strict=True):
         if proc.returncode:
             raise RuntimeError(err)
         outs.append(json.loads(out))

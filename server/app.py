@@ -37,6 +37,9 @@ from .tokens import Signer
 
 CLIENT_DIR = pathlib.Path(client_web.__file__).parent
 SOCKET_PATH = re.compile(r"/ws/encounters/([^/]+)")
+# The only request headers an encounter socket reads (connection.encounter_socket: its origin
+# check). The scope lives as long as the socket; the rest of its headers, ~1 KB, go (issue 24).
+SOCKET_HEADERS = (b"origin", b"host")
 
 DEFAULT_LIMITS = Limits()  # frozen: one shared default
 
@@ -56,6 +59,7 @@ class Fray(Starlette):
         if scope["type"] == "websocket" and (match := SOCKET_PATH.fullmatch(scope["path"])):
             scope["app"] = self
             scope["path_params"] = {"id": match[1]}
+            scope["headers"] = [(name, value) for name, value in scope["headers"] if name in SOCKET_HEADERS]
             await connection.encounter_socket(WebSocket(scope, receive, send), send, receive)
             return
         await super().__call__(scope, receive, send)

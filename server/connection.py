@@ -130,22 +130,32 @@ async def encounter_socket(ws: WebSocket, send=None, receive=None) -> None:
         await app.state.hub.leave(room, client)
 
 
-def texts_to(send):
+def texts_to(send) -> "TextsTo":
     """Text frames straight to the ASGI send. Starlette's `send_text` re-checks the
     socket's state on every message; an update goes out while the socket is open,
     and a send to a closed one fails either way (the writer then stops)."""
+    return TextsTo(send)
 
-    async def send_text(text: str) -> None:
-        await send({"type": "websocket.send", "text": text})
 
-    return send_text
+class TextsTo:
+    """`texts_to`'s sender: one a socket, so an object of one slot (~50 bytes), not a closure (~250)."""
+
+    __slots__ = ("_send",)
+
+    def __init__(self, send) -> None:
+        self._send = send
+
+    async def __call__(self, text: str) -> None:
+        await self._send({"type": "websocket.send", "text": text})
 
 
 class UvicornWire:
     """Frames straight onto the transport of uvicorn's websockets-sansio protocol,
     while the socket is open and its transport takes more (uvicorn's own send checks
     the same, then frames and writes each message for each socket): an audience's
-    update is framed once (hub.Outgoing) and written to each of its sockets."""
+    update is framed once (hub.Outgoing) and written to each of its sockets.
+    It reads uvicorn's private attributes (WIRE_READS): `wire_of` makes one only when
+    the protocol object has every one of them (docs/decisions.md, issue 24)."""
 
     __slots__ = ("_protocol",)
 
@@ -160,18 +170,60 @@ class UvicornWire:
         self._protocol.transport.write(frame)
 
 
+# What the wire reads of uvicorn's protocol object, and of the websockets connection
+# inside it: none of it is a documented interface, so each is checked once per socket.
+WIRE_READS = ("transport", "writable", "close_sent", "disconnected", "handshake_complete", "conn")
+_told: set[str] = set()
+
+
+def _path(said: str, *args) -> None:
+    """Say once, at INFO, which way this process sends websocket messages."""
+    if said not in _told:
+        _told.add(said)
+        log.info(said, *args)
+
+
 def wire_of(send) -> UvicornWire | None:
     """A wire for the ASGI `send` of an accepted websocket, if it is uvicorn's
-    websockets-sansio protocol without extensions (frames as we build them);
-    otherwise None, and every message goes through `send`."""
+    websockets-sansio protocol without extensions (frames as we build them) and has
+    every attribute the wire reads; otherwise None, and every message goes through
+    `send`. The handshake uvicorn keeps is let go either way (`drop_handshake`)."""
     try:
         from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     except ImportError:
+        _path("websocket messages go through the ASGI send: uvicorn's websockets-sansio protocol is not installed")
         return None
     protocol = getattr(send, "__self__", None)
-    if not isinstance(protocol, WebSocketsSansIOProtocol) or not protocol.handshake_complete or protocol.conn.extensions:
+    if not isinstance(protocol, WebSocketsSansIOProtocol):
+        _path("websocket messages go through the ASGI send: the server is not uvicorn's websockets-sansio protocol")
         return None
+    if getattr(protocol, "handshake_complete", False):
+        drop_handshake(protocol)
+    missing = [name for name in WIRE_READS if not hasattr(protocol, name)]
+    missing += [f"conn.{name}" for name in ("extensions",) if hasattr(protocol, "conn") and not hasattr(protocol.conn, name)]
+    missing += [f"{a}.{b}" for a, b in (("writable", "is_set"), ("transport", "write")) if a not in missing and not hasattr(getattr(protocol, a), b)]
+    if missing:
+        _path("websocket messages go through the ASGI send: uvicorn's protocol object has no %s (a release other than constraints.txt's?)", ", ".join(missing))
+        return None
+    if not protocol.handshake_complete or protocol.conn.extensions:
+        return None
+    _path("websocket messages are framed once and written onto uvicorn's transport (connection.UvicornWire)")
     return UvicornWire(protocol)
+
+
+def drop_handshake(protocol) -> None:
+    """uvicorn keeps the opening handshake's request and response (their headers, ~5 KB
+    a socket) for the connection's life and reads them only before it accepts: after,
+    they are let go. The request's headers are emptied too (websockets' `Headers.clear`):
+    websockets' parser keeps the request for the connection's life (a local of its
+    generator). The ASGI scope has its own copy. Only what holds a handshake is touched."""
+    from websockets.http11 import Request, Response
+
+    if isinstance(request := getattr(protocol, "request", None), Request):
+        request.headers.clear()
+        protocol.request = None
+    if isinstance(getattr(protocol, "response", None), Response):
+        protocol.response = None
 
 
 UNCHANGED = "declare/unchanged"  # a declaration the same as the one standing: not stored

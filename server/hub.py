@@ -33,9 +33,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("fray.hub")
 _snapshot_decoder = msgspec.msgpack.Decoder(Encounter)
+_log_encoder = msgspec.msgpack.Encoder()
+_log_decoder = msgspec.msgpack.Decoder(list[tuple[str, Entry]])
 
 WELCOME_LOG = 200  # at most this many log entries in a welcome; the log endpoint has all
 SEEN = 1_000  # recent command ids a room remembers, to acknowledge retries without a round trip (older: the store checks)
+# Seconds an encounter goes unchanged before its views are let go (Room.rest): rebuilt from
+# its state when it changes again or someone joins (~60 KB an encounter; issue 24).
+REST_AFTER = float(os.environ.get("FRAY_REST_AFTER", "5"))
 SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events between snapshots
 # The close code of a socket whose fight this replica does not fold: its rules version is
 # newer than this replica knows (a rolling upgrade). The client reconnects, through the
@@ -207,7 +212,31 @@ class Room:
         self.seen: OrderedDict[str, str] = OrderedDict()  # event id -> position: retries are acknowledged, not re-appended
         self._folded: asyncio.Future[None] | None = None  # settled by the next fold; made only when someone waits (reached)
         self.views = Views()
+        self.resting = False  # its views let go and its log packed while nothing changes (rest, wake)
+        self._packed_log = b""
+        self.changed_at = time.monotonic()
         self.snapshot_seq = 0
+
+    def rest(self) -> None:
+        """Nothing has changed for a while: let go of the views, and hold the recent log
+        packed (msgpack: a third of its objects' memory). Views are a pure function of the
+        state and the viewer, so `wake` builds from the state what every audience holds,
+        and the next patch is what it would have been."""
+        if not self.resting and self.state is not None:
+            self.views = Views()
+            self._packed_log = _log_encoder.encode(list(self.log))
+            self.log.clear()
+            self.resting = True
+
+    def wake(self) -> None:
+        """Before the next change or welcome: the log as it was, and each audience's view as it holds it."""
+        if self.resting:
+            self.resting = False
+            assert self.state is not None
+            self.log.extend(_log_decoder.decode(self._packed_log))
+            self._packed_log = b""
+            for viewer in self.audiences:
+                self.views.of(self.state, viewer)
 
     async def reached(self, position: str, timeout: float = 2.0) -> bool:
         """Wait (bounded) until this room has folded `position`: a sender's next
@@ -259,6 +288,7 @@ class Room:
 
     def welcome(self, viewer: Viewer, after: str = "0-0", link: str = "") -> Outgoing:
         assert self.state is not None
+        self.wake()
         start = position_key(after)
         entries = [e for p, e in self.log if position_key(p) > start][-WELCOME_LOG:]
         shown = self.views.of(self.state, viewer)
@@ -331,9 +361,26 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self.tail = store.tail(self._on_events)
         self.joined = self.departed = 0  # clients ever (server/collector.py sweeps after many have left)
+        self._rester: asyncio.Task | None = None
 
     async def start(self) -> None:
         await self.tail.start()
+        self._rester = asyncio.get_running_loop().create_task(self._resting(), name="fray-rest")
+
+    async def _resting(self) -> None:
+        while True:
+            await asyncio.sleep(max(0.5, REST_AFTER / 4))
+            try:
+                self.rest_idle(time.monotonic() - REST_AFTER)
+            except Exception:  # resting saves memory; it must never stop the server
+                log.exception("resting idle encounters failed")
+
+    def rest_idle(self, before: float) -> int:
+        """Rest every room unchanged since `before` (a monotonic time); how many."""
+        idle = [room for room in self.rooms.values() if not room.resting and room.changed_at < before]
+        for room in idle:
+            room.rest()
+        return len(idle)
 
     async def drain(self, timeout: float, reason: str = "server restarting; reconnect to resume") -> None:
         """A graceful shutdown: answer what each connection waits for from Redis,
@@ -354,6 +401,10 @@ class Hub:
                     await asyncio.wait(writers)
 
     async def stop(self) -> None:
+        if self._rester is not None:
+            self._rester.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._rester
         await self.tail.stop()
         for room in self.rooms.values():
             for client in list(room.clients):
@@ -467,6 +518,8 @@ class Hub:
         if not events:
             return
         started = time.perf_counter()
+        room.wake()
+        room.changed_at = time.monotonic()
         new = room.fold(events)
         room.fan_out(new)
         if room.unknown is not None:

@@ -11,7 +11,7 @@ import uvicorn
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from . import logs
+from . import logs, memtrace
 from .addresses import ANY, start_url
 from .edge import hosts_answered
 from .forwarded import ForwardedHeaders, Trusted
@@ -87,6 +87,7 @@ def serve_command(args) -> int:
     from .embedded import EmbeddedRedis, default_data_dir
 
     logs.configure(args.log_level, args.log_format, access=args.access_log)
+    memtrace.install()  # FRAY_TRACEMALLOC (bench/memory.py); nothing otherwise
     embedded = None
     url = args.redis_url
     try:

@@ -96,21 +96,29 @@ def stop(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
-def warmed(specs: list[dict], count: int, generators: int = 1, seconds: float = 20) -> list[dict]:
-    """Warm up: `count` commands over the encounters, one in flight each; the specs going on
-    from where each encounter stopped (rooms.py `start`): a run beginning its list again would
-    repeat each combatant's standing declaration, which the server refuses (declare/unchanged)."""
-    count = max(len(specs), count)
-    generate("inflight", specs, generators, count=count, seconds=seconds)
+def driven(specs: list[dict], count: int, generators: int = 1, seconds: float = 20) -> list[dict]:
+    """`count` commands over the encounters, one in flight each (generate's `inflight`), each
+    spec then going on from where its encounter stopped (rooms.py `start`, changed in place):
+    a run beginning its list again would repeat each combatant's standing declaration, which
+    the server refuses (declare/unchanged). The generators' outputs."""
+    outs = generate("inflight", specs, generators, count=count, seconds=seconds)
     shares = [len(specs[i::generators]) for i in range(generators)]  # each generator sends `count` over its share (generate)
-    return [spec | {"start": spec.get("start", 0) + max(1, count // shares[i % generators])} for i, spec in enumerate(specs)]
+    for i, spec in enumerate(specs):
+        spec["start"] = spec.get("start", 0) + max(1, count // shares[i % generators])
+    return outs
+
+
+def warmed(specs: list[dict], count: int, generators: int = 1, seconds: float = 20) -> list[dict]:
+    """Warm up with `count` commands (at least one an encounter): `driven`."""
+    driven(specs, max(len(specs), count), generators, seconds)
+    return specs
 
 
 def inflight(procs: list[subprocess.Popen], specs: list[dict], count: int, generators: int = 1) -> dict:
     """One command in flight per encounter: commands/s and the servers' CPU per command."""
     specs = warmed(specs, count // 10, generators)
     before = sum(cpu_seconds(p.pid) for p in procs)
-    out = summed(generate("inflight", specs, generators, count=count, seconds=60))
+    out = summed(driven(specs, count, generators, seconds=60))
     cpu = sum(cpu_seconds(p.pid) for p in procs) - before
     return out | {"cpu_us": cpu / out["commands"] * 1e6 if out["commands"] else float("nan")}
 

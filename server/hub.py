@@ -39,8 +39,11 @@ _log_decoder = msgspec.msgpack.Decoder(list[tuple[str, Entry]])
 WELCOME_LOG = 200  # at most this many log entries in a welcome; the log endpoint has all
 SEEN = 1_000  # recent command ids a room remembers, to acknowledge retries without a round trip (older: the store checks)
 # Seconds an encounter goes unchanged before its views are let go (Room.rest): rebuilt from
-# its state when it changes again or someone joins (~60 KB an encounter; issue 24).
-REST_AFTER = float(os.environ.get("FRAY_REST_AFTER", "5"))
+# its state when it changes again or someone joins (~60 KB an encounter; issue 24). Waking
+# costs ~0.3 ms, a command's CPU again: a table's pause to think (often longer than 5 s) must
+# not pay it at every command, and a thousand tables waking at once stall the loop (a
+# p99 of 1.4 s at 1,000 encounters at 1/s woken together, against 78 ms never resting).
+REST_AFTER = float(os.environ.get("FRAY_REST_AFTER", "60"))
 SNAPSHOT_EVERY = int(os.environ.get("FRAY_SNAPSHOT_EVERY", "500"))  # events between snapshots
 # The close code of a socket whose fight this replica does not fold: its rules version is
 # newer than this replica knows (a rolling upgrade). The client reconnects, through the

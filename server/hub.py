@@ -342,12 +342,12 @@ class Room:
             # Most changes read alike to many audiences (a declaration in an open fight: the
             # position and one line), their ops the same objects (server/views.py), which
             # compare by identity: finding the match costs less than encoding again.
-            message = next((m for o, ls, m in made if o == ops and ls == lines), None)
-            if message is None:
-                message = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=lines)))
-                made.append((ops, lines, message))
+            update = next((m for o, ls, m in made if o == ops and ls == lines), None)
+            if update is None:
+                update = Outgoing(protocol.encoder.encode(protocol.Update(position=self.position, patch=ops, log=lines)))
+                made.append((ops, lines, update))
             for client in clients:
-                client.push(message)
+                client.push(update)
         self.views.settle()
 
 

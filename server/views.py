@@ -295,7 +295,7 @@ class Views:
         if held is None:
             return [[[], self.of(state, viewer)]]
         ops: list = []
-        switched = ()
+        switched: tuple[str, ...] = ()
         if self.varying:
             gm = viewer.role == "gm"
             for part, variant in (("declarations", declaration_audience(state, viewer)), ("secrets", (gm, state.status == "ended"))):

@@ -310,7 +310,7 @@ def log_for(entries: list[Entry], state: Encounter, viewer: Viewer, points: bool
     the sides the viewer plays. `public` itself goes to nobody.
     `points=True` (for rules.summary): a damage line keeps its total, the points its
     public text states ('Goblin takes 3 damage (1d6).'): only the HP left is hidden.
-    `sides`: sides_of(state, viewer), for a caller that has it (server/views.py keeps it a change)."""
+    `sides`: sides_of(state, viewer), for a caller that has it (server/views.py keeps it while no combatant changes)."""
     origin = state.origin
     if viewer.role == "gm" and origin is not None and origin.veil >= 0 and entries and entries[0].seq <= origin.veil:
         # A fork's GM reads its origin's events as the link it was forked from did (rules/fork.py).

@@ -64,25 +64,34 @@ def folded(host: str) -> int:
     return 0
 
 
+def spied(pid: int, profile: pathlib.Path | None) -> subprocess.Popen | None:
+    """py-spy sampling the process into `profile` (if asked for and installed); stop with `unspied`."""
+    if profile is None or not shutil.which("py-spy"):
+        return None
+    return subprocess.Popen(
+        ["py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "250", "--output", str(profile), "--nonblocking"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def unspied(spy: subprocess.Popen | None) -> None:
+    if spy is not None:
+        spy.send_signal(2)  # SIGINT: py-spy writes what it has
+        spy.wait(30)
+
+
 def one(redis_url: str, package_root: pathlib.Path | None, rooms: int, count: int, profile: pathlib.Path | None) -> dict:
     proc, host = serve(redis_url, package_root)
     try:
         specs = many.fray_rooms(host, rooms)
         specs = many.warmed(specs, count // 10)
-        spy = None
-        if profile is not None and shutil.which("py-spy"):
-            spy = subprocess.Popen(
-                ["py-spy", "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "250", "--output", str(profile), "--nonblocking"],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+        spy = spied(proc.pid, profile)
         before, folds = times(proc.pid), folded(host)
         out = many.summed(many.generate("inflight", specs, count=count, seconds=60))
         user, system = (b - a for a, b in zip(before, times(proc.pid), strict=True))
         cpu, folds = user + system, folded(host) - folds
-        if spy is not None:
-            spy.send_signal(2)  # SIGINT: py-spy writes what it has
-            spy.wait(30)
+        unspied(spy)
         n = out["commands"] or float("nan")
         return {
             "cpu_us": cpu / n * 1e6,
@@ -112,14 +121,16 @@ def retarget(specs: list[dict], host: str) -> list[dict]:
     return [{**spec, "urls": [re.sub(r"//[^/]+/", f"//{host}/", u, count=1) for u in spec["urls"]]} for spec in specs]
 
 
-def quiet(redis_url: str, package_root: pathlib.Path | None, specs: list[dict], seconds: float) -> dict:
+def quiet(redis_url: str, package_root: pathlib.Path | None, specs: list[dict], seconds: float, profile: pathlib.Path | None) -> dict:
     """`specs` encounters at 1 command/s each (two generator processes), then all their sockets idle: p99 and RSS."""
     proc, host = serve(redis_url, package_root)
     try:
         specs = retarget(specs, host)
+        spy = spied(proc.pid, profile)
         before = sum(times(proc.pid))
         out = many.summed(many.generate("paced", specs, 2, rate=1.0, seconds=seconds))
         cpu = sum(times(proc.pid)) - before
+        unspied(spy)
         holder = subprocess.Popen(
             [bench.PYTHON, str(ROOT / "bench" / "hold.py"), *[u for s in specs for u in s["urls"]]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
@@ -170,7 +181,8 @@ def main() -> None:
                 for i in range(args.rounds if args.paced else 0):
                     sides = [("rev", trees[0][1], theirs), ("this", trees[1][1] if args.this else None, ours)]
                     for name, root, results in sides if i % 2 == 0 else sides[::-1]:
-                        results.append(quiet(redis.url, root, specs, args.seconds))
+                        prof = args.profile / f"{name}-{i}.txt" if args.profile else None
+                        results.append(quiet(redis.url, root, specs, args.seconds, prof))
                         print(name, i, json.dumps(results[-1]), file=sys.stderr, flush=True)
         finally:
             for tree, _ in trees:

@@ -26,7 +26,7 @@ from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
 from . import metrics
-from .store import UNAVAILABLE, OnEvents, events_key, position_key
+from .store import BELL_LENGTH, UNAVAILABLE, OnEvents, events_key, position_key
 from .tail import deliver_events, field_e
 
 if TYPE_CHECKING:
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-BELL_LENGTH = 1000  # entries kept per doorbell (approximately); a tail further behind reads everything
 BELL_SEARCH = 100_000  # tags tried to find one slot per master (a few dozen suffice)
 CLUSTER_BLOCK_MS = 1000  # the doorbell's block, and so the longest a missed ring delays an event
 BACKOFF_MIN, BACKOFF_MAX = 0.05, 1.0

@@ -50,13 +50,20 @@ NOT_RUN = (TryAgainError, AskError, MovedError)
 MAX_CONNECTIONS = 64  # for reads; appends use one connection at a time
 APPEND_RETRIES = 2  # a new connection, after one that died with a restarted Redis
 
-# KEYS: one encounter's events stream and command ids hash. ARGV: command id,
+# The single Redis's doorbell (server.tail): a capped stream each append script rings
+# with the key of the stream it grew. A cluster has one a master (server.cluster).
+BELL_KEY = "fray:bell"
+BELL_LENGTH = 1000  # entries kept (approximately); a tail further behind reads every stream
+
+# KEYS: one encounter's events stream and command ids hash, and the doorbell to
+# ring (none on a cluster, or for a campaign's stream). ARGV: command id,
 # payload, command id, payload, ... (one or more appends, in order). Returns,
 # per append, position and 1 for a new event, or the original position and 0
-# for a retry. One script per encounter per batch: Redis wakes a blocked XREAD
-# once, after the script, so the tail reads the whole batch in one reply.
+# for a retry. One script per encounter per batch: the doorbell rings once,
+# after the script, so the tail reads the whole batch in one reply.
 APPEND = """
 local out = {}
+local added = false
 for i = 1, #ARGV, 2 do
   local pos = redis.call('HGET', KEYS[2], ARGV[i])
   if pos then
@@ -67,10 +74,14 @@ for i = 1, #ARGV, 2 do
     redis.call('HSET', KEYS[2], ARGV[i], pos)
     out[#out + 1] = pos
     out[#out + 1] = 1
+    added = true
   end
 end
+if added and KEYS[3] then
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', '{BELL_LENGTH}', '*', 'k', KEYS[1])
+end
 return out
-"""
+""".replace("{BELL_LENGTH}", str(BELL_LENGTH))
 
 
 class StoreUnavailable(Exception):
@@ -396,11 +407,11 @@ class RedisStore:
         conn = self._appender
         assert conn is not None
         # Packed here (RESP): redis-py's pack_commands checks and copies each argument.
-        sha = bulk(self._sha.encode())
+        sha, bell = bulk(self._sha.encode()), bulk(BELL_KEY.encode())
         parts: list[bytes] = []
         for group in groups:
-            parts += (b"*%d\r\n$7\r\nEVALSHA\r\n" % (5 + 2 * len(group)), sha, b"$1\r\n2\r\n", bulk(events_key(group[0].encounter).encode()))
-            parts.append(bulk(cmds_key(group[0].encounter).encode()))
+            parts += (b"*%d\r\n$7\r\nEVALSHA\r\n" % (6 + 2 * len(group)), sha, b"$1\r\n3\r\n", bulk(events_key(group[0].encounter).encode()))
+            parts += (bulk(cmds_key(group[0].encounter).encode()), bell)
             for a in group:
                 parts += (bulk(a.command_id.encode()), b"$%d\r\n" % len(a.payload), a.payload, b"\r\n")
         command = b"".join(parts)
@@ -443,7 +454,7 @@ class RedisStore:
                     args += (a.command_id, a.payload)
                 # execute_command: the pipeline blocks its evalsha() helper, not the command, which it routes by its keys
                 pipe.execute_command("EVALSHA", self._sha, 2, events_key(encounter), cmds_key(encounter), *args)
-                pipe.xadd(self._bells.for_key(events_key(encounter)), {"e": encounter}, maxlen=1000, approximate=True)
+                pipe.xadd(self._bells.for_key(events_key(encounter)), {"e": encounter}, maxlen=BELL_LENGTH, approximate=True)
             async with asyncio.timeout(self._timeout * (APPEND_RETRIES + 1)):
                 replies = await pipe.execute(raise_on_error=False)
         for reply in replies:

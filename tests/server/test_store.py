@@ -8,7 +8,7 @@ import pytest
 
 from fray_table.server.embedded import EmbeddedRedis
 from fray_table.server.memstore import MemoryStore
-from fray_table.server.store import Event, RedisStore, StoreUnavailable, position_key
+from fray_table.server.store import BELL_KEY, Event, RedisStore, StoreUnavailable, events_key, position_key
 
 pytestmark = pytest.mark.redis
 
@@ -351,6 +351,63 @@ async def test_redis_store_batch_reaches_the_tail_in_one_read(redis_url: str, ne
         events = await received.until(encounter, 20)
         assert [payload for _, payload in events] == [b"%d" % i for i in range(20)]
         assert [len(c) for c in calls] == [20]
+    finally:
+        await tail.stop()
+        await store.close()
+
+
+async def test_redis_tail_reads_the_streams_its_doorbell_names(redis_url: str, new_encounter: NewEncounter):
+    """The tail blocks on the doorbell, not on every stream: an append rings it with
+    its stream's key (a retry rings nothing), and the tail delivers at once, though it
+    reads every stream only once a block (20 s here)."""
+    store = RedisStore(redis_url)
+    await store.start()
+    encounters = [new_encounter() for _ in range(3)]
+    received = Received()
+    tail = store.tail(received, block_ms=20_000)
+    for encounter in encounters:
+        tail.watch(encounter)
+    await tail.start()
+    client = store._client()
+    try:
+        await asyncio.sleep(0.3)  # the tail has read every stream and is blocked on the doorbell
+        position, _ = await store.append(encounters[1], "c1", b"x")
+        rung = await client.xrevrange(BELL_KEY, count=1)
+        assert rung[0][1] == {b"k": events_key(encounters[1]).encode()}
+        started = time.monotonic()
+        assert await received.until(encounters[1], 1) == [(position, b"x")]
+        assert time.monotonic() - started < 2
+        assert await store.append(encounters[1], "c1", b"x") == (position, False)
+        assert (await client.xrevrange(BELL_KEY, count=1))[0][0] == rung[0][0]
+        assert set(received.events) == {encounters[1]}
+    finally:
+        await tail.stop()
+        await store.close()
+
+
+async def test_redis_tail_reads_an_append_that_rang_no_bell(redis_url: str, new_encounter: NewEncounter):
+    """A replica of an older version appends without ringing: every watched stream is
+    also read once a block (0.3 s here) has passed without a full read, even while
+    other streams keep the doorbell ringing."""
+    store = RedisStore(redis_url)
+    await store.start()
+    busy, quiet = new_encounter(), new_encounter()
+    received = Received()
+    tail = store.tail(received, block_ms=300)
+    tail.watch(busy)
+    tail.watch(quiet)
+    await tail.start()
+    try:
+        await asyncio.sleep(0.2)
+        unrung = (await store._client().xadd(events_key(quiet), {"e": b"old"})).decode()
+        started = time.monotonic()
+        for i in range(60):  # at most 3 s of rings, every 50 ms
+            await store.append(busy, f"c{i}", b"%d" % i)
+            if received.events.get(quiet):
+                break
+            await asyncio.sleep(0.05)
+        assert received.events.get(quiet) == [(unrung, b"old")]
+        assert time.monotonic() - started < 1.5
     finally:
         await tail.stop()
         await store.close()

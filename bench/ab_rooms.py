@@ -66,10 +66,11 @@ def folded(host: str) -> int:
 
 def spied(pid: int, profile: pathlib.Path | None) -> subprocess.Popen | None:
     """py-spy sampling the process into `profile` (if asked for and installed); stop with `unspied`."""
-    if profile is None or not shutil.which("py-spy"):
+    spy = shutil.which("py-spy") or shutil.which("py-spy", path=pathlib.Path(sys.executable).parent)  # on PATH, or beside this Python
+    if profile is None or spy is None:
         return None
     return subprocess.Popen(
-        ["py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "250", "--output", str(profile), "--nonblocking"],
+        [spy, "record", "--pid", str(pid), "--format", "raw", "--rate", "250", "--output", str(profile), "--nonblocking"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -20,6 +20,7 @@ class Limits(msgspec.Struct, frozen=True):
     strikes: int = 20  # rate-limited messages in a row before the connection is closed
     sockets_per_token: int = 8  # open websockets per invite token, per replica
     revoke_poll: float = 0.5  # seconds between checks of revoked tokens on other replicas
+    revoke_sweep: float = 30.0  # seconds in which every open socket's link is checked against its revoked set (server/security.py)
     chat_rate: float = 0.5  # chat lines (say) per second per link, sustained: one every 2 s (its sockets share it)
     chat_burst: int = 5  # chat lines a link may send at once
     request_seconds: float = 10.0  # a request's head, then its body, must arrive within this (server/timeouts.py)

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import hmac
+import itertools
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 
@@ -36,6 +39,14 @@ def links_key(encounter: str) -> str:
 
 def revoked_key(encounter: str) -> str:
     return f"fray:{{{encounter}}}:revoked"
+
+
+# Every revocation, in order (encounter, token id): what each replica reads at each
+# poll, one small read for however many sockets it holds. A capped stream; a replica
+# further behind checks every open socket's link, as it does a slice of them at each
+# poll (the links of a replica of an older version revoke without an entry).
+REVOCATIONS = "fray:revocations"
+REVOCATIONS_LENGTH = 1000
 
 
 class TooManySockets(Exception):
@@ -84,6 +95,13 @@ class Access:
         # token id -> its message rate: kept after its last socket closes until refilled, so
         # that neither more sockets nor reconnecting gives a link more than its rate.
         self._buckets: dict[str, TokenBucket] = {}
+        self._left: set[str] = set()  # token ids whose last socket here closed: their rates may be forgotten
+        self._expiries: list[tuple[float, int, Seat]] = []  # a heap: (expiry, order, seat) of links that expire
+        self._order = itertools.count()
+        self._revocations_id = ""  # the last entry of REVOCATIONS read; "" before the first read
+        self._sweep: list[tuple[str, list[str]]] = []  # (encounter, token ids) left to check in this sweep
+        self._sweep_size = 0  # encounters checked a poll
+        self._swept_at = -math.inf  # when the sweep began
         self._watch: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Future[None]] = set()
 
@@ -207,6 +225,7 @@ class Access:
             if raw is None:
                 return None
             await self._client().sadd(revoked_key(encounter), token_id)
+            await self._client().xadd(REVOCATIONS, {"e": encounter, "i": token_id}, maxlen=REVOCATIONS_LENGTH, approximate=True)
         except UNAVAILABLE as e:
             raise StoreUnavailable(f"the store is unreachable: {e}") from e
         await self._close_revoked({token_id})
@@ -223,6 +242,8 @@ class Access:
             bucket = self._buckets[claims.i] = TokenBucket(self.limits.rate, self.limits.burst)
         seat = Seat(claims, close, bucket)
         seats.add(seat)
+        if claims.x:
+            heapq.heappush(self._expiries, (claims.x, next(self._order), seat))
         return seat
 
     def chat(self, token_id: str) -> TokenBucket:
@@ -236,9 +257,16 @@ class Access:
 
     def _forget_rested(self) -> None:
         """Drop the message and chat rates of links with no socket here whose bucket has refilled."""
-        for buckets in (self._buckets, self._chat):
-            for token_id in [i for i, b in buckets.items() if i not in self._seats and b.full()]:
-                del buckets[token_id]
+        for token_id in list(self._left):
+            if token_id in self._seats:
+                self._left.discard(token_id)
+                continue
+            for buckets in (self._buckets, self._chat):
+                bucket = buckets.get(token_id)
+                if bucket is not None and bucket.full():
+                    del buckets[token_id]
+            if token_id not in self._buckets and token_id not in self._chat:
+                self._left.discard(token_id)
 
     def leave(self, seat: Seat) -> None:
         seats = self._seats.get(seat.claims.i)
@@ -246,6 +274,7 @@ class Access:
             seats.discard(seat)
             if not seats:
                 del self._seats[seat.claims.i]
+                self._left.add(seat.claims.i)
 
     async def _close_revoked(self, token_ids: set[str]) -> None:
         for token_id in token_ids:
@@ -269,38 +298,72 @@ class Access:
                     await self._close(seat, "encounter/deleted", reason, 4410)
 
     async def _close_expired(self) -> None:
-        now = time.time()
-        for seats in list(self._seats.values()):
-            for seat in list(seats):
-                if seat.claims.x and seat.claims.x <= now:
-                    await self._close(seat, "auth/expired", EXPIRED, 4401)
+        now, expiries = time.time(), self._expiries
+        while expiries and expiries[0][0] <= now:
+            seat = heapq.heappop(expiries)[2]
+            if seat in self._seats.get(seat.claims.i, ()):
+                await self._close(seat, "auth/expired", EXPIRED, 4401)
+        if len(expiries) > 64 and len(expiries) > 2 * sum(map(len, self._seats.values())):  # mostly seats long gone
+            self._expiries = [item for item in expiries if item[2] in self._seats.get(item[2].claims.i, ())]
+            heapq.heapify(self._expiries)
 
     async def _watch_revocations(self) -> None:
         """Revocations made through another replica reach this one's open sockets
-        within `revoke_poll` seconds (one pipelined read for all of them); links
-        that expire close their sockets as promptly (no read)."""
+        within `revoke_poll` seconds (one read of REVOCATIONS, whatever the sockets);
+        every open socket's link is also checked against its revoked set within
+        `revoke_sweep` seconds, a slice at each poll. Links that expire close their
+        sockets as promptly (no read)."""
         while True:
             await asyncio.sleep(self.limits.revoke_poll)
             await self._close_expired()
             self._forget_rested()
-            by_encounter: dict[str, list[str]] = {}
-            for token_id, seats in list(self._seats.items()):
-                for encounter in {seat.claims.e for seat in seats}:
-                    by_encounter.setdefault(encounter, []).append(token_id)
-            if not by_encounter:
-                continue
             try:
-                async with self._client().pipeline(transaction=False) as pipe:
-                    for encounter, ids in by_encounter.items():
-                        pipe.smismember(revoked_key(encounter), ids)
-                    replies = await pipe.execute()
+                await self._read_revocations()
+                await self._sweep_revoked()
             except UNAVAILABLE:
                 continue  # Redis is away; the next tick tries again
             except Exception:
                 log.exception("checking revoked tokens failed")
-                continue
-            for ids, flags in zip(by_encounter.values(), replies):
-                await self._close_revoked({i for i, f in zip(ids, flags) if f})
+
+    async def _read_revocations(self) -> None:
+        """Close the sockets of the links revoked since the last read."""
+        client = self._client()
+        if not self._revocations_id:  # the first read: revocations from now on (a socket is checked as it opens)
+            last = await client.xrevrange(REVOCATIONS, count=1)
+            self._revocations_id = last[0][0].decode() if last else "0-0"
+            return
+        reply = await client.xread({REVOCATIONS: self._revocations_id}, count=REVOCATIONS_LENGTH)
+        entries = (reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))) if reply else []
+        if not entries:
+            return
+        self._revocations_id = entries[-1][0].decode()
+        if len(entries) == REVOCATIONS_LENGTH:  # perhaps behind a trim: check every link now
+            self._sweep, self._sweep_size = self._links_here(), 1 << 30
+        await self._close_revoked({fields[b"i"].decode() for _, fields in entries if b"i" in fields})
+
+    def _links_here(self) -> list[tuple[str, list[str]]]:
+        """Each encounter with sockets here, and its links that have them."""
+        by_encounter: dict[str, list[str]] = {}
+        for token_id, seats in list(self._seats.items()):
+            for encounter in {seat.claims.e for seat in seats}:
+                by_encounter.setdefault(encounter, []).append(token_id)
+        return list(by_encounter.items())
+
+    async def _sweep_revoked(self) -> None:
+        """Check the next slice of the sweep's encounters against their revoked sets."""
+        now = time.monotonic()
+        if not self._sweep and now - self._swept_at >= self.limits.revoke_sweep:  # a new sweep, spread over `revoke_sweep`
+            self._sweep, self._swept_at = self._links_here(), now
+            self._sweep_size = max(1, math.ceil(len(self._sweep) * self.limits.revoke_poll / self.limits.revoke_sweep))
+        part, self._sweep = self._sweep[: self._sweep_size], self._sweep[self._sweep_size :]
+        if not part:
+            return
+        async with self._client().pipeline(transaction=False) as pipe:
+            for encounter, ids in part:
+                pipe.smismember(revoked_key(encounter), ids)
+            replies = await pipe.execute()
+        for (_, ids), flags in zip(part, replies):
+            await self._close_revoked({i for i, f in zip(ids, flags) if f})
 
 
 class SecurityHeaders:

@@ -154,6 +154,60 @@ async def test_revoked_token_is_refused_at_once_and_closed_on_every_replica(fray
         assert r.status_code == 403 and "revoked" in r.json()["message"]
 
 
+class Closed:
+    """A seat's close: what it was told, and when."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+        self.at = 0.0
+
+    async def __call__(self, code: str, reason: str, close_code: int) -> None:
+        self.calls.append((code, close_code))
+        self.at = time.monotonic()
+
+    async def until(self, within: float) -> None:
+        deadline = time.monotonic() + within
+        while not self.calls and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+
+
+async def test_a_revocation_reaches_another_replica_in_one_read_and_an_older_replicas_within_a_sweep(redis_url):
+    """A revocation made here adds an entry to fray:revocations, which every replica
+    reads at each poll (prompt, however many sockets it holds: here its sweep of every
+    link would take 600 s). A replica of an older version only adds the token to the
+    revoked set: the sweep (0.5 s here) finds it."""
+    signer = Signer(b"0123456789abcdef0123")
+    revoking = Access(redis_url, signer, limits=Limits())
+    prompt = Access(redis_url, signer, limits=Limits(revoke_poll=0.05, revoke_sweep=600))
+    swept = Access(redis_url, signer, limits=Limits(revoke_poll=0.05, revoke_sweep=0.5))
+    for access in (revoking, prompt, swept):
+        await access.start()
+    try:
+        encounter = f"test-revoke-{time.time_ns()}"
+        first, second, kept = [await revoking.issue_claims(encounter, "player", ("alda",)) for _ in range(3)]
+        closes = {name: Closed() for name in ("prompt", "swept", "kept")}
+        prompt.sit(first, closes["prompt"])
+        swept.sit(second, closes["swept"])
+        swept.sit(kept, closes["kept"])
+        await asyncio.sleep(0.2)  # both have read the stream's end
+
+        started = time.monotonic()
+        await revoking.revoke(encounter, first.i)
+        await closes["prompt"].until(3)
+        assert closes["prompt"].calls == [("auth/revoked", 4403)]
+        assert closes["prompt"].at - started < 0.5
+
+        started = time.monotonic()
+        await revoking._client().sadd(f"fray:{{{encounter}}}:revoked", second.i)  # as an older replica revokes
+        await closes["swept"].until(3)
+        assert closes["swept"].calls == [("auth/revoked", 4403)]
+        assert closes["swept"].at - started < 1.5
+        assert closes["kept"].calls == []
+    finally:
+        for access in (revoking, prompt, swept):
+            await access.close()
+
+
 async def test_expired_link_is_refused(fray_server):
     made = fray_server.create(FIGHT)
     url = f"{fray_server.url}/api/encounters/{made['id']}/links"

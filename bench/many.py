@@ -9,6 +9,7 @@ own CPU, so a saturated generator is seen. Every loop is bounded.
 import concurrent.futures
 import json
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,23 +27,36 @@ from harness import FIGHT_COMMANDS, PYTHON, cpu_seconds, free_port, rss_kb, star
 CLIENTS = 8  # a GM, three players, four spectators: as bench/run.py's one fight
 
 
-def generate(mode: str, specs: list[dict], procs: int = 1, **opts) -> list[dict]:
-    """bench/rooms.py on `procs` processes, the encounters dealt out between them; each one's JSON."""
+def generate(mode: str, specs: list[dict], procs: int = 1, servers: tuple[int, ...] = (), **opts) -> list[dict]:
+    """bench/rooms.py on `procs` processes, the encounters dealt out between them; each one's JSON.
+    `servers`: the process ids whose CPU each reports over its run (rooms.py --servers; the
+    generators then start and close together)."""
     args = [PYTHON, str(ROOT / "bench" / "rooms.py"), "--mode", mode]
     for name, value in opts.items():
         args += [f"--{name}", str(value)]
     shares = [specs[i::procs] for i in range(procs)]
+    if servers:
+        barrier = tempfile.mkdtemp(prefix="fray-rooms-")
+        args += ["--servers", ",".join(map(str, servers)), "--barrier", barrier, "--parties", str(len([s for s in shares if s]))]
     running = [(subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True), share) for share in shares if share]
     # Each process reads its whole share before it starts (rooms.py): every one is handed its
     # share at once, else each would wait for the one before it to exit, and run after it.
     with concurrent.futures.ThreadPoolExecutor(len(running)) as pool:
         answers = list(pool.map(lambda ran: ran[0].communicate(json.dumps(ran[1]), timeout=600), running))
+    if servers:
+        shutil.rmtree(barrier, ignore_errors=True)
     outs = []
     for (proc, _), (out, err) in zip(running, answers, strict=True):
         if proc.returncode:
             raise RuntimeError(err)
         outs.append(json.loads(out))
     return outs
+
+
+def commands_cpu(outs: list[dict]) -> float:
+    """The servers' CPU seconds from the first generator's first command to the last one's
+    last update (generate's `servers`): every client connected, no join or leave counted."""
+    return max(o["server_cpu_end"] for o in outs) - min(o["server_cpu_start"] for o in outs)
 
 
 def summed(outs: list[dict]) -> dict:
@@ -96,12 +110,12 @@ def stop(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
-def driven(specs: list[dict], count: int, generators: int = 1, seconds: float = 20) -> list[dict]:
+def driven(specs: list[dict], count: int, generators: int = 1, seconds: float = 20, servers: tuple[int, ...] = ()) -> list[dict]:
     """`count` commands over the encounters, one in flight each (generate's `inflight`), each
     spec then going on from where its encounter stopped (rooms.py `start`, changed in place):
     a run beginning its list again would repeat each combatant's standing declaration, which
     the server refuses (declare/unchanged). The generators' outputs."""
-    outs = generate("inflight", specs, generators, count=count, seconds=seconds)
+    outs = generate("inflight", specs, generators, servers, count=count, seconds=seconds)
     shares = [len(specs[i::generators]) for i in range(generators)]  # each generator sends `count` over its share (generate)
     for i, spec in enumerate(specs):
         spec["start"] = spec.get("start", 0) + max(1, count // shares[i % generators])
@@ -115,12 +129,16 @@ def warmed(specs: list[dict], count: int, generators: int = 1, seconds: float = 
 
 
 def inflight(procs: list[subprocess.Popen], specs: list[dict], count: int, generators: int = 1) -> dict:
-    """One command in flight per encounter: commands/s and the servers' CPU per command."""
+    """One command in flight per encounter: commands/s and the servers' CPU per command, over
+    the commands alone (`cpu_us`), and with the generators' joins and leaves around them
+    (`cpu_us_with_joins`, as measured before session 10: 8 joins an encounter in every run)."""
     specs = warmed(specs, count // 10, generators)
     before = sum(cpu_seconds(p.pid) for p in procs)
-    out = summed(driven(specs, count, generators, seconds=60))
+    outs = driven(specs, count, generators, seconds=60, servers=tuple(p.pid for p in procs))
     cpu = sum(cpu_seconds(p.pid) for p in procs) - before
-    return out | {"cpu_us": cpu / out["commands"] * 1e6 if out["commands"] else float("nan")}
+    out = summed(outs)
+    n = out["commands"] or float("nan")
+    return out | {"cpu_us": commands_cpu(outs) / n * 1e6, "cpu_us_with_joins": cpu / n * 1e6}
 
 
 WIDE = 200  # encounters of the second one-in-flight run
@@ -212,9 +230,11 @@ def rows(figures: dict, row) -> list[str]:
             "<= 250 us, <= 0.6 x raw",
             fray["cpu_us"] <= 250 and ratio <= 0.6,
         ),
+        row("  the same with the 8 joins and leaves an encounter (us)", fray["cpu_us_with_joins"], raw["cpu_us_with_joins"], "(as before session 10)", None),
         row(f"{rooms} encounters x 8, one in flight: commands/s", fray["per_s"], raw["per_s"], "(for reference)", None),
         row("  the load generator's busiest core (share)", fray["generator_busy"], raw["generator_busy"], "(< 0.9: not the limit)", None),
         row(f"{wide['rooms']} encounters x 8, one in flight: CPU/command (us)", wide["cpu_us"], None, "<= 300 us", wide["cpu_us"] <= 300),
+        row("  the same with the 8 joins and leaves an encounter (us)", wide["cpu_us_with_joins"], None, "(as before session 10)", None),
         row(f"{memory['encounters']} encounters at 1/s, 8 clients: p99 (ms)", paced["p99_ms"], None, "<= 30 ms", paced["p99_ms"] <= 30),
         row(f"memory, {memory['encounters']} idle encounters x 8 clients (MB)", memory["rss_mb"], None, "<= 250 MB", memory["rss_mb"] <= 250),
         row(

@@ -15,13 +15,19 @@ Modes (every loop bounded by --count and --seconds):
 - `paced`: each encounter sends --rate commands a second (phases spread evenly).
 - `join`: every client connects at once; how long each waited for its welcome.
 Prints one JSON object, with this process's own CPU seconds, so a saturated
-generator is seen (cpu_s close to elapsed_s).
+generator is seen (cpu_s close to elapsed_s). `--servers PID,...`: also the servers'
+CPU seconds (utime + stime from /proc) as the first command goes and as the last
+update arrives (`server_cpu_start`, `server_cpu_end`): what the commands cost, not
+the joins and leaves around them. `--barrier DIR --parties N`: several generators
+start together once every one has connected, and close together once every one is
+done, so none's joins or leaves fall in another's window.
 """
 
 import argparse
 import asyncio
 import itertools
 import json
+import os
 import pathlib
 import sys
 import time
@@ -122,22 +128,48 @@ async def run_join(specs: list[dict]) -> dict:
     return {"clients": len(urls), "welcomed": len(welcomed), "p50_ms": percentile(waits, 50), "p99_ms": percentile(waits, 99), "max_ms": max(waits, default=0)}
 
 
+def server_cpu(pids: list[int]) -> float:
+    """The servers' CPU seconds so far (user and system, /proc/PID/stat)."""
+    total = 0
+    for pid in pids:
+        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def meet(barrier: pathlib.Path | None, parties: int, name: str) -> None:
+    """Wait (at most 120 s) until `parties` generators have reached this point `name`."""
+    if barrier is None:
+        return
+    (barrier / f"{name}-{os.getpid()}").touch()
+    deadline = time.monotonic() + 120
+    while len(list(barrier.glob(f"{name}-*"))) < parties:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"only {len(list(barrier.glob(f'{name}-*')))} of {parties} generators reached {name!r}")
+        await asyncio.sleep(0.01)
+
+
 async def main(args, specs: list[dict]) -> dict:
     cpu0, wall0 = time.process_time(), time.perf_counter()
     if args.mode == "join":
         out = await run_join(specs)
         return out | {"mode": "join", "cpu_s": time.process_time() - cpu0, "elapsed_s": time.perf_counter() - wall0}
     rooms = await connect_all(specs)
-    cpu0, wall0 = time.process_time(), time.perf_counter()
+    servers = [int(p) for p in args.servers.split(",")] if args.servers else []
+    await meet(args.barrier, args.parties, "connected")
+    cpu0, wall0, server0 = time.process_time(), time.perf_counter(), server_cpu(servers)
     if args.mode == "inflight":
         await run_inflight(rooms, args.count, args.seconds)
     else:
         await run_paced(rooms, args.rate, args.seconds)
-    elapsed, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    elapsed, cpu, server1 = time.perf_counter() - wall0, time.process_time() - cpu0, server_cpu(servers)
     latencies = [x for r in rooms for x in r.latencies()]
     commands = sum(len(r.sent) for r in rooms)
+    await meet(args.barrier, args.parties, "done")
     await asyncio.gather(*(c.close() for r in rooms for c in r.receivers))
     return {
+        "server_cpu_start": server0,
+        "server_cpu_end": server1,
         "mode": args.mode,
         "rooms": len(rooms),
         "clients": sum(len(r.receivers) for r in rooms),
@@ -157,5 +189,8 @@ if __name__ == "__main__":
     parser.add_argument("--count", type=int, default=5000, help="commands in all (inflight)")
     parser.add_argument("--rate", type=float, default=1.0, help="commands a second per encounter (paced)")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--servers", help="the servers' process ids, comma-separated: their CPU over the run")
+    parser.add_argument("--barrier", type=pathlib.Path, help="a folder the generators of one run meet in")
+    parser.add_argument("--parties", type=int, default=1, help="how many generators meet there")
     args = parser.parse_args()
     print(json.dumps(uvloop.run(main(args, json.load(sys.stdin)))))

@@ -66,10 +66,13 @@ def plot(points: dict[str, list[dict]], rev: str, this: str, out: pathlib.Path) 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
     for (name, label), colour in zip((("rev", f"before ({rev})"), ("this", f"after ({this})")), ("#888888", "#c0392b"), strict=True):
         xs = [p["rooms"] for p in points[name]]
         ax.plot(xs, [p["cpu_us"] for p in points[name]], "o-", color=colour, label=label)
+        if all("cpu_us_with_joins" in p for p in points[name]):  # runs since session 10 have both
+            joined = [p["cpu_us_with_joins"] for p in points[name]]
+            ax.plot(xs, joined, "o--", color=colour, alpha=0.5, label=f"{label}, its 8 joins and leaves an encounter counted")
     ax.plot([50, 200], [250, 300], "s", color="#2c7a2c", label="goals (issue 24): 250 µs at 50, 300 µs at 200")
     ax.set_xscale("log")
     ax.set_xlabel("encounters, 8 clients each, one command in flight each")
@@ -77,7 +80,7 @@ def plot(points: dict[str, list[dict]], rev: str, this: str, out: pathlib.Path) 
     ax.set_ylim(bottom=0)
     ax.set_title("Fray, one process: CPU per command against encounters")
     ax.grid(True, alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(out)
 

@@ -1,14 +1,16 @@
 """The tail: this process's one reader of every encounter stream it watches,
 on a connection of its own, delivering new events in order.
 
-It blocks on a doorbell, not on the streams: every append script rings the
+While it watches a few streams (up to TAIL_DIRECT) it blocks on them, one XREAD.
+With more it blocks on a doorbell instead: every append script rings the
 doorbell (a capped stream, `fray:bell`) with the key of the stream it grew, and
 the tail then reads just the streams named, one non-blocking XREAD. Blocking on
 every watched stream made Redis register and unregister a thousand keys at each
-read (half a core at 1,000 encounters, docs/decisions.md). Every watched stream
-is also read whenever a block passes without a full read, so an append that
-rang no bell (a replica of an older version, a bell trimmed past us) waits at
-most a block.
+read (half a core at 1,000 encounters), while the doorbell wakes every replica
+at every append anywhere (docs/decisions.md). On the doorbell, every watched
+stream is also read whenever a block passes without a full read, so an append
+that rang no bell (a replica of an older version, a bell trimmed past us) waits
+at most a block.
 """
 
 from __future__ import annotations
@@ -28,24 +30,28 @@ from .store import BELL_KEY, BELL_LENGTH, UNAVAILABLE, Event, OnEvents, RedisSto
 
 logger = logging.getLogger(__name__)
 
-TAIL_BLOCK_MS = 1000  # the doorbell's block, and so the longest an append that rang no bell waits
+TAIL_BLOCK_MS = 1000  # the block, and so the longest an append that rang no bell waits
 TAIL_COUNT = 500
+TAIL_DIRECT = 64  # streams watched up to which the tail blocks on them, not on the doorbell
 BACKOFF_MIN, BACKOFF_MAX = 0.05, 1.0
 
 
 class Tail:
-    """Delivers new events of every watched encounter: blocks on the doorbell,
-    then reads the streams it names.
+    """Delivers new events of every watched encounter: blocks on the streams while
+    they are at most `direct_up_to`, else on the doorbell, then reads the streams it names.
 
     A private wake-up stream is part of every blocking read, so that `watch` can
     interrupt it and the new stream is read at once.
     """
 
-    def __init__(self, store: RedisStore, on_events: OnEvents, *, block_ms: int = TAIL_BLOCK_MS, count: int = TAIL_COUNT):
+    def __init__(
+        self, store: RedisStore, on_events: OnEvents, *, block_ms: int = TAIL_BLOCK_MS, count: int = TAIL_COUNT, direct_up_to: int = TAIL_DIRECT
+    ) -> None:
         self._store = store
         self._on_events = on_events
         self._block_ms = block_ms
         self._count = count
+        self._direct_up_to = direct_up_to
         self._positions: dict[str, str] = {}
         # Each watched stream's XREAD arguments, packed once (RESP bulk strings): a full
         # read names every watched stream, a thousand of them, and packs only what moved.
@@ -153,7 +159,12 @@ class Tail:
 
     async def _read_once(self, named: set[str] | None) -> set[str] | None:
         """Read the streams `named` (or every watched one) and, when none has more
-        waiting, block on the doorbell; what to read next."""
+        waiting, block on the doorbell; what to read next. A few streams: one
+        blocking read of them all."""
+        if len(self._positions) <= self._direct_up_to:
+            self._bell_id = ""  # on the doorbell again, from its end and after a read of every stream
+            await self._read_streams(list(self._positions), block=True)
+            return None
         loop = asyncio.get_running_loop()
         if not self._bell_id:  # the doorbell's end first: whatever rings later is after the full read
             last = await self._command(b"XREVRANGE", BELL_KEY.encode(), b"+", b"-", b"COUNT", b"1")
@@ -197,26 +208,31 @@ class Tail:
             await self._conn.send_packed_command(command, check_health=False)
             return await self._conn.read_response()
 
-    async def _read_streams(self, encounters: list[str]) -> set[str]:
-        """Read and deliver what is new in these streams (one non-blocking XREAD);
-        the ones that may have more."""
+    async def _read_streams(self, encounters: list[str], block: bool = False) -> set[str]:
+        """Read and deliver what is new in these streams (one XREAD; `block`: waiting
+        for it, and for a wake-up); the ones that may have more."""
         self._fresh.clear()
         watched = {e: self._positions[e] for e in encounters if e in self._positions}
         more: set[str] = set()
-        if not watched:
+        if not watched and not block:
             return more
-        head = [b"XREAD", b"COUNT", b"%d" % self._count, b"STREAMS"]
+        head = [b"XREAD", b"COUNT", b"%d" % self._count, *((b"BLOCK", b"%d" % self._block_ms) if block else ()), b"STREAMS"]
+        wake = (bulk(self._wake_key.encode()),) if block else ()
         command = b"".join(
             [
-                b"*%d\r\n" % (len(head) + 2 * len(watched)),
+                b"*%d\r\n" % (len(head) + 2 * (len(watched) + len(wake))),
                 *map(bulk, head),
                 *map(self._packed_keys.__getitem__, watched),
+                *wake,
                 *map(self._packed_ids.__getitem__, watched),
+                *((bulk(self._wake_id.encode()),) if block else ()),
             ]
         )
-        reply = await self._round_trip(command)  # None when nothing was new
+        reply = await self._round_trip(command)  # None when nothing was new (or the block ran out)
         for key, entries in reply.items() if isinstance(reply, dict) else reply or ():
             encounter = self._names.get(key)
+            if encounter is None and key == self._wake_key.encode():
+                self._wake_id = entries[-1][0].decode()
             # Unwatched, or watched again from elsewhere, while the read was under way.
             if encounter is None or encounter not in watched or self._positions.get(encounter) != watched[encounter]:
                 continue

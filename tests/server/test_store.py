@@ -357,14 +357,14 @@ async def test_redis_store_batch_reaches_the_tail_in_one_read(redis_url: str, ne
 
 
 async def test_redis_tail_reads_the_streams_its_doorbell_names(redis_url: str, new_encounter: NewEncounter):
-    """The tail blocks on the doorbell, not on every stream: an append rings it with
-    its stream's key (a retry rings nothing), and the tail delivers at once, though it
-    reads every stream only once a block (20 s here)."""
+    """With more streams than it blocks on (none here), the tail blocks on the doorbell:
+    an append rings it with its stream's key (a retry rings nothing), and the tail
+    delivers at once, though it reads every stream only once a block (20 s here)."""
     store = RedisStore(redis_url)
     await store.start()
     encounters = [new_encounter() for _ in range(3)]
     received = Received()
-    tail = store.tail(received, block_ms=20_000)
+    tail = store.tail(received, block_ms=20_000, direct_up_to=0)
     for encounter in encounters:
         tail.watch(encounter)
     await tail.start()
@@ -393,7 +393,7 @@ async def test_redis_tail_reads_an_append_that_rang_no_bell(redis_url: str, new_
     await store.start()
     busy, quiet = new_encounter(), new_encounter()
     received = Received()
-    tail = store.tail(received, block_ms=300)
+    tail = store.tail(received, block_ms=300, direct_up_to=0)
     tail.watch(busy)
     tail.watch(quiet)
     await tail.start()
@@ -408,6 +408,45 @@ async def test_redis_tail_reads_an_append_that_rang_no_bell(redis_url: str, new_
             await asyncio.sleep(0.05)
         assert received.events.get(quiet) == [(unrung, b"old")]
         assert time.monotonic() - started < 1.5
+    finally:
+        await tail.stop()
+        await store.close()
+
+
+async def test_redis_tail_moves_between_its_streams_and_the_doorbell_losing_nothing(redis_url: str, new_encounter: NewEncounter):
+    """Up to `direct_up_to` streams (2 here) the tail blocks on them; watching more it
+    blocks on the doorbell, and back again as they are unwatched: every event is
+    delivered once, in order, across each move."""
+    store = RedisStore(redis_url)
+    await store.start()
+    encounters = [new_encounter() for _ in range(4)]
+    received = Received()
+    tail = store.tail(received, block_ms=20_000, direct_up_to=2)
+    tail.watch(encounters[0])
+    await tail.start()
+    try:
+        expected: dict[str, list[Event]] = {e: [] for e in encounters}
+
+        async def play(encounter: str, n: int) -> None:
+            for i in range(n):
+                payload = b"%s-%d" % (encounter[-4:].encode(), len(expected[encounter]))
+                position, _ = await store.append(encounter, f"c{len(expected[encounter])}", payload)
+                expected[encounter].append((position, payload))
+                await asyncio.sleep(0.01 * i)
+
+        await play(encounters[0], 3)
+        assert await received.until(encounters[0], 3) == expected[encounters[0]]
+        for e in encounters[1:]:  # four streams: the doorbell
+            tail.watch(e)
+        await asyncio.gather(*(play(e, 5) for e in encounters))
+        for e in encounters:
+            assert await received.until(e, len(expected[e])) == expected[e]
+        for e in encounters[2:]:  # two: the streams themselves again
+            tail.unwatch(e)
+        await asyncio.gather(*(play(e, 3) for e in encounters[:2]))
+        for e in encounters[:2]:
+            assert await received.until(e, len(expected[e])) == expected[e]
+        assert [len(received.events[e]) for e in encounters] == [11, 8, 5, 5]
     finally:
         await tail.stop()
         await store.close()

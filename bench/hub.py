@@ -6,17 +6,19 @@ spectators: five audiences), as the server folds one command in flight per encou
 load moves less than a run over sockets does; each client's socket is a wire that
 takes the frame and drops it.
 
-    .venv/bin/python bench/hub.py [--commands N] [--rooms R] [--profile | --instructions]
+    .venv/bin/python bench/hub.py [--commands N] [--rooms R] [--profile | --instructions | --memory]
 
 Prints microseconds a command, fold and fan-out apart; `--profile`: cProfile's top
 functions; `--instructions`: the instructions a command executes (valgrind's callgrind:
 a run of N commands less one of none, over N), which the machine's load does not move,
-for comparing two trees (run it in each). R rooms take turns, as a server of R quiet
-tables does (a cold working set).
+for comparing two trees (run it in each); `--memory`: what a room holds (tracemalloc),
+made, after the commands, and rested, and the lines that allocated most of it. R rooms
+take turns, as a server of R quiet tables does (a cold working set).
 """
 
 import argparse
 import cProfile
+import gc
 import pathlib
 import pstats
 import re
@@ -24,6 +26,7 @@ import secrets
 import subprocess
 import sys
 import time
+import tracemalloc
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -84,12 +87,35 @@ def instructions(rooms: int, commands: int) -> int:
     return int(found.group(1))
 
 
+def memory(rooms: list, run, commands: int, empty: tracemalloc.Snapshot) -> None:
+    """What a room holds (against `empty`, taken before the rooms were made), made, after
+    `commands` over the rooms, then rested; and the lines that allocated it."""
+
+    def held() -> tuple[float, tracemalloc.Snapshot]:
+        gc.collect()
+        now = tracemalloc.take_snapshot()
+        return sum(d.size_diff for d in now.compare_to(empty, "filename")) / len(rooms) / 1024, now
+
+    made, _ = held()
+    run(commands)
+    busy, snapshot = held()
+    print(f"{len(rooms)} rooms: {made:.1f} KB a room made, {busy:.1f} KB after {commands // len(rooms)} commands each")
+    for d in snapshot.compare_to(empty, "lineno")[:20]:
+        where = d.traceback[0]
+        print(f"  {d.size_diff / len(rooms):8.0f} B {d.count_diff / len(rooms):6.1f} blocks  {where.filename.replace(str(ROOT) + '/', '')}:{where.lineno}")
+    for r, _ in rooms:
+        r.rest()
+    rested, _ = held()
+    print(f"rested: {rested:.1f} KB a room")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--commands", type=int, default=6000)
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--memory", action="store_true")
     args = parser.parse_args()
     if args.instructions:
         n = min(args.commands, 600)  # callgrind runs some 50 times slower
@@ -97,6 +123,13 @@ def main() -> None:
         print(f"{args.rooms} rooms: {(counted[0] - counted[1]) / n / 1000:.1f} thousand instructions a command (fold and fan-out, {n} commands)")
         return
     declares = [client_decoder.decode(json.dumps({"type": "command", "id": "x", "command": c})).command for c in FIGHT_COMMANDS]
+    empty = None
+    if args.memory:
+        warm, _ = room("warm", declares)  # the modules a room imports lazily, loaded before the count
+        warm.fan_out(warm.fold([("99-0", encode_event(Event("w", Actor("gm", "GM"), declares[FIRST])))]))
+        tracemalloc.start()
+        gc.collect()
+        empty = tracemalloc.take_snapshot()
     rooms = [room(f"bench{i}", declares) for i in range(args.rooms)]
     gm = Actor("gm", "GM")
     payloads = [[encode_event(Event(f"c{i}", gm, declares[(FIRST + i) % len(declares)])) for i in range(args.commands // args.rooms + 1)]]
@@ -116,6 +149,9 @@ def main() -> None:
             folding += folded - started
         return folding, fanning
 
+    if empty is not None:
+        memory(rooms, run, args.commands, empty)
+        return
     if args.profile:
         cProfile.runctx("run(args.commands)", globals(), {"run": run, "args": args}, "/tmp/hub.prof")
         pstats.Stats("/tmp/hub.prof").sort_stats("tottime").print_stats(30)

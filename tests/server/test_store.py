@@ -276,12 +276,13 @@ def test_redis_store_unavailable_message_hides_password():
     assert "s3cret" not in message and "db.example:6379" in message
 
 
-async def test_redis_store_survives_redis_restart(tmp_path: pathlib.Path):
+@pytest.mark.parametrize("direct_up_to", [64, 0], ids=["on-its-streams", "on-the-doorbell"])
+async def test_redis_store_survives_redis_restart(tmp_path: pathlib.Path, direct_up_to: int):
     embedded = EmbeddedRedis(tmp_path)
     store = RedisStore(embedded.start(), timeout=1.0)
     await store.start()
     received = Received()
-    tail = store.tail(received, block_ms=500)
+    tail = store.tail(received, block_ms=500, direct_up_to=direct_up_to)
     tail.watch("e1")
     await tail.start()
     try:

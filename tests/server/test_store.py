@@ -454,8 +454,9 @@ async def test_redis_tail_moves_between_its_streams_and_the_doorbell_losing_noth
 
 
 def test_idle_server_logs_no_lost_redis(redis_url: str, tmp_path: pathlib.Path):
-    """The tail blocks 5 s per XREAD; with redis-py's default 5 s socket timeout an idle
-    server used to log "Tail lost Redis (Timeout reading from ...)" about 11 times a minute."""
+    """The tail blocks up to a block per XREAD (5 s when this was found, 1 s now); with
+    redis-py's default 5 s socket timeout an idle server used to log "Tail lost Redis
+    (Timeout reading from ...)" about 11 times a minute."""
     from support import FrayServer
 
     server = FrayServer(redis_url, tmp_path)

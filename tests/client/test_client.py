@@ -8,7 +8,7 @@ import pytest
 from support import TIMEOUT, FrayServer, token_of
 
 from fray_table.client import Closed, Refused, Table, join, parse
-from fray_table.rules.actions import Attack
+from fray_table.rules.actions import Attack, Recover
 from fray_table.rules.commands import Advance, Answer, Declare, Say, Start
 
 pytestmark = pytest.mark.redis
@@ -26,13 +26,23 @@ def server_log(server: FrayServer, made: dict, link: str) -> list[str]:
     return [line["text"] for line in response.json()]
 
 
+async def attack(table: Table, actor: str, target: str) -> None:
+    """Declare an attack; with the weapon dropped (a fumble of the unforced dice), pick it up instead."""
+    try:
+        await table.send(Declare(actor=actor, action=Attack(target=target)))
+    except Refused as refused:
+        if refused.code != "melee/weapon-unusable":
+            raise
+        await table.send(Declare(actor=actor, action=Recover()))
+
+
 async def play_round(gm: Table, player: Table) -> None:
     """Both declare an attack, the GM advances and answers any prompt; the round's end awaited."""
     at = gm.view.round
     if "alda" in player.view.awaited:  # not when surprised
-        await player.send(Declare(actor="alda", action=Attack(target="gob")))
+        await attack(player, "alda", "gob")
     if "gob" in gm.view.awaited:
-        await gm.send(Declare(actor="gob", action=Attack(target="alda")))
+        await attack(gm, "gob", "alda")
     await gm.send(Advance())
     for _ in range(10):  # a prompt or two at most
         await gm.wait(lambda t: t.view.round > at or t.view.awaiting is not None or t.view.status == "ended", TIMEOUT)

@@ -171,15 +171,17 @@ class Closed:
             await asyncio.sleep(0.01)
 
 
-async def test_a_revocation_reaches_another_replica_in_one_read_and_an_older_replicas_within_a_sweep(redis_url):
+@pytest.mark.parametrize("where", ["redis", pytest.param("cluster", marks=pytest.mark.cluster)])
+async def test_a_revocation_reaches_another_replica_in_one_read_and_an_older_replicas_within_a_sweep(request, redis_url, where):
     """A revocation made here adds an entry to fray:revocations, which every replica
     reads at each poll (prompt, however many sockets it holds: here its sweep of every
     link would take 600 s). A replica of an older version only adds the token to the
-    revoked set: the sweep (0.5 s here) finds it."""
+    revoked set: the sweep (0.5 s here) finds it. On one Redis and on a Cluster."""
     signer = Signer(b"0123456789abcdef0123")
-    revoking = Access(redis_url, signer, limits=Limits())
-    prompt = Access(redis_url, signer, limits=Limits(revoke_poll=0.05, revoke_sweep=600))
-    swept = Access(redis_url, signer, limits=Limits(revoke_poll=0.05, revoke_sweep=0.5))
+    url, cluster = (request.getfixturevalue("redis_cluster").url, True) if where == "cluster" else (redis_url, False)
+    revoking = Access(url, signer, limits=Limits(), cluster=cluster)
+    prompt = Access(url, signer, limits=Limits(revoke_poll=0.05, revoke_sweep=600), cluster=cluster)
+    swept = Access(url, signer, limits=Limits(revoke_poll=0.05, revoke_sweep=0.5), cluster=cluster)
     for access in (revoking, prompt, swept):
         await access.start()
     try:

@@ -23,7 +23,11 @@ def test_the_hub_bench_weighs_a_room_made_busy_and_rested():
     """`--memory`: what a room holds grows with its commands' views and log, and resting
     (server.hub.Room.rest) lets its views go: less than half of it is left."""
     out = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "hub.py"), "--memory", "--rooms", "4", "--commands", "40"], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, str(ROOT / "bench" / "hub.py"), "--memory", "--rooms", "4", "--commands", "40"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     ).stdout
     found = re.match(r"4 rooms: ([\d.]+) KB a room made, ([\d.]+) KB after 10 commands each\n", out)
     assert found is not None, out

@@ -17,6 +17,7 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 import msgspec
 import redis.asyncio as aioredis
@@ -24,7 +25,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from .edge import same_site
 from .limits import Limits, TokenBucket
-from .store import UNAVAILABLE, StoreUnavailable, connect
+from .store import UNAVAILABLE, Entries, StoreUnavailable, connect
 from .tokens import BadToken, Claims, Signer
 
 log = logging.getLogger("fray.security")
@@ -329,11 +330,11 @@ class Access:
         """Close the sockets of the links revoked since the last read."""
         client = self._client()
         if not self._revocations_id:  # the first read: revocations from now on (a socket is checked as it opens)
-            last = await client.xrevrange(REVOCATIONS, count=1)
+            last = cast(Entries, await client.xrevrange(REVOCATIONS, count=1))
             self._revocations_id = last[0][0].decode() if last else "0-0"
             return
-        reply = await client.xread({REVOCATIONS: self._revocations_id}, count=REVOCATIONS_LENGTH)
-        entries = (reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))) if reply else []
+        reply: Any = await client.xread({REVOCATIONS: self._revocations_id}, count=REVOCATIONS_LENGTH)  # RESP2 a list, RESP3 a map
+        entries: Entries = (reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))) if reply else []
         if not entries:
             return
         self._revocations_id = entries[-1][0].decode()

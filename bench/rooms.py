@@ -35,6 +35,7 @@ import time
 import uvloop
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from harness import cpu_seconds  # noqa: E402
 from load import Receiver, key, send  # noqa: E402
 
 
@@ -128,15 +129,6 @@ async def run_join(specs: list[dict]) -> dict:
     return {"clients": len(urls), "welcomed": len(welcomed), "p50_ms": percentile(waits, 50), "p99_ms": percentile(waits, 99), "max_ms": max(waits, default=0)}
 
 
-def server_cpu(pids: list[int]) -> float:
-    """The servers' CPU seconds so far (user and system, /proc/PID/stat)."""
-    total = 0
-    for pid in pids:
-        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 async def meet(barrier: pathlib.Path | None, parties: int, name: str) -> None:
     """Wait (at most 120 s) until `parties` generators have reached this point `name`."""
     if barrier is None:
@@ -157,12 +149,12 @@ async def main(args, specs: list[dict]) -> dict:
     rooms = await connect_all(specs)
     servers = [int(p) for p in args.servers.split(",")] if args.servers else []
     await meet(args.barrier, args.parties, "connected")
-    cpu0, wall0, server0 = time.process_time(), time.perf_counter(), server_cpu(servers)
+    cpu0, wall0, server0 = time.process_time(), time.perf_counter(), sum(map(cpu_seconds, servers))
     if args.mode == "inflight":
         await run_inflight(rooms, args.count, args.seconds)
     else:
         await run_paced(rooms, args.rate, args.seconds)
-    elapsed, cpu, server1 = time.perf_counter() - wall0, time.process_time() - cpu0, server_cpu(servers)
+    elapsed, cpu, server1 = time.perf_counter() - wall0, time.process_time() - cpu0, sum(map(cpu_seconds, servers))
     latencies = [x for r in rooms for x in r.latencies()]
     commands = sum(len(r.sent) for r in rooms)
     await meet(args.barrier, args.parties, "done")

@@ -26,7 +26,7 @@ from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
 from . import metrics
-from .store import BELL_LENGTH, UNAVAILABLE, OnEvents, events_key, position_key
+from .store import BELL_LENGTH, UNAVAILABLE, OnEvents, entries_of, events_key, position_key
 from .tail import deliver_events, field_e
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ class ClusterTail:
                     reply = await self._command(conn, "XREAD", "COUNT", BELL_LENGTH, "BLOCK", self._block_ms, "STREAMS", bell, bell_id)
                     named = None
                     if reply:
-                        entries = reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))
+                        entries = entries_of(reply)
                         bell_id = entries[-1][0].decode()
                         rung = [fields_of(f) for _, f in entries]
                         if len(entries) < BELL_LENGTH and all(b"e" in f for f in rung):
@@ -244,7 +244,7 @@ class ClusterTail:
             replies = await pipe.execute()
         more = set()
         for (e, after), reply in zip(watched.items(), replies):
-            entries = (reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))) if reply else []
+            entries = entries_of(reply)
             # Unwatched, watched again, or read by another master's reader meanwhile.
             if not entries or self._positions.get(e) != after:
                 continue

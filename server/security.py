@@ -17,7 +17,7 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import cast
 
 import msgspec
 import redis.asyncio as aioredis
@@ -25,7 +25,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from .edge import same_site
 from .limits import Limits, TokenBucket
-from .store import UNAVAILABLE, Entries, StoreUnavailable, connect
+from .store import UNAVAILABLE, Entries, StoreUnavailable, connect, entries_of
 from .tokens import BadToken, Claims, Signer
 
 log = logging.getLogger("fray.security")
@@ -333,8 +333,7 @@ class Access:
             last = cast(Entries, await client.xrevrange(REVOCATIONS, count=1))
             self._revocations_id = last[0][0].decode() if last else "0-0"
             return
-        reply: Any = await client.xread({REVOCATIONS: self._revocations_id}, count=REVOCATIONS_LENGTH)  # RESP2 a list, RESP3 a map
-        entries: Entries = (reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))) if reply else []
+        entries = entries_of(await client.xread({REVOCATIONS: self._revocations_id}, count=REVOCATIONS_LENGTH))
         if not entries:
             return
         self._revocations_id = entries[-1][0].decode()

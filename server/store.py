@@ -463,6 +463,14 @@ class RedisStore:
         return replies[0::2]
 
 
+def entries_of(reply: Any) -> Entries:
+    """The entries of an XREAD of one stream: its reply is a list of [key, entries]
+    (RESP2) or a map of key -> entries (RESP3), or None when nothing was new."""
+    if not reply:
+        return []
+    return reply[0][1] if isinstance(reply, list) else next(iter(reply.values()))
+
+
 def bulk(value: bytes) -> bytes:
     """One argument of a command in Redis's protocol (a RESP bulk string)."""
     return b"$%d\r\n%s\r\n" % (len(value), value)

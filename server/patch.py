@@ -5,11 +5,15 @@ path). A path is a list of object keys and array indexes; `[]` is the root.
 An array that grows is diffed element by element and its new elements are set
 at the new indexes, in order (setting index == length appends); one that shrinks
 is replaced whole. So one combatant's HP change, or one more declaration, is
-one small op.
+one small op. A value held as the JSON it is sent as (msgspec.Raw: server/views.py
+`packed`) is diffed as what it reads as.
 Documented in docs/protocol.md; the browser applies it in a dozen lines.
 """
 
 from typing import Any
+
+from msgspec import Raw
+from msgspec.json import decode
 
 Op = list
 
@@ -19,6 +23,8 @@ def diff(old: Any, new: Any, path: list | None = None, ops: list[Op] | None = No
     ops = [] if ops is None else ops
     if old is new or old == new:  # shared, unchanged parts are the same object: no walk
         return ops
+    if type(old) is Raw or type(new) is Raw:  # held as JSON (a card, a choice): diffed as what it reads as
+        return diff(decode(old) if type(old) is Raw else old, decode(new) if type(new) is Raw else new, path, ops)
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key not in old:

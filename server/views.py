@@ -79,6 +79,19 @@ def sender_lines(entries: list[Entry]) -> bool:
 
 
 _plain = msgspec.to_builtins
+_json = msgspec.json.Encoder()
+
+
+def packed(value: Any) -> msgspec.Raw:
+    """A part of a view held as the JSON it is sent as (msgspec.Raw): a combatant's card or
+    a choice is a few hundred bytes so, several KB as dicts or structs. The encoder sends
+    it as it is; server.patch.diff reads it back where it changed."""
+    return msgspec.Raw(_json.encode(value))
+
+
+def unpacked(listed: dict[str, list[msgspec.Raw]]) -> dict[str, list[Choice]]:
+    return {cid: [msgspec.json.decode(choice, type=Choice) for choice in choices] for cid, choices in listed.items()}
+
 
 # The encounter's fields a change may move with its declarations still reading as they
 # did (Views._refresh): the position, the dice's queues and counters.
@@ -108,7 +121,7 @@ class Views:
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
         self.cards: dict[bool, dict[str, dict | None]] = {True: {}, False: {}}  # by combatant id; None: an unseen combatant's (no table card)
         self.actions_key: tuple | None = None
-        self.actions: dict[str, list[Choice]] = {}
+        self.actions: dict[str, list[msgspec.Raw]] = {}  # each combatant's choices (rules.view.legal_actions), packed
         self.roster = 0  # counts the changes to any combatant: legal actions follow them
         self.follow = False  # this change's declarations are made from it alone (_refresh)
         self.declared: frozenset[int] = frozenset()  # the indexes of the declarations it changed
@@ -152,7 +165,7 @@ class Views:
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), self.roster)
         if key != self.actions_key:
             self.actions_key = key
-            self.actions = legal_actions(state)  # kept as Choice structs: a changed choice is sent whole
+            self.actions = {cid: [packed(choice) for choice in listed] for cid, listed in legal_actions(state).items()}
             changed.add("actions")
         if change.touches("battle_map"):  # the image is diffed only when the GM sets another
             changed.add("map")
@@ -174,10 +187,10 @@ class Views:
         was = {c.id: c for c in previous.combatants} if changed is None and previous is not None else {}
         for c in state.combatants:
             same = c.id not in changed if changed is not None else was.get(c.id) == c
-            gm = self.cards[True][c.id] = (gm_cards.get(c.id) if same else None) or _plain(combatant_view(state, c, True))
+            gm = self.cards[True][c.id] = (gm_cards.get(c.id) if same else None) or packed(combatant_view(state, c, True))
             table = None if c.unseen or not same else table_cards.get(c.id)  # the unseen have no table card
             if table is None and not c.unseen:
-                table = _plain(combatant_view(state, c, False))
+                table = packed(combatant_view(state, c, False))
                 table = gm if table == gm else table  # most cards read the same to all: held once
             self.cards[False][c.id] = table
         self.roster += 1
@@ -220,7 +233,11 @@ class Views:
                         shown.append(entry)
                 return {"declarations": shown}
             case "actions":
-                shown = self.actions if variant == "gm" else seen_actions(state, {c: self.actions[c] for c in variant if c in self.actions})
+                if variant == "gm":
+                    return {"actions": self.actions}
+                shown = {c: self.actions[c] for c in variant if c in self.actions}
+                if self.unseen:  # rare: the choices read without the unseen among their targets
+                    shown = {cid: [packed(choice) for choice in listed] for cid, listed in seen_actions(state, unpacked(shown)).items()}
                 return {"actions": shown}
             case "secrets":
                 gm, ended = variant

@@ -82,7 +82,7 @@ def test_views_equal_the_reference_for_every_viewer_at_every_step(name):
         state = apply(state, event)
         views = Views()
         for viewer in viewers:
-            assert msgspec.to_builtins(views.of(state, viewer)) == msgspec.to_builtins(view(state, viewer)), (state.seq, viewer)
+            assert wire(views.of(state, viewer)) == wire(view(state, viewer)), (state.seq, viewer)
 
 
 def wire(value):

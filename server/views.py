@@ -83,14 +83,14 @@ _json = msgspec.json.Encoder()
 
 
 def packed(value: Any) -> msgspec.Raw:
-    """A part of a view held as the JSON it is sent as (msgspec.Raw): a combatant's card or
-    a choice is a few hundred bytes so, several KB as dicts or structs. The encoder sends
-    it as it is; server.patch.diff reads it back where it changed."""
+    """A part of a view held as the JSON it is sent as (msgspec.Raw): a combatant's card, or
+    the list of its choices, is a few hundred bytes so, several KB as dicts or structs. The
+    encoder sends it as it is; server.patch.diff reads it back where it changed."""
     return msgspec.Raw(_json.encode(value))
 
 
-def unpacked(listed: dict[str, list[msgspec.Raw]]) -> dict[str, list[Choice]]:
-    return {cid: [msgspec.json.decode(choice, type=Choice) for choice in choices] for cid, choices in listed.items()}
+def unpacked(actions: dict[str, msgspec.Raw]) -> dict[str, list[Choice]]:
+    return {cid: msgspec.json.decode(listed, type=list[Choice]) for cid, listed in actions.items()}
 
 
 # The encounter's fields a change may move with its declarations still reading as they
@@ -121,7 +121,7 @@ class Views:
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
         self.cards: dict[bool, dict[str, dict | None]] = {True: {}, False: {}}  # by combatant id; None: an unseen combatant's (no table card)
         self.actions_key: tuple | None = None
-        self.actions: dict[str, list[msgspec.Raw]] = {}  # each combatant's choices (rules.view.legal_actions), packed
+        self.actions: dict[str, msgspec.Raw] = {}  # each combatant's choices (rules.view.legal_actions), packed
         self.roster = 0  # counts the changes to any combatant: legal actions follow them
         self.follow = False  # this change's declarations are made from it alone (_refresh)
         self.declared: frozenset[int] = frozenset()  # the indexes of the declarations it changed
@@ -165,7 +165,7 @@ class Views:
         key = (state.status, state.phase, state.round, state.awaiting is None, tuple(state.surprised), self.roster)
         if key != self.actions_key:
             self.actions_key = key
-            self.actions = {cid: [packed(choice) for choice in listed] for cid, listed in legal_actions(state).items()}
+            self.actions = {cid: packed(listed) for cid, listed in legal_actions(state).items()}
             changed.add("actions")
         if change.touches("battle_map"):  # the image is diffed only when the GM sets another
             changed.add("map")
@@ -237,7 +237,7 @@ class Views:
                     return {"actions": self.actions}
                 shown = {c: self.actions[c] for c in variant if c in self.actions}
                 if self.unseen:  # rare: the choices read without the unseen among their targets
-                    shown = {cid: [packed(choice) for choice in listed] for cid, listed in seen_actions(state, unpacked(shown)).items()}
+                    shown = {cid: packed(listed) for cid, listed in seen_actions(state, unpacked(shown)).items()}
                 return {"actions": shown}
             case "secrets":
                 gm, ended = variant

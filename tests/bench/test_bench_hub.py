@@ -36,3 +36,18 @@ def test_the_hub_bench_weighs_a_room_made_busy_and_rested():
     made, busy = float(found[1]), float(found[2])
     assert 20 < made < busy and float(rested[1]) < busy / 2
     assert "server/views.py" in out  # the lines that allocated it, by file
+
+
+def test_the_sockets_bench_weighs_a_held_socket_by_who_allocated_it():
+    """bench/sockets.py: every socket is held with its welcome (a refused one would weigh
+    next to nothing), and a socket's memory is shared out by package: Fray's own and the
+    websocket server's under it, each some, uvicorn's the larger."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "sockets.py"), "--sockets", "30", "--top", "5"], capture_output=True, text=True, timeout=180, check=True
+    ).stdout
+    found = re.match(r"30 sockets: (\d+) B a socket\n", out)
+    assert found is not None, out
+    shares = {name: int(size) for name, size in re.findall(r"^  (\w+) +(-?\d+) B$", out, re.MULTILINE)}
+    assert int(found[1]) > 5000 and abs(sum(shares.values()) - int(found[1])) <= len(shares), out
+    assert 500 < shares["fray_table"] < shares["uvicorn"], out
+    assert len(re.findall(r"^ +-?\d+ B +[\d.]+ blocks  \S+:\d+$", out, re.MULTILINE)) == 5, out

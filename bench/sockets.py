@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import harness as bench  # noqa: E402
 import httpx  # noqa: E402
 import uvicorn  # noqa: E402
+from support import in_process  # noqa: E402
 
 from fray_table.server.app import create_app  # noqa: E402
 from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
@@ -61,19 +62,8 @@ async def serving(redis_url: str, sockets: int):
         ws_ping_interval=20,
         ws_per_message_deflate=False,
     )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            await asyncio.sleep(0.05)
-        if not server.started:
-            raise SystemExit("the server did not start in 10 s")
+    async with in_process(config):
         yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 30)
 
 
 async def hold(url: str, count: int) -> asyncio.subprocess.Process:

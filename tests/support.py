@@ -3,6 +3,7 @@ subprocess on a loopback port, websocket clients from the `websockets` package."
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import pathlib
@@ -15,6 +16,7 @@ import uuid
 
 import httpx
 import redis.asyncio as aioredis
+import uvicorn
 import websockets
 
 from fray_table.rules.events import Event, decode_event
@@ -32,6 +34,24 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def in_process(config: uvicorn.Config):
+    """A real uvicorn serving `config` in this process, so its sockets can be seen: started
+    within 10 s, stopped after (its connections closed) within 30."""
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            await asyncio.sleep(0.05)
+        assert server.started, "uvicorn did not start within 10 s"
+        yield server
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 30)
 
 
 class FrayServer:

@@ -4,7 +4,6 @@ the handshake uvicorn keeps is let go (the scope keeps only the headers the sock
 the wire reads gets the ASGI send instead, and its clients still get every update.
 The app runs in this process under a real uvicorn on loopback, so its sockets can be seen."""
 
-import asyncio
 import contextlib
 import logging
 import urllib.parse
@@ -13,7 +12,7 @@ import httpx
 import pytest
 import uvicorn
 import websockets
-from support import TIMEOUT, Table, free_port
+from support import TIMEOUT, Table, free_port, in_process
 
 from fray_table.server import connection
 from fray_table.server.app import create_app
@@ -25,18 +24,8 @@ pytestmark = pytest.mark.redis
 async def serving(redis_url: str):
     app = create_app(redis_url)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, ws_per_message_deflate=False, lifespan="on"))
-    task = asyncio.create_task(server.serve())
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            await asyncio.sleep(0.05)
-        assert server.started
+    async with in_process(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, ws_per_message_deflate=False, lifespan="on")):
         yield app, f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 20)
 
 
 async def table(host: str, link: str) -> Table:

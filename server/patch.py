@@ -23,7 +23,7 @@ def diff(old: Any, new: Any, path: list | None = None, ops: list[Op] | None = No
     ops = [] if ops is None else ops
     if old is new or old == new:  # shared, unchanged parts are the same object: no walk
         return ops
-    if type(old) is Raw or type(new) is Raw:  # held as JSON (a card, a choice): diffed as what it reads as
+    if type(old) is Raw or type(new) is Raw:  # held as JSON (a card, a combatant's choices): diffed as what it reads as
         return diff(decode(old) if type(old) is Raw else old, decode(new) if type(new) is Raw else new, path, ops)
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():

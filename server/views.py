@@ -119,7 +119,7 @@ class Views:
         self.was: dict[tuple, Any] = {}  # (part, variant) -> its value before this change, for those built anew in it
         self.ops: dict[tuple, list] = {}  # (part, variant) -> this change's ops
         self.held: dict[Viewer, dict[str, tuple]] = {}  # what each audience holds
-        self.cards: dict[bool, dict[str, dict | None]] = {True: {}, False: {}}  # by combatant id; None: an unseen combatant's (no table card)
+        self.cards: dict[bool, dict[str, msgspec.Raw | None]] = {True: {}, False: {}}  # by combatant id, packed; None: an unseen combatant's (no table card)
         self.actions_key: tuple | None = None
         self.actions: dict[str, msgspec.Raw] = {}  # each combatant's choices (rules.view.legal_actions), packed
         self.roster = 0  # counts the changes to any combatant: legal actions follow them

@@ -15,6 +15,7 @@ import urllib.parse
 import uuid
 
 import httpx
+import msgspec
 import redis.asyncio as aioredis
 import uvicorn
 import websockets
@@ -28,6 +29,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMEOUT = 10.0
 # Limits lifted, for tests that send many commands quickly from one socket or token.
 FAST = {"FRAY_RATE": "100000", "FRAY_BURST": "100000", "FRAY_SOCKETS_PER_TOKEN": "1000"}
+
+
+def wire(value):
+    """What a client holds of what the server sent: its own copy, as JSON decodes it (the
+    server holds equal parts once, and cards and choices as their JSON: server/views.py)."""
+    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def free_port() -> int:

@@ -7,6 +7,7 @@ equal the GM's are built and diffed once)."""
 import msgspec
 import pytest
 from scenes import scenario
+from support import wire
 
 from fray_table.rules.commands import End
 from fray_table.rules.events import Actor, Event
@@ -83,12 +84,6 @@ def test_views_equal_the_reference_for_every_viewer_at_every_step(name):
         views = Views()
         for viewer in viewers:
             assert wire(views.of(state, viewer)) == wire(view(state, viewer)), (state.seq, viewer)
-
-
-def wire(value):
-    """What a client holds of what the server sent: its own copy, as JSON decodes it
-    (the server holds equal parts once; a deep copy would keep them shared)."""
-    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 @pytest.mark.parametrize("name", FIGHTS)

@@ -10,6 +10,7 @@ import itertools
 import msgspec
 import pytest
 from golden.record import HERE, load, viewers
+from support import wire
 
 from fray_table.rules.changes import EVERYTHING, changes
 from fray_table.rules.commands import Declare
@@ -21,10 +22,6 @@ from fray_table.server.patch import diff
 from fray_table.server.views import Views
 
 STREAMS = sorted(p.stem for p in HERE.glob("*.stream")) + sorted(f"v8/{p.stem}" for p in (HERE / "v8").glob("*.stream"))
-
-
-def wire(value):
-    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def batches(events: list, sizes=(1, 3, 1, 2, 5)) -> list[list]:

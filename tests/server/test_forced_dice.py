@@ -5,6 +5,7 @@ queues (GM's view `forced_by_die`) and clears them (`clear_forced`). The untyped
 
 import msgspec
 import pytest
+from support import wire
 
 from fray_table.rules.scenario import play
 from fray_table.rules.view import Viewer, view
@@ -114,7 +115,7 @@ def test_the_gms_shared_view_carries_the_queues_by_die_as_the_reference_does():
     )
     views = Views()
     for viewer in (Viewer("gm"), Viewer("player", ("alda",)), Viewer("spectator")):
-        assert sent(views.of(played.state, viewer)) == sent(view(played.state, viewer)), viewer
+        assert wire(views.of(played.state, viewer)) == wire(view(played.state, viewer)), viewer
     assert views.of(played.state, Viewer("gm"))["forced_by_die"] == {"6": [3], "20": [20, 17]}
     assert "forced_by_die" not in views.of(played.state, Viewer("spectator"))
 
@@ -158,8 +159,3 @@ def test_a_veiled_fork_does_not_hand_the_origin_gms_forced_dice_to_its_new_gm():
     fork = Fork(id="f1", seed=bytes(32), origin=played.state.id, at=at, veil=at, veil_role="player", veil_combatants=["alda"])
     forked = apply(played.state, Event("fork-1", Actor("system", "server"), fork))
     assert forked.origin is not None and forked.forced == [] and forked.forced_by_die == {}
-
-
-def sent(value):
-    """A view as a client reads it (the server holds cards and choices as their JSON)."""
-    return msgspec.json.decode(msgspec.json.encode(value))

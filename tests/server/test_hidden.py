@@ -9,7 +9,7 @@ import httpx
 import msgspec
 import pytest
 from scenes import SCENARIOS, scenario
-from support import key, token_of
+from support import key, token_of, wire
 
 from fray_table.rules.commands import Command
 from fray_table.rules.events import Actor, Event, encode_event
@@ -471,8 +471,8 @@ def test_the_servers_shared_views_leave_out_the_unseen_as_the_reference_view_doe
     state = play(fight).state
     views = Views()
     for viewer in (Viewer("gm"), Viewer("player", ("alda",)), Viewer("spectator")):
-        assert sent(views.of(state, viewer)) == sent(view(state, viewer)), viewer
-    player = sent(views.of(state, Viewer("player", ("alda",))))
+        assert wire(views.of(state, viewer)) == wire(view(state, viewer)), viewer
+    player = wire(views.of(state, Viewer("player", ("alda",))))
     assert [c["id"] for c in player["combatants"]] == ["alda", "wolf"] and "lurker9" not in player["awaited"]
     assert player["declarations"] == [] and "lurker9" not in str(player["actions"])
 
@@ -583,8 +583,3 @@ def test_an_ambushers_surprise_roll_comes_after_the_tables_so_a_player_can_check
     assert [e.text.split(" rolls")[0] for e in gm] == ["party", "ambush"]
     mine = [e for e in log_for(played.log, played.state, Viewer("player", ("alda",))) if e.rolls]
     assert len(mine) == 1 and mine[0].rolls[0].value == draw(played.state.seed, mine[0].seq, 0, 6)
-
-
-def sent(value):
-    """A view as a client reads it (the server holds cards and choices as their JSON)."""
-    return msgspec.json.decode(msgspec.json.encode(value))

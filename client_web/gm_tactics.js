@@ -16,7 +16,8 @@ export class Tactics {
     this.tactic = h("select", { id: "tactics-tactic", testid: "tactics-tactic" });
     this.flee = h("input", { type: "checkbox", testid: "tactics-flee" });
     this.options = h("input", { type: "checkbox", testid: "tactics-options" });
-    this.go = h("button", { type: "submit", testid: "tactics-go" }, "Hand over");
+    this.go = h("button", { type: "submit", testid: "tactics-go", disabled: true }, "Hand over"); // until the tactics are known
+    this.asked = 0; // refreshes asked for: only the latest one's answer is shown
     this.list = h("ul", { class: "plain", testid: "tactics-list", "aria-live": "polite" });
     this.choices = "";
     const form = h(
@@ -65,8 +66,10 @@ export class Tactics {
   }
 
   async refresh() {
+    const asked = ++this.asked;
     try {
-      this.show(await this.call(""));
+      const answer = await this.call("");
+      if (asked === this.asked) this.show(answer); // an older answer arriving late does not undo a newer one
     } catch (err) {
       this.complain(`Cannot list the tactics: ${err.message}`);
     }
@@ -74,6 +77,7 @@ export class Tactics {
 
   show({ tactics, handovers }) {
     if (this.tactic.options.length !== tactics.length) replace(this.tactic, tactics.map((t) => h("option", { value: t }, t)));
+    this.go.disabled = !this.tactic.value; // a hand-over names a tactic: none before they are listed
     replace(
       this.list,
       handovers.map((o) =>
@@ -102,7 +106,7 @@ export class Tactics {
     } catch (err) {
       this.complain(`Cannot hand them over: ${err.message}`);
     } finally {
-      this.go.disabled = false;
+      this.go.disabled = !this.tactic.value;
     }
   }
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from pages import Pages, declare, gm_advance, gm_force, until_round
-from playwright.sync_api import expect
+from playwright.sync_api import APIResponse, Route, expect
 
 pytestmark = pytest.mark.browser
 
@@ -49,4 +49,43 @@ def test_browser_gm_hands_the_goblins_to_a_tactic_and_takes_them_back(fray_serve
     gm.wait_for_timeout(500)
     expect(lines).to_have_count(in_round_2)  # round 3 is the GM's again
     assert goblins_waiting.count() > 0
+    table.check()
+
+
+def test_browser_hand_over_waits_for_the_tactics_and_a_late_listing_undoes_nothing(fray_server, table: Pages) -> None:
+    """The console asks for the tactics as the section opens. Until they are listed, 'Hand
+    over' has no tactic to name and is disabled (a GM quicker than the server once sent
+    none and got nobody on tactics). A listing asked for before a hand-over that arrives
+    after it does not wipe the hand-over from the list."""
+    made = fray_server.create()
+    gm = table.open(made["links"]["gm"], "gm")
+    held: list[tuple[Route, APIResponse]] = []  # a listing and the answer it had when asked
+
+    def hold_the_first_listing(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    gm.route(re.compile(r"/api/encounters/[^/?]+/tactics\?"), hold_the_first_listing)
+    section = gm.get_by_test_id("tactics-section")
+    section.locator("summary").click()
+    go = gm.get_by_test_id("tactics-go")
+    for _ in range(100):  # 5 s at most
+        if held:
+            break
+        gm.wait_for_timeout(50)
+    assert held, "the section asked for no listing"
+    expect(go).to_be_disabled()
+    section.locator("summary").click()  # closed and opened again: a second listing, answered
+    section.locator("summary").click()
+    expect(go).to_be_enabled()
+    gm.get_by_test_id("tactics-who").select_option("side:goblins")
+    go.click()
+    handed = gm.get_by_test_id("tactics-list").locator("li")
+    expect(handed).to_contain_text("gob1, gob2, gob3, gob4 on tactics: nearest")
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the first listing (nobody on tactics), from before the hand-over, arrives last
+    gm.wait_for_timeout(500)
+    expect(handed).to_have_count(1)
     table.check()

@@ -53,6 +53,7 @@ from ..rules.view import (
     sides_of,
 )
 from .patch import diff
+from .protocol import encoder
 
 
 def senders(entries: list[Entry], link: str) -> list[Entry]:
@@ -79,14 +80,14 @@ def sender_lines(entries: list[Entry]) -> bool:
 
 
 _plain = msgspec.to_builtins
-_json = msgspec.json.Encoder()
 
 
 def packed(value: Any) -> msgspec.Raw:
     """A part of a view held as the JSON it is sent as (msgspec.Raw): a combatant's card, or
     the list of its choices, is a few hundred bytes so, several KB as dicts or structs. The
-    encoder sends it as it is; server.patch.diff reads it back where it changed."""
-    return msgspec.Raw(_json.encode(value))
+    protocol's encoder, which made it, sends it as it is; server.patch.diff reads it back
+    where it changed."""
+    return msgspec.Raw(encoder.encode(value))
 
 
 def unpacked(actions: dict[str, msgspec.Raw]) -> dict[str, list[Choice]]:

@@ -80,6 +80,27 @@ class Server(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def uvicorn_config(
+    app, limits: Limits, *, host: str, port: int, log_level: str = "info", access_log: bool = False, shutdown_timeout: float | None = None
+) -> uvicorn.Config:
+    """How `fray serve` runs its app under uvicorn (bench/sockets.py measures a socket so served)."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=None,  # logs.configure
+        log_level=log_level,
+        access_log=access_log,
+        proxy_headers=False,  # server/forwarded.py, which also reads X-Forwarded-Host
+        timeout_graceful_shutdown=shutdown_timeout,  # type: ignore[arg-type]  # seconds, a float: uvicorn says int, but waits with asyncio.wait_for
+        ws_max_size=limits.frame_bytes,
+        ws_ping_interval=20,
+        ws_per_message_deflate=False,  # updates are small patches: compressing costs more CPU than it saves
+        http=http_protocol(limits.request_seconds),  # a connection that sends no whole request head is closed (server/timeouts.py)
+        timeout_keep_alive=5,  # seconds an idle connection is kept after a response
+    )
+
+
 def serve_command(args) -> int:
     from .api import CreateBody, create_encounter
     from .app import create_app
@@ -143,20 +164,14 @@ def serve_command(args) -> int:
         proxied=bool(trusted),
         rules_version=args.rules_version,
     )
-    config = uvicorn.Config(
+    config = uvicorn_config(
         ForwardedHeaders(app, trusted) if trusted else app,
+        limits,
         host=args.host,
         port=args.port,
-        log_config=None,  # logs.configure above
         log_level=args.log_level,
         access_log=args.access_log,
-        proxy_headers=False,  # server/forwarded.py, which also reads X-Forwarded-Host
-        timeout_graceful_shutdown=args.shutdown_timeout,
-        ws_max_size=limits.frame_bytes,
-        ws_ping_interval=20,
-        ws_per_message_deflate=False,
-        http=http_protocol(limits.request_seconds),  # a connection that sends no whole request head is closed (server/timeouts.py)
-        timeout_keep_alive=5,  # seconds an idle connection is kept after a response  # updates are small patches: compressing costs more CPU than it saves
+        shutdown_timeout=args.shutdown_timeout,
     )
     try:
         Server(config, app, args.shutdown_timeout).run()

@@ -134,17 +134,9 @@ def quiet(redis_url: str, package_root: pathlib.Path | None, specs: list[dict], 
         out = many.summed(many.generate("paced", specs, 2, rate=1.0, seconds=seconds))
         cpu = sum(times(proc.pid)) - before
         unspied(spy)
-        holder = subprocess.Popen(
-            [bench.PYTHON, str(ROOT / "bench" / "hold.py"), *[u for s in specs for u in s["urls"]]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        try:
-            assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with bench.holding([u for s in specs for u in s["urls"]]):
             time.sleep(1)
             rss = bench.rss_kb(proc.pid) / 1024
-        finally:
-            assert holder.stdin is not None
-            holder.stdin.close()
-            holder.wait(120)
         n = out["commands"] or float("nan")
         return {"p99_ms": out["p99_ms"], "per_s": out["per_s"], "cpu_us": cpu / n * 1e6, "rss_mb": rss, "generator_busy": out["generator_busy"]}
     finally:

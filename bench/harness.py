@@ -1,9 +1,11 @@
-"""What the benchmarks share: starting `fray serve` and the load generator
-(bench/load.py), reading a process's CPU time and memory, the demo fight and its
+"""What the benchmarks share: starting `fray serve`, the load generator
+(bench/load.py) and idle sockets (bench/hold.py), reading a process's CPU time and memory, the demo fight and its
 commands. bench/run.py, many.py, curve.py, slow.py and ab_rooms.py import it; it
 imports none of them.
 """
 
+import asyncio
+import contextlib
 import json
 import os
 import pathlib
@@ -47,6 +49,49 @@ def wait_port(port: int, proc: subprocess.Popen) -> None:
                 return
         time.sleep(0.05)
     raise RuntimeError(f"nothing listening on {port}")
+
+
+HOLD = [PYTHON, str(ROOT / "bench" / "hold.py")]
+
+
+@contextlib.contextmanager
+def holding(urls: list[str], wait: float = 120):
+    """`urls` held open and idle by bench/hold.py in a process of its own while the block
+    runs, each with its welcome before it begins; closed after (within `wait` seconds)."""
+    holder = subprocess.Popen([*HOLD, *urls], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None
+        line = holder.stdout.readline()  # hold.py gives up on a socket after 10 s
+        if line.strip() != "ready":
+            raise RuntimeError(f"bench/hold.py did not get its welcomes: {line!r}")
+        yield holder
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        try:
+            holder.wait(wait)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+
+
+@contextlib.asynccontextmanager
+async def held(urls: list[str], wait: float = 120):
+    """`holding` for a benchmark whose server runs in its own event loop, which must go on
+    serving while the sockets open and close."""
+    holder = await asyncio.create_subprocess_exec(*HOLD, *urls, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None
+        line = await asyncio.wait_for(holder.stdout.readline(), 60 + len(urls) / 20)
+        if line.strip() != b"ready":
+            raise RuntimeError(f"bench/hold.py did not get its welcomes: {line!r}")
+        yield holder
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        try:
+            await asyncio.wait_for(holder.wait(), wait)
+        except TimeoutError:
+            holder.kill()
 
 
 def load(mode: str, urls: list[str], commands: list[dict], **opts) -> dict:

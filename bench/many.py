@@ -22,7 +22,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests" / "topology"))  # redis_cluster.LocalCluster
 
-from harness import FIGHT_COMMANDS, PYTHON, cpu_seconds, free_port, rss_kb, start_fray, wait_port  # noqa: E402
+from harness import FIGHT_COMMANDS, PYTHON, cpu_seconds, free_port, holding, rss_kb, start_fray, wait_port  # noqa: E402
 
 CLIENTS = 8  # a GM, three players, four spectators: as bench/run.py's one fight
 
@@ -169,16 +169,9 @@ def run_rooms(redis_url: str, quick: bool) -> dict:
         more = specs + wide + fray_rooms(host, many - rooms - len(wide))
         base = rss_kb(fray.pid)
         figures["paced"] = summed(generate("paced", more, 2, rate=1.0, seconds=10 if quick else 20))
-        holder = subprocess.Popen(
-            [PYTHON, str(ROOT / "bench" / "hold.py"), *[u for s in more for u in s["urls"]]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        try:
-            assert holder.stdout.readline().strip() == "ready"
+        with holding([u for s in more for u in s["urls"]]):
             time.sleep(1)
             figures["memory"] = {"encounters": many, "rss_mb": rss_kb(fray.pid) / 1024, "before_clients_mb": base / 1024}
-        finally:
-            holder.stdin.close()
-            holder.wait(60)
     finally:
         stop(fray)
 

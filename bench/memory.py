@@ -62,11 +62,7 @@ def measure(redis_url: str, encounters: int, seconds: float, idle: float, root: 
             many.generate("paced", specs, 2, rate=1.0, seconds=seconds)
         time.sleep(1)
         base, paced_peak = bench.rss_kb(proc.pid), peak_kb(proc.pid)
-        holder = subprocess.Popen(
-            [bench.PYTHON, str(ROOT / "bench" / "hold.py"), *[u for s in specs for u in s["urls"]]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        try:
-            assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with bench.holding([u for s in specs for u in s["urls"]]):
             time.sleep(2)
             joined = bench.rss_kb(proc.pid)
             time.sleep(idle)
@@ -78,10 +74,6 @@ def measure(redis_url: str, encounters: int, seconds: float, idle: float, root: 
                     if trace.exists():
                         break
                     time.sleep(0.1)
-        finally:
-            assert holder.stdin is not None
-            holder.stdin.close()
-            holder.wait(120)
         time.sleep(1)
         after = bench.rss_kb(proc.pid)
     finally:

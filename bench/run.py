@@ -10,6 +10,7 @@ and the load generator (bench/load.py) in its own process.
 """
 
 import argparse
+import contextlib
 import json
 import pathlib
 import statistics
@@ -20,7 +21,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from harness import FIGHT_COMMANDS, PYTHON, ROOT, demo_fight, free_port, load, measure, rss_kb, start_fray, wait_port  # noqa: E402
+from harness import FIGHT_COMMANDS, PYTHON, ROOT, demo_fight, free_port, holding, load, measure, rss_kb, start_fray, wait_port  # noqa: E402
 
 from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 
@@ -50,13 +51,10 @@ def run_fray(redis_url: str, count: int) -> dict:
 def run_memory(redis_url: str, encounters: int, long_commands: int) -> dict:
     """RSS per idle encounter with 8 clients, and its growth as one fight grows long."""
     proc, host = start_fray(redis_url)
-    holders = []
+    holders = contextlib.ExitStack()
 
     def hold(fights) -> None:
-        urls = [url for _, fight_urls in fights for url in fight_urls]
-        holder = subprocess.Popen([PYTHON, str(ROOT / "bench" / "hold.py"), *urls], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        holders.append(holder)
-        assert holder.stdout.readline().strip() == "ready"
+        holders.enter_context(holding([url for _, fight_urls in fights for url in fight_urls], wait=20))
         time.sleep(0.5)
 
     try:
@@ -76,12 +74,7 @@ def run_memory(redis_url: str, encounters: int, long_commands: int) -> dict:
         long = rss_kb(proc.pid)
         return {"per_encounter_kb": (idle - base) / encounters, "growth_kb_per_1000": (long - warm) / long_commands * 1000}
     finally:
-        for holder in holders:
-            holder.stdin.close()
-            try:
-                holder.wait(20)
-            except subprocess.TimeoutExpired:
-                holder.kill()
+        holders.close()
         proc.terminate()
         proc.wait(10)
 

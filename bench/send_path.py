@@ -24,7 +24,6 @@ import asyncio
 import json
 import pathlib
 import statistics
-import subprocess
 import sys
 import time
 
@@ -34,7 +33,7 @@ from starlette.websockets import WebSocket
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from harness import PYTHON, free_port  # noqa: E402
+from harness import free_port, held  # noqa: E402
 from support import in_process  # noqa: E402
 
 from fray_table.rules.view import Viewer  # noqa: E402
@@ -107,36 +106,26 @@ async def main(args) -> dict:
     sockets = Sockets()
     port = free_port()
     config = uvicorn.Config(sockets, host="127.0.0.1", port=port, ws="websockets-sansio", ws_per_message_deflate=False, lifespan="off", log_level="warning")
-    async with in_process(config):  # stopped after the holder has closed its sockets
-        holder = subprocess.Popen(
-            [PYTHON, str(ROOT / "bench" / "hold.py"), *[f"ws://127.0.0.1:{port}/"] * args.sockets], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        try:
-            assert holder.stdout is not None
-            line = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, holder.stdout.readline), 30)
-            assert line.strip() == "ready" and len(sockets.open) == args.sockets
-            text = json.dumps({"type": "update", "position": "1795958387706-0", "patch": [[["x"], "y" * max(0, args.size - 80)]], "log": []})
-            paths = ["wire", "asgi", "asgi-awaited", "asgi-driven", "starlette"]
-            rounds: dict[str, list[float]] = {p: [] for p in paths}
-            await path_cost(sockets, "asgi", text, 200)  # warm up
-            for r in range(args.rounds):
-                for path in paths[r % len(paths) :] + paths[: r % len(paths)]:
-                    rounds[path].append(await path_cost(sockets, path, text, args.messages))
-            medians = {p: statistics.median(v) for p, v in rounds.items()}
-            return {
-                "sockets": args.sockets,
-                "message_bytes": len(text),
-                "us_per_message_per_socket": {p: [round(x, 2) for x in v] for p, v in rounds.items()},
-                "medians": {p: round(m, 2) for p, m in medians.items()},
-                "asgi_over_wire": round(medians["asgi"] / medians["wire"], 2),
-                "asgi_awaited_over_wire": round(medians["asgi-awaited"] / medians["wire"], 2),
-                "asgi_driven_over_wire": round(medians["asgi-driven"] / medians["wire"], 2),
-                "starlette_over_wire": round(medians["starlette"] / medians["wire"], 2),
-            }
-        finally:
-            assert holder.stdin is not None
-            holder.stdin.close()
-            await asyncio.get_running_loop().run_in_executor(None, holder.wait, 30)  # the loop answers its closing handshakes meanwhile
+    async with in_process(config), held([f"ws://127.0.0.1:{port}/"] * args.sockets, wait=30):  # the sockets closed before the server stops
+        assert len(sockets.open) == args.sockets
+        text = json.dumps({"type": "update", "position": "1795958387706-0", "patch": [[["x"], "y" * max(0, args.size - 80)]], "log": []})
+        paths = ["wire", "asgi", "asgi-awaited", "asgi-driven", "starlette"]
+        rounds: dict[str, list[float]] = {p: [] for p in paths}
+        await path_cost(sockets, "asgi", text, 200)  # warm up
+        for r in range(args.rounds):
+            for path in paths[r % len(paths) :] + paths[: r % len(paths)]:
+                rounds[path].append(await path_cost(sockets, path, text, args.messages))
+        medians = {p: statistics.median(v) for p, v in rounds.items()}
+        return {
+            "sockets": args.sockets,
+            "message_bytes": len(text),
+            "us_per_message_per_socket": {p: [round(x, 2) for x in v] for p, v in rounds.items()},
+            "medians": {p: round(m, 2) for p, m in medians.items()},
+            "asgi_over_wire": round(medians["asgi"] / medians["wire"], 2),
+            "asgi_awaited_over_wire": round(medians["asgi-awaited"] / medians["wire"], 2),
+            "asgi_driven_over_wire": round(medians["asgi-driven"] / medians["wire"], 2),
+            "starlette_over_wire": round(medians["starlette"] / medians["wire"], 2),
+        }
 
 
 if __name__ == "__main__":

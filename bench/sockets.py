@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import gc
 import pathlib
-import subprocess
 import sys
 import tempfile
 import tracemalloc
@@ -27,12 +26,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import harness as bench  # noqa: E402
 import httpx  # noqa: E402
-import uvicorn  # noqa: E402
 from support import in_process  # noqa: E402
 
 from fray_table.server.app import create_app  # noqa: E402
 from fray_table.server.embedded import EmbeddedRedis  # noqa: E402
 from fray_table.server.limits import Limits  # noqa: E402
+from fray_table.server.serve import uvicorn_config  # noqa: E402
 
 PACKAGES = ("fray_table", "uvicorn", "websockets", "starlette", "asyncio", "redis")
 
@@ -52,33 +51,8 @@ async def serving(redis_url: str, sockets: int):
     limits = Limits(sockets_per_token=sockets + 50)  # one link for every socket
     app = create_app(redis_url, limits=limits)
     port = bench.free_port()
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_config=None,
-        proxy_headers=False,
-        ws_max_size=limits.frame_bytes,
-        ws_ping_interval=20,
-        ws_per_message_deflate=False,
-    )
-    async with in_process(config):
+    async with in_process(uvicorn_config(app, limits, host="127.0.0.1", port=port, log_level="warning")):
         yield f"127.0.0.1:{port}"
-
-
-async def hold(url: str, count: int) -> asyncio.subprocess.Process:
-    proc = await asyncio.create_subprocess_exec(bench.PYTHON, str(ROOT / "bench" / "hold.py"), *[url] * count, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert proc.stdout is not None
-    line = await asyncio.wait_for(proc.stdout.readline(), 60 + count / 20)
-    if line.strip() != b"ready":
-        raise SystemExit(f"bench/hold.py did not get its welcomes: {line!r}")
-    return proc
-
-
-async def release(proc: asyncio.subprocess.Process) -> None:
-    assert proc.stdin is not None
-    proc.stdin.close()
-    await asyncio.wait_for(proc.wait(), 30)
 
 
 async def measure(redis_url: str, sockets: int, top: int) -> None:
@@ -87,15 +61,15 @@ async def measure(redis_url: str, sockets: int, top: int) -> None:
             made = (await http.post(f"http://{host}/api/encounters", json={}, timeout=10)).json()
         parts = urllib.parse.urlparse(made["links"]["spectator"])
         url = f"ws://{host}/ws/encounters/{made['id']}?{parts.query}"
-        warm = await hold(url, 20)  # what a process pays once (code run a first time, caches) is not a socket's
-        gc.collect()
-        tracemalloc.start(1)
-        before = tracemalloc.take_snapshot()
-        held = await hold(url, sockets)
-        await asyncio.sleep(0.5)
-        gc.collect()
-        stats = tracemalloc.take_snapshot().compare_to(before, "lineno")
-        tracemalloc.stop()
+        async with bench.held([url] * 20):  # what a process pays once (code run a first time, caches) is not a socket's
+            gc.collect()
+            tracemalloc.start(1)
+            before = tracemalloc.take_snapshot()
+            async with bench.held([url] * sockets):
+                await asyncio.sleep(0.5)
+                gc.collect()
+                stats = tracemalloc.take_snapshot().compare_to(before, "lineno")
+                tracemalloc.stop()
         by_owner: dict[str, int] = {}
         for stat in stats:
             name = owner(stat.traceback[0].filename)
@@ -107,8 +81,6 @@ async def measure(redis_url: str, sockets: int, top: int) -> None:
             frame = stat.traceback[0]
             where = frame.filename.replace(str(ROOT) + "/", "").split("site-packages/")[-1]
             print(f"  {stat.size_diff / sockets:7.0f} B {stat.count_diff / sockets:5.1f} blocks  {where}:{frame.lineno}")
-        await release(held)
-        await release(warm)
 
 
 def main() -> None:

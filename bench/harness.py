@@ -1,7 +1,6 @@
-"""What the benchmarks share: starting `fray serve`, the load generator
-(bench/load.py) and idle sockets (bench/hold.py), reading a process's CPU time and memory, the demo fight and its
-commands. bench/run.py, many.py, curve.py, slow.py and ab_rooms.py import it; it
-imports none of them.
+"""What the benchmarks share: starting `fray serve`, the load generator (bench/load.py)
+and idle sockets (bench/hold.py), reading a process's CPU time and memory, the demo
+fight and its commands. Most benchmarks import it; it imports none of them.
 """
 
 import asyncio
